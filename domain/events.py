@@ -1,0 +1,136 @@
+"""The events of the record format (DESIGN.md, "Events").
+
+Each event type is a frozen msgspec Struct holding its ``data``; the type name is part of
+the record format and never changes. Rule systems add their own event types, named
+``"<system>.<Name>"``, through :func:`event_type`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from domain.dice import Face
+
+
+class EventData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Base of every event's data. ``type_name`` is the event's stable name in records."""
+
+    type_name: ClassVar[str]
+
+
+EVENT_TYPES: dict[str, type[EventData]] = {}
+
+
+def event_type(name: str):
+    """Register an EventData class under its stable record name."""
+
+    def register(cls: type[EventData]) -> type[EventData]:
+        if name in EVENT_TYPES and EVENT_TYPES[name] is not cls:
+            raise ValueError(f"event type {name!r} registered twice")
+        cls.type_name = name
+        EVENT_TYPES[name] = cls
+        return cls
+
+    return register
+
+
+class SeatInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Who sits in a seat."""
+
+    player: str
+
+
+class TournamentRef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Where a game sits in a tournament."""
+
+    id: str
+    round: int | None = None
+    table: int | None = None
+
+
+class ForkRef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The game and version a fork branched from, and how its dice were chosen."""
+
+    game: str
+    version: int
+    dice: str
+
+
+class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """How a game ended: a winner or a draw, why, and any scores or ranking."""
+
+    winner: str | None = None
+    draw: bool = False
+    reason: str = ""
+    scores: dict[str, float] = {}
+    ranking: list[str] = []
+
+
+@event_type("GameCreated")
+class GameCreated(EventData, frozen=True):
+    rules: str
+    rules_version: str
+    scenario: str
+    data_hash: str
+    seats: dict[str, SeatInfo]
+    seed_commitment: str
+    client_seed: str = ""
+    options: dict[str, Any] = {}
+    study: bool = False
+    tournament: TournamentRef | None = None
+    fork: ForkRef | None = None
+
+
+@event_type("DecisionTaken")
+class DecisionTaken(EventData, frozen=True):
+    seat: str
+    command: dict[str, Any]
+    idempotency_key: str | None = None
+
+
+@event_type("DiceRolled")
+class DiceRolled(EventData, frozen=True):
+    draws: list[int]
+    kind: str
+    faces: list[Face]
+    purpose: str
+    seat: str | None = None
+
+
+@event_type("CardsShuffled")
+class CardsShuffled(EventData, frozen=True):
+    deck: str
+    size: int
+    draws: list[int]
+    purpose: str = ""
+
+
+@event_type("GameEnded")
+class GameEnded(EventData, frozen=True):
+    outcome: Outcome
+
+
+@event_type("SeedRevealed")
+class SeedRevealed(EventData, frozen=True):
+    seed: str
+    reason: str = "game ended"
+
+
+def to_data(event: EventData) -> dict[str, Any]:
+    """The JSON-ready ``data`` of an event, exactly as it is stored and hashed."""
+    return msgspec.to_builtins(event)
+
+
+def from_data(type_name: str, data: dict[str, Any]) -> EventData:
+    """Rebuild a typed event from its stored ``type`` and ``data``."""
+    try:
+        cls = EVENT_TYPES[type_name]
+    except KeyError:
+        raise UnknownEventType(type_name) from None
+    return msgspec.convert(data, cls)
+
+
+class UnknownEventType(ValueError):
+    """A record names an event type this version of Herald does not know."""

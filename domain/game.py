@@ -1,0 +1,228 @@
+"""The Game aggregate: one stream of hash-chained events per game (DESIGN.md, "Events").
+
+Functional and immutable, in the style of the eventsourcing library's ``aggregate9``
+example: :func:`project_game` folds :class:`Recorded` events into a frozen :class:`Game`;
+:func:`create_game` and :func:`take_decision` validate and return new events, never
+mutate. Timestamps and the seed come in as arguments: nothing here reads a clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from domain.events import (
+    CardsShuffled,
+    DecisionTaken,
+    DiceRolled,
+    EventData,
+    GameCreated,
+    GameEnded,
+    Outcome,
+    SeedRevealed,
+    from_data,
+    to_data,
+)
+from domain.rng import Rng
+from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation
+from domain.rules.registry import RULE_SYSTEMS
+
+GENESIS_HASH = "0" * 64
+IDEMPOTENCY_WINDOW = 256  # the most recent keys a game remembers (README: idempotency)
+
+
+class Recorded(msgspec.Struct, frozen=True):
+    """One stored event: its place in the game's stream, its data and its hash link."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    type: str
+    data: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+    @property
+    def version(self) -> int:
+        return self.originator_version
+
+    def typed(self) -> EventData:
+        return from_data(self.type, self.data)
+
+
+def event_hash(game_id: UUID, version: int, type_: str, data: dict[str, Any], prev_hash: str, recorded_at: str) -> str:
+    """SHA-256 of the event's canonical JSON (sorted keys), which includes ``prev_hash``."""
+    canonical = msgspec.json.encode(
+        {
+            "game": str(game_id),
+            "version": version,
+            "type": type_,
+            "data": data,
+            "prev_hash": prev_hash,
+            "recorded_at": recorded_at,
+        },
+        order="sorted",
+    )
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def iso(moment: datetime) -> str:
+    """The one text form of a recording time, as hashed and served."""
+    return moment.isoformat(timespec="microseconds")
+
+
+def chain(game_id: UUID, version: int, prev_hash: str, events: Iterable[EventData], now: datetime) -> list[Recorded]:
+    """Wrap event data as stored events, numbering and hash-linking them."""
+    out = []
+    for offset, event in enumerate(events):
+        data = to_data(event)
+        v = version + offset
+        digest = event_hash(game_id, v, event.type_name, data, prev_hash, iso(now))
+        out.append(Recorded(game_id, v, now, event.type_name, data, prev_hash, digest))
+        prev_hash = digest
+    return out
+
+
+class KeyUse(msgspec.Struct, frozen=True):
+    """A remembered Idempotency-Key: who used it, for what, and the version of the
+    DecisionTaken it made (the command's other events follow it)."""
+
+    key: str
+    seat: str
+    fingerprint: str
+    version: int
+
+
+class Game(msgspec.Struct, frozen=True):
+    """A game as its events leave it. Small and immutable: safe to cache without copies."""
+
+    id: UUID
+    version: int
+    created_on: datetime
+    modified_on: datetime
+    created: GameCreated
+    state: Any
+    next_draw: int = 0
+    head: str = GENESIS_HASH
+    outcome: Outcome | None = None
+    seed: str | None = None
+    keys: tuple[KeyUse, ...] = ()
+
+    @property
+    def rules(self) -> RuleSystem:
+        return RULE_SYSTEMS[self.created.rules]
+
+    @property
+    def ended(self) -> bool:
+        return self.outcome is not None
+
+    def to_act(self) -> list[str]:
+        return [] if self.ended else self.rules.to_act(self.state)
+
+    def key_use(self, key: str) -> KeyUse | None:
+        return next((k for k in reversed(self.keys) if k.key == key), None)
+
+
+class IncompatibleRecord(Exception):
+    """A record made under rules or data this server does not have."""
+
+
+def rule_system_for(created: GameCreated) -> RuleSystem:
+    """The registered rule system a game was created under, checking version and data."""
+    try:
+        rules = RULE_SYSTEMS[created.rules]
+    except KeyError:
+        raise IncompatibleRecord(f"unknown rule system {created.rules!r}") from None
+    if created.rules_version != rules.version:
+        raise IncompatibleRecord(
+            f"recorded under {created.rules} {created.rules_version}; this server has {rules.version}"
+        )
+    if created.data_hash != rules.data_hash(created.scenario):
+        raise IncompatibleRecord(f"the {created.scenario} data changed since this game was recorded")
+    return rules
+
+
+def apply(game: Game | None, event: Recorded) -> Game:
+    """Fold one stored event into the game."""
+    data = event.typed()
+    if game is None:
+        if not isinstance(data, GameCreated):
+            raise IncompatibleRecord(f"a game starts with GameCreated, not {event.type}")
+        rules = rule_system_for(data)
+        state = rules.setup(data.scenario, tuple(data.seats), data.options)
+        return Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash,
+                    seed=None)
+    changes: dict[str, Any] = {
+        "version": event.version,
+        "modified_on": event.timestamp,
+        "head": event.hash,
+        "state": game.rules.evolve(game.state, data),
+    }
+    match data:
+        case DiceRolled(draws=draws) | CardsShuffled(draws=draws) if draws:
+            changes["next_draw"] = max(game.next_draw, draws[-1] + 1)
+        case DecisionTaken(idempotency_key=key, seat=seat, command=command) if key:
+            use = KeyUse(key, seat, fingerprint(seat, command), event.version)
+            changes["keys"] = (game.keys + (use,))[-IDEMPOTENCY_WINDOW:]
+        case GameEnded(outcome=outcome):
+            changes["outcome"] = outcome
+        case SeedRevealed(seed=seed):
+            changes["seed"] = seed
+    return msgspec.structs.replace(game, **changes)
+
+
+def project_game(game: Game | None, events: Iterable[Recorded]) -> Game | None:
+    """The eventsourcing projector: fold stored events from ``game`` (or from nothing)."""
+    for event in events:
+        game = apply(game, event)
+    return game
+
+
+def fingerprint(seat: str, command: dict[str, Any]) -> str:
+    """What an Idempotency-Key is bound to: the seat and the exact command."""
+    return hashlib.sha256(msgspec.json.encode([seat, command], order="sorted")).hexdigest()
+
+
+def create_game(game_id: UUID, created: GameCreated, now: datetime) -> list[Recorded]:
+    """Validate a new game and return its first event (version 1)."""
+    rules = RULE_SYSTEMS[created.rules]
+    rules.setup(created.scenario, tuple(created.seats), created.options)  # raises RuleViolation
+    return chain(game_id, 1, GENESIS_HASH, [created], now)
+
+
+def take_decision(
+    game: Game,
+    seat: str,
+    raw_command: Any,
+    rng: Rng,
+    now: datetime,
+    server_seed: bytes | None,
+    idempotency_key: str | None = None,
+) -> list[Recorded]:
+    """Decide a seat's command: the DecisionTaken, the events the rules cause, and, if the
+    game ends, GameEnded and SeedRevealed. Raises RuleViolation; changes nothing."""
+    if game.ended:
+        raise RuleViolation(GAME_OVER, "the game has ended; no more commands are taken")
+    rules = game.rules
+    if seat not in game.created.seats:
+        raise RuleViolation("unknown_seat", f"this game has no seat {seat!r}")
+    if seat not in rules.to_act(game.state):
+        raise RuleViolation(NOT_YOUR_TURN, f"{seat} may not act now; to act: {', '.join(rules.to_act(game.state)) or 'nobody'}")
+    command = rules.parse_command(raw_command)
+    accepted = msgspec.to_builtins(command)
+    caused = rules.decide(game.state, seat, command, rng)
+    events: list[EventData] = [DecisionTaken(seat=seat, command=accepted, idempotency_key=idempotency_key), *caused]
+    state = game.state
+    for event in events:
+        state = rules.evolve(state, event)
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        events.append(GameEnded(outcome=outcome))
+        if server_seed is not None:
+            events.append(SeedRevealed(seed=server_seed.hex()))
+    return chain(game.id, game.version + 1, game.head, events, now)

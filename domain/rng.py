@@ -1,0 +1,111 @@
+"""The random source a rule system draws from inside ``decide``.
+
+Rule code never calls ``random``: it asks an :class:`Rng` for dice or a shuffle and
+gets back the event to record. :class:`SeededRng` draws from the game's seed;
+:class:`RecordedRng` hands back the dice already in a record, so a record can be
+replayed (and its legality checked) without the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+from uuid import UUID
+
+from domain.dice import DieKind
+from domain.events import CardsShuffled, DiceRolled, EventData
+from domain.randomness import Draws, shuffled
+
+
+class Rng(Protocol):
+    """What a rule system may ask for. Each call returns the event that records it."""
+
+    def roll(self, kind: DieKind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
+        """Roll ``count`` dice of ``kind``: one draw per die."""
+        ...
+
+    def shuffle(self, deck: str, size: int, purpose: str = "") -> CardsShuffled:
+        """Shuffle a deck of ``size`` cards: ``size - 1`` draws; the order stays hidden."""
+        ...
+
+    def order(self, shuffle: CardsShuffled) -> list[int]:
+        """The permutation (indices into the unshuffled deck) a past shuffle produced."""
+        ...
+
+
+class NeedsSeed(Exception):
+    """A hidden result (a deck order) cannot be known without the server seed."""
+
+
+class RecordMismatch(Exception):
+    """Replay asked for a random draw the record does not hold at that point."""
+
+    def __init__(self, draw: int | None, what: str):
+        super().__init__(what)
+        self.draw = draw
+        self.what = what
+
+
+class SeededRng:
+    """Draws from the server seed, numbering draws from ``next_draw``."""
+
+    def __init__(self, server_seed: bytes, game_id: UUID, client_seed: str, next_draw: int):
+        self.draws = Draws(server_seed, game_id, client_seed, next_draw)
+
+    @property
+    def next_draw(self) -> int:
+        return self.draws.next
+
+    def roll(self, kind: DieKind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
+        numbers, faces = [], []
+        for _ in range(count):
+            n, value = self.draws.uniform(len(kind.faces))
+            numbers.append(n)
+            faces.append(kind.faces[value])
+        return DiceRolled(draws=numbers, kind=kind.id, faces=faces, purpose=purpose, seat=seat)
+
+    def shuffle(self, deck: str, size: int, purpose: str = "") -> CardsShuffled:
+        numbers = [self.draws.uniform(i + 1)[0] for i in range(size - 1, 0, -1)]
+        return CardsShuffled(deck=deck, size=size, draws=numbers, purpose=purpose)
+
+    def order(self, shuffle: CardsShuffled) -> list[int]:
+        values = [
+            self.draws.at(n, i + 1)
+            for n, i in zip(shuffle.draws, range(shuffle.size - 1, 0, -1), strict=True)
+        ]
+        return shuffled(range(shuffle.size), values)
+
+
+class RecordedRng:
+    """Replays the random events of a record in order, checking each request matches."""
+
+    def __init__(self, recorded: Iterable[EventData], next_draw: int):
+        self._queue = [e for e in recorded if isinstance(e, (DiceRolled, CardsShuffled))]
+        self.next_draw = next_draw
+
+    def _take(self, cls: type, draws: int, what: str):
+        if not self._queue:
+            raise RecordMismatch(self.next_draw, f"the rules drew {what} but the record has no draw here")
+        event = self._queue.pop(0)
+        expected = list(range(self.next_draw, self.next_draw + draws))
+        if not isinstance(event, cls) or event.draws != expected:
+            raise RecordMismatch(
+                self.next_draw,
+                f"the rules drew {what} on draws {expected} but the record has "
+                f"{event.type_name} on draws {event.draws}",
+            )
+        self.next_draw += draws
+        return event
+
+    def roll(self, kind: DieKind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
+        event = self._take(DiceRolled, count, f"{count} {kind.id}")
+        return DiceRolled(draws=event.draws, kind=kind.id, faces=list(event.faces), purpose=purpose, seat=seat)
+
+    def shuffle(self, deck: str, size: int, purpose: str = "") -> CardsShuffled:
+        self._take(CardsShuffled, max(size - 1, 0), f"a shuffle of {deck}")
+        return CardsShuffled(
+            deck=deck, size=size, draws=list(range(self.next_draw - max(size - 1, 0), self.next_draw)), purpose=purpose
+        )
+
+    def order(self, shuffle: CardsShuffled) -> list[int]:
+        raise NeedsSeed(f"the order of deck {shuffle.deck!r} is hidden until the seed is revealed")

@@ -1,0 +1,1 @@
+"""Rule systems: one package each, all behind the interface of :mod:`domain.rules.base`."""

@@ -1,0 +1,129 @@
+"""The rule-system interface (DESIGN.md, "The rule-system interface").
+
+A rule system is a pure, deterministic decider: nothing in it does I/O, reads a clock,
+the environment or ``random``. Every die and shuffle comes from the :class:`~domain.rng.Rng`
+handed to :meth:`RuleSystem.decide`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from domain.dice import DieKind
+from domain.events import EventData, Outcome
+from domain.rng import Rng
+
+State = TypeVar("State")
+Command = TypeVar("Command")
+
+
+class RuleViolation(Exception):
+    """A command the rules refuse: a stable ``code``, a human ``message`` and the rulebook
+    ``rule`` (section) it breaks. Raising one leaves the record unchanged."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+
+# Violation codes shared by every rule system (STYLE.md, "What this adds up to").
+NOT_YOUR_TURN = "not_your_turn"
+GAME_OVER = "game_over"
+UNKNOWN_COMMAND = "unknown_command"
+
+
+class Scenario(msgspec.Struct, frozen=True):
+    """A scenario a rule system offers: its seats and how many players it takes."""
+
+    id: str
+    title: str
+    seats: tuple[str, ...]
+    min_players: int
+    max_players: int
+    data_file: str | None = None  # relative to the rule system's package; hashed into GameCreated
+
+
+class RuleSystem(Generic[State, Command]):
+    """Base class of every rule system. Subclasses set the class attributes and implement
+    the six methods; the registry holds one instance of each."""
+
+    id: ClassVar[str]
+    version: ClassVar[str]
+    title: ClassVar[str]
+    scenarios: ClassVar[dict[str, Scenario]]
+    die_kinds: ClassVar[dict[str, DieKind]]
+    command_type: ClassVar[Any]  # a tagged union of frozen msgspec Structs, tag field "type"
+    state_type: ClassVar[type]
+    flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
+    package_dir: ClassVar[Path]
+
+    # -- the interface --------------------------------------------------------------
+    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
+        """The opening position of ``scenario`` for these seats."""
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> list[str]:
+        """The seats that may send a command now (empty once the game is over)."""
+        raise NotImplementedError
+
+    def legal_commands(self, state: State, seat: str) -> list[Command]:
+        """Every command ``seat`` may send now; each one :meth:`decide` accepts."""
+        raise NotImplementedError
+
+    def decide(self, state: State, seat: str, command: Command, rng: Rng) -> list[EventData]:
+        """Check ``command`` against the rules (raise :class:`RuleViolation`) and return
+        the events it causes, dice and shuffles included, in order."""
+        raise NotImplementedError
+
+    def evolve(self, state: State, event: EventData) -> State:
+        """Fold one event into the state: the only way state changes."""
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """None while play goes on; how it ended once it has."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: str | None) -> Any:
+        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins."""
+        return msgspec.to_builtins(state)
+
+    def render_text(self, state: State) -> str:
+        """A board a person can read at a glance, for ``herald replay show``."""
+        return msgspec.json.format(msgspec.json.encode(self.view(state, None))).decode()
+
+    def describe_command(self, command: dict[str, Any]) -> str:
+        """A one-line narrative of a recorded command, for timelines."""
+        return str(command.get("type", "?"))
+
+    # -- shared helpers ---------------------------------------------------------------
+    def scenario(self, scenario_id: str) -> Scenario:
+        try:
+            return self.scenarios[scenario_id]
+        except KeyError:
+            raise RuleViolation(
+                "unknown_scenario",
+                f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
+            ) from None
+
+    def data_hash(self, scenario_id: str) -> str:
+        """SHA-256 of the scenario's data file (or of the rule system's id and version)."""
+        data_file = self.scenario(scenario_id).data_file
+        payload = (
+            (self.package_dir / data_file).read_bytes()
+            if data_file
+            else f"{self.id}@{self.version}".encode()
+        )
+        return hashlib.sha256(payload).hexdigest()
+
+    def parse_command(self, raw: Any) -> Command:
+        """Decode a JSON-ready command into this rule system's command union."""
+        try:
+            return msgspec.convert(raw, self.command_type)
+        except msgspec.ValidationError as error:
+            raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {error}") from None

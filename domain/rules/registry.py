@@ -1,0 +1,18 @@
+"""Every rule system Herald records. Adding one is one package and one line here."""
+
+from __future__ import annotations
+
+from domain.rules.base import RuleSystem
+from domain.rules.open_table import OpenTable
+
+RULE_SYSTEMS: dict[str, RuleSystem] = {
+    system.id: system
+    for system in (
+        OpenTable(),
+    )
+}
+
+
+def rule_system(system_id: str) -> RuleSystem:
+    """The registered rule system ``system_id``; KeyError when there is none."""
+    return RULE_SYSTEMS[system_id]
