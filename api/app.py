@@ -1,0 +1,277 @@
+"""The REST API (DESIGN.md, "API conventions"). Thin: parse, call the service, encode."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+from fastapi import FastAPI, Header, Path, Query, Request
+from fastapi.responses import Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from api.config import Settings
+from api.errors import Invalid, NotFound
+from api.http import doc, install_error_handlers, install_openapi, read_body, respond
+from api.service import (
+    CommandRequest,
+    CommandResponse,
+    CreateGame,
+    EventsPage,
+    GameCreatedResponse,
+    GameSummary,
+    Herald,
+    LegalCommands,
+    StateAt,
+    TimelinePage,
+)
+from domain.rules.registry import RULE_SYSTEMS
+from projections.index import GameRow
+from replays.record import Record
+from replays.verify import Verdict
+
+GameId = Annotated[UUID, Path(description="The game's UUID")]
+
+
+class ScenarioInfo(msgspec.Struct, frozen=True):
+    id: str
+    title: str
+    seats: list[str]
+    players: dict[str, int]
+
+
+class RuleSystemInfo(msgspec.Struct, frozen=True):
+    id: str
+    version: str
+    title: str
+    scenarios: list[ScenarioInfo]
+    die_kinds: dict[str, list[int | str]]
+    command_schema: dict[str, Any]
+
+
+class RuleSystemList(msgspec.Struct, frozen=True):
+    rules: list[RuleSystemInfo]
+
+
+class GamesPage(msgspec.Struct, frozen=True):
+    games: list[GameRow]
+    next: int | None
+
+
+class Health(msgspec.Struct, frozen=True):
+    ok: bool
+
+
+def _rules_info(system_id: str) -> RuleSystemInfo:
+    rules = RULE_SYSTEMS[system_id]
+    return RuleSystemInfo(
+        id=rules.id,
+        version=rules.version,
+        title=rules.title,
+        scenarios=[
+            ScenarioInfo(s.id, s.title, list(s.seats), {"min": s.min_players, "max": s.max_players})
+            for s in rules.scenarios.values()
+        ],
+        die_kinds={k: list(d.faces) for k, d in sorted(rules.die_kinds.items())},
+        command_schema=msgspec.json.schema(rules.command_type),
+    )
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip() or None
+    return None
+
+
+def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequest:
+    if if_match is None or body.expected_version is not None:
+        return body
+    try:
+        return msgspec.structs.replace(body, expected_version=int(if_match.strip().strip('W/').strip('"')))
+    except ValueError:
+        raise Invalid(f"If-Match must be a version number, not {if_match!r}", code="bad_if_match") from None
+
+
+def create_app(herald: Herald | None = None, settings: Settings | None = None) -> FastAPI:
+    """The Herald app. With no ``herald`` given, one is opened at start-up from the
+    environment and closed at shutdown."""
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = herald is None
+        app.state.herald = herald or Herald(admin_token=settings.admin_token)
+        try:
+            yield
+        finally:
+            if owned:
+                app.state.herald.close()
+
+    app = FastAPI(
+        title="Herald",
+        version="0.1.0",
+        summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",
+        lifespan=lifespan,
+    )
+    if herald is not None:
+        app.state.herald = herald
+    install_error_handlers(app)
+
+    def service(request: Request) -> Herald:
+        return request.app.state.herald
+
+    @app.get("/health", **doc(response=Health))
+    async def health() -> Response:
+        """A trivial endpoint: the server is up (the benchmark's baseline)."""
+        return respond(Health(True))
+
+    @app.get("/rules", **doc(response=RuleSystemList))
+    def list_rules() -> Response:
+        """Every rule system Herald records, with scenarios, seats, dice and command schemas."""
+        return respond(RuleSystemList([_rules_info(s) for s in sorted(RULE_SYSTEMS)]))
+
+    @app.get("/rules/{system}", **doc(response=RuleSystemInfo, errors=(404,)))
+    def get_rules(system: str) -> Response:
+        """One rule system: scenarios, seats, die kinds and the schema of its commands."""
+        if system not in RULE_SYSTEMS:
+            raise NotFound(f"no rule system {system!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
+        return respond(_rules_info(system))
+
+    @app.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201, errors=(400, 413, 422)))
+    async def create_game(request: Request) -> Response:
+        """Create a game. The seat tokens are shown once: keep them."""
+        body = await read_body(request, CreateGame, settings.max_command_body)
+        created = await run_in_threadpool(service(request).create, body)
+        return respond(created, 201, {"Location": f"/games/{created.id}"})
+
+    @app.get("/games", **doc(response=GamesPage, errors=(422,)))
+    def list_games(
+        request: Request,
+        player: str | None = None,
+        rules: str | None = None,
+        status: Annotated[str | None, Query(pattern="^(active|ended)$")] = None,
+        tournament: str | None = None,
+        after: Annotated[int | None, Query(ge=0, description="the `next` cursor of the previous page")] = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    ) -> Response:
+        """The game index, newest first, filtered and paginated by cursor."""
+        rows, cursor = service(request).index.list(
+            player=player, rules=rules, status=status, tournament=tournament, after=after, limit=limit
+        )
+        return respond(GamesPage(rows, cursor))
+
+    @app.get("/games/{game_id}", **doc(response=GameSummary, errors=(404,)))
+    def get_game(request: Request, game_id: GameId, authorization: Annotated[str | None, Header()] = None) -> Response:
+        """One game: status, version, who is to act, the current view (a seat's token shows its own view)."""
+        return respond(service(request).summary(game_id, _bearer(authorization)))
+
+    @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(404, 422)))
+    def legal_commands(request: Request, game_id: GameId, seat: str) -> Response:
+        """Every command ``seat`` may send now, each ready to post as it is."""
+        return respond(service(request).legal_commands(game_id, seat))
+
+    @app.post(
+        "/games/{game_id}/commands",
+        **doc(body=CommandRequest, response=CommandResponse, status=201, errors=(400, 401, 403, 404, 409, 413, 422)),
+    )
+    async def post_command(
+        request: Request,
+        game_id: GameId,
+        authorization: Annotated[str | None, Header()] = None,
+        idempotency_key: Annotated[str | None, Header()] = None,
+        if_match: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """Record a seat's command (Bearer seat token). ``expected_version`` (or If-Match)
+        gives 409 when stale; an ``Idempotency-Key`` retry returns the first response."""
+        body = _expected_version(await read_body(request, CommandRequest, settings.max_command_body), if_match)
+        result, replayed = await run_in_threadpool(
+            service(request).command, game_id, body, _bearer(authorization), idempotency_key
+        )
+        return respond(result, 201, {"Idempotent-Replayed": "true"} if replayed else None)
+
+    @app.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422)))
+    def list_events(
+        request: Request,
+        game_id: GameId,
+        after: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> Response:
+        """The history, oldest first: each event with its hash link."""
+        return respond(service(request).events(game_id, after, limit))
+
+    @app.get("/games/{game_id}/events/stream", responses={200: {"content": {"text/event-stream": {}}}})
+    async def stream_events(
+        request: Request,
+        game_id: GameId,
+        after: Annotated[int, Query(ge=0)] = 0,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones.
+        The stream closes once the game has ended and every event was sent."""
+        herald = service(request)
+        await run_in_threadpool(herald.game, game_id)  # 404 before the stream starts
+        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+
+        async def events() -> AsyncIterator[bytes]:
+            sent, idle = start, 0.0
+            while True:
+                page = await run_in_threadpool(herald.events, game_id, sent, 500)
+                for event in page.events:
+                    yield (f"id: {event.version}\nevent: {event.type}\ndata: ".encode()
+                           + msgspec.json.encode(event) + b"\n\n")
+                    sent = event.version
+                if page.next is not None:
+                    continue
+                game = await run_in_threadpool(herald.game, game_id)
+                if game.ended and sent >= game.version:
+                    return
+                if await request.is_disconnected():
+                    return
+                await asyncio.sleep(settings.sse_poll_seconds)
+                idle += settings.sse_poll_seconds
+                if idle >= 15:
+                    idle = 0.0
+                    yield b": keep-alive\n\n"
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @app.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422)))
+    def state_at(
+        request: Request,
+        game_id: GameId,
+        at: Annotated[int | None, Query(ge=1, description="a version; the latest when omitted")] = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """The board as it stood at version ``at``."""
+        return respond(service(request).state_at(game_id, at, _bearer(authorization)))
+
+    @app.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422)))
+    def timeline(
+        request: Request,
+        game_id: GameId,
+        after: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> Response:
+        """The game told as one readable line per event."""
+        return respond(service(request).timeline(game_id, after, limit))
+
+    @app.get("/games/{game_id}/record", **doc(response=Record, errors=(404,)))
+    def get_record(request: Request, game_id: GameId) -> Response:
+        """The portable record: header, seed commitment (and seed once revealed), every event."""
+        return respond(service(request).record(game_id))
+
+    @app.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 422)))
+    async def verify_record(request: Request) -> Response:
+        """Verify a portable record: hash chain, seed commitment, every draw, full replay."""
+        record = await read_body(request, Record, settings.max_body)
+        return respond(await run_in_threadpool(service(request).verify, record))
+
+    install_openapi(app, [])
+    return app
+
+
+app = create_app()

@@ -1,0 +1,118 @@
+"""The ``herald`` command: serve, replay verify/show, export, import, projections rebuild."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from uuid import UUID
+
+import msgspec
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="herald", description="Herald: verifiable game records.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="serve the REST API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--log-level", default="info")
+
+    replay = sub.add_parser("replay", help="check or study a portable record offline")
+    replay_sub = replay.add_subparsers(dest="replay_command", required=True)
+    verify = replay_sub.add_parser("verify", help="verify a record: chain, dice, full replay")
+    verify.add_argument("file", type=Path)
+    show = replay_sub.add_parser("show", help="print the board at a step")
+    show.add_argument("file", type=Path)
+    show.add_argument("--step", type=int, default=None, help="a version (default: the last)")
+
+    export = sub.add_parser("export", help="write a game's portable record to stdout or a file")
+    export.add_argument("game_id", type=UUID)
+    export.add_argument("-o", "--output", type=Path)
+
+    imp = sub.add_parser("import", help="store a verified record (its seed revealed) as a game here")
+    imp.add_argument("file", type=Path)
+
+    projections = sub.add_parser("projections", help="read models")
+    proj_sub = projections.add_subparsers(dest="projections_command", required=True)
+    proj_sub.add_parser("rebuild", help="rebuild every read model from the first event")
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        import uvicorn
+
+        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level)
+        return 0
+    if args.command == "replay":
+        return _replay(args)
+    return _with_store(args)
+
+
+def _load(path: Path):
+    from replays.record import decode_record
+
+    try:
+        return decode_record(path.read_bytes())
+    except OSError as error:
+        sys.exit(f"herald: cannot read {path}: {error.strerror}")
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        sys.exit(f"herald: {path} is not a Herald record: {error}")
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from replays.show import show
+    from replays.verify import verify
+
+    record = _load(args.file)
+    if args.replay_command == "verify":
+        verdict = verify(record)
+        for note in verdict.notes:
+            print(f"note: {note}")
+        if verdict.ok:
+            print(f"OK: {len(record.events)} events, chain intact, "
+                  f"{'dice recomputed from the revealed seed' if record.seed else 'seed not revealed'}, replay identical")
+            return 0
+        for p in verdict.problems:
+            where = " ".join(x for x in (f"version {p.version}" if p.version else "",
+                                         f"draw {p.draw}" if p.draw is not None else "") if x)
+            print(f"FAIL {where}: {p.what}" if where else f"FAIL: {p.what}")
+        return 1
+    try:
+        print(show(record, args.step))
+    except ValueError as error:
+        sys.exit(f"herald: {error}")
+    return 0
+
+
+def _with_store(args: argparse.Namespace) -> int:
+    from api.errors import HeraldError
+    from api.service import Herald
+    from replays.record import encode_record
+
+    herald = Herald()
+    try:
+        if args.command == "export":
+            data = encode_record(herald.record(args.game_id))
+            if args.output:
+                args.output.write_bytes(data)
+            else:
+                sys.stdout.buffer.write(data + b"\n")
+        elif args.command == "import":
+            print(herald.import_record(_load(args.file)))
+        elif args.command == "projections":
+            from tqdm import tqdm
+
+            total = herald.store.recorder.max_notification_id() or 0
+            with tqdm(total=total, unit="event", desc="game index") as bar:
+                herald.index.rebuild(bar.update)
+        return 0
+    except HeraldError as error:
+        print(f"herald: {error.detail}", file=sys.stderr)
+        return 1
+    finally:
+        herald.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""The msgspec adapter: request bodies decoded by msgspec, responses encoded by msgspec,
+schemas merged into the OpenAPI document, and every error as RFC 9457 problem+json."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, TypeVar
+
+import msgspec
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api.errors import HeraldError, Invalid, TooLarge
+
+T = TypeVar("T")
+log = logging.getLogger("herald")
+
+PROBLEM = "application/problem+json"
+REF = "#/components/schemas/{name}"
+
+
+class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
+    """An RFC 9457 problem; ``code`` and ``rule`` name the rule a command broke."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str | None = None
+    rule: str | None = None
+    version: int | None = None
+
+
+def respond(content: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(msgspec.json.encode(content), status_code=status, media_type="application/json", headers=headers)
+
+
+def problem(status: int, title: str, detail: str, code: str, rule: str | None = None, **extra: Any) -> Response:
+    body = Problem(f"/problems/{code}", title, status, detail, code, rule, extra.get("version"))
+    return Response(msgspec.json.encode(body), status_code=status, media_type=PROBLEM)
+
+
+async def read_body(request: Request, type_: type[T], limit: int) -> T:
+    """Read at most ``limit`` bytes and decode them as ``type_``."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise TooLarge(f"the body is {declared} bytes; the limit here is {limit}")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge(f"the body exceeds the limit of {limit} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    try:
+        return msgspec.json.decode(raw, type=type_)
+    except msgspec.ValidationError as error:
+        raise Invalid(f"the body does not fit {type_.__name__}: {error}", code="invalid_body") from None
+    except msgspec.DecodeError as error:
+        raise MalformedJSON(f"the body is not valid JSON: {error}") from None
+
+
+class MalformedJSON(HeraldError):
+    status, title, code = 400, "Malformed JSON", "malformed_json"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(HeraldError)
+    async def herald_error(_: Request, error: HeraldError) -> Response:
+        return problem(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, error: RequestValidationError) -> Response:
+        parts = [f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg')}" for e in error.errors()]
+        return problem(422, "Invalid request", "; ".join(parts), "invalid_request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, error: StarletteHTTPException) -> Response:
+        return problem(error.status_code, str(error.detail), str(error.detail),
+                       "not_found" if error.status_code == 404 else f"http_{error.status_code}")
+
+    @app.exception_handler(Exception)
+    async def internal_error(_: Request, error: Exception) -> Response:
+        log.exception("internal error")
+        return problem(500, "Internal error", "Herald failed to handle this request; it was logged.", "internal")
+
+
+def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tuple[int, ...] = ()) -> dict[str, Any]:
+    """Route keyword arguments documenting msgspec body and response types in OpenAPI."""
+    responses: dict[int | str, Any] = {}
+    if response is not None:
+        responses[status] = {"description": "OK", "content": {"application/json": {"schema": _ref(response)}}}
+    for code in errors:
+        responses[code] = {"description": "Problem", "content": {PROBLEM: {"schema": _ref(Problem)}}}
+    extra: dict[str, Any] = {}
+    if body is not None:
+        extra["requestBody"] = {"required": True, "content": {"application/json": {"schema": _ref(body)}}}
+    return {"responses": responses, "openapi_extra": extra, "status_code": status}
+
+
+_SCHEMA_TYPES: list[Any] = [Problem]
+
+
+def _ref(type_: Any) -> dict[str, Any]:
+    if type_ not in _SCHEMA_TYPES:
+        _SCHEMA_TYPES.append(type_)
+    if isinstance(type_, type) and issubclass(type_, msgspec.Struct):
+        return {"$ref": REF.format(name=type_.__name__)}
+    return msgspec.json.schema_components([type_], ref_template=REF)[0][0]
+
+
+def install_openapi(app: FastAPI, extra_types: list[Any]) -> None:
+    """Merge the msgspec schemas of every documented type into FastAPI's OpenAPI document."""
+    base = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = base()
+        (_, components) = msgspec.json.schema_components(_SCHEMA_TYPES + extra_types, ref_template=REF)
+        schema.setdefault("components", {}).setdefault("schemas", {}).update(
+            dict(sorted(components.items()))
+        )
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -1,0 +1,395 @@
+"""The application service: load a game, run one command through the domain, save,
+return plain data. The HTTP layer and the CLI both call this; neither touches the store."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets as token_source
+import threading
+from collections import OrderedDict
+from datetime import datetime, timezone
+from typing import Any
+from uuid import UUID, uuid4
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
+from api.store import GameSecrets, HeraldStore, secrets_id, store_env
+from domain.events import ForkRef, GameCreated, SeatInfo, TournamentRef
+from domain.game import Game, IncompatibleRecord, Recorded, create_game, fingerprint, project_game, take_decision
+from domain.randomness import commitment
+from domain.rng import SeededRng
+from domain.rules.base import RuleViolation
+from domain.rules.registry import RULE_SYSTEMS
+from projections.board import Boards
+from projections.index import GameIndex, decode_batch
+from projections.sql import Database
+from projections.timeline import TimelineEntry, narrate
+from replays.record import Record, RecordEvent, build_record, from_record_event, to_record_event
+from replays.verify import STANDALONE, Verdict, verify
+
+SEAT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+MAX_PLAYER_NAME = 100
+MAX_KEY = 200
+
+
+# -- request and response bodies: the one definition of each shape --------------------------
+class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    player: str
+
+
+class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games."""
+
+    rules: str
+    seats: dict[str, SeatRequest]
+    scenario: str | None = None
+    seed: str | None = None
+    client_seed: str = ""
+    options: dict[str, Any] = {}
+    tournament: TournamentRef | None = None
+
+
+class GameCreatedResponse(msgspec.Struct, frozen=True):
+    id: str
+    version: int
+    seed_commitment: str
+    seat_tokens: dict[str, str]
+    head: dict[str, Any]
+
+
+class CommandRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/commands."""
+
+    seat: str
+    command: dict[str, Any]
+    expected_version: int | None = None
+
+
+class Head(msgspec.Struct, frozen=True):
+    version: int
+    hash: str
+
+
+class CommandResponse(msgspec.Struct, frozen=True):
+    version: int
+    events: list[RecordEvent]
+    head: Head
+    view: Any
+
+
+class GameSummary(msgspec.Struct, frozen=True):
+    """GET /games/{id}."""
+
+    id: str
+    rules: str
+    rules_version: str
+    scenario: str
+    status: str
+    version: int
+    to_act: list[str]
+    seats: dict[str, SeatInfo]
+    view: Any
+    outcome: Any
+    seed: str | None
+    seed_commitment: str
+    head: Head
+    created_at: str
+    study: bool
+    tournament: TournamentRef | None = None
+    fork: ForkRef | None = None
+
+
+class LegalCommands(msgspec.Struct, frozen=True):
+    version: int
+    seat: str
+    commands: list[Any]
+
+
+class EventsPage(msgspec.Struct, frozen=True):
+    events: list[RecordEvent]
+    next: int | None
+
+
+class StateAt(msgspec.Struct, frozen=True):
+    version: int
+    to_act: list[str]
+    view: Any
+    text: str
+
+
+class TimelinePage(msgspec.Struct, frozen=True):
+    entries: list[TimelineEntry]
+    next: int | None
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Herald:
+    """Every game operation, over one event store held for the life of the process."""
+
+    def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None):
+        self.store = HeraldStore(env=store_env(env))
+        self.admin_token = admin_token
+        self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
+        self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
+        self._locks = [threading.Lock() for _ in range(64)]
+        self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
+        self._secrets_lock = threading.Lock()
+        self.changed = threading.Condition()  # notified after every save (SSE)
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- internals ----------------------------------------------------------------------------
+    def _notifications(self, start: int, limit: int) -> list[tuple[int, Recorded | None]]:
+        batch = self.store.recorder.select_notifications(start=start, limit=limit)
+        return decode_batch(batch, self.store.mapper.to_domain_event)
+
+    def _lock(self, game_id: UUID) -> threading.Lock:
+        return self._locks[game_id.int % len(self._locks)]
+
+    def game(self, game_id: UUID) -> Game:
+        try:
+            return self.store.game(game_id)
+        except AggregateNotFoundError:
+            raise NotFound(f"no game {game_id}") from None
+        except IncompatibleRecord as error:
+            raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
+
+    def secrets(self, game_id: UUID) -> GameSecrets:
+        with self._secrets_lock:
+            found = self._secrets.get(game_id)
+            if found is not None:
+                self._secrets.move_to_end(game_id)
+                return found
+        found = self.store.secrets(game_id)
+        if found is None:
+            raise NotFound(f"no game {game_id}")
+        with self._secrets_lock:
+            self._secrets[game_id] = found
+            while len(self._secrets) > 4096:
+                self._secrets.popitem(last=False)
+        return found
+
+    def _save(self, *events: Any) -> None:
+        try:
+            self.store.save(*events)
+        except IntegrityError:
+            raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
+        with self.changed:
+            self.changed.notify_all()
+
+    def authorize_seat(self, game_id: UUID, seat: str, token: str | None) -> None:
+        """A seat's token acts only for that seat."""
+        if not token:
+            raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'")
+        expected = self.secrets(game_id).token_hashes.get(seat)
+        if expected is None:
+            raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
+        if not hmac.compare_digest(expected, _hash_token(token)):
+            raise Forbidden(f"that token does not act for seat {seat!r}", code="wrong_token")
+
+    def seat_of(self, game_id: UUID, token: str | None) -> str | None:
+        """The seat a token belongs to, if any (for redacted views)."""
+        if not token:
+            return None
+        digest = _hash_token(token)
+        for seat, expected in sorted(self.secrets(game_id).token_hashes.items()):
+            if hmac.compare_digest(expected, digest):
+                return seat
+        return None
+
+    def is_admin(self, token: str | None) -> bool:
+        return bool(self.admin_token and token and hmac.compare_digest(self.admin_token, token))
+
+    # -- commands --------------------------------------------------------------------------------
+    def create(self, body: CreateGame) -> GameCreatedResponse:
+        rules = RULE_SYSTEMS.get(body.rules)
+        if rules is None:
+            raise Invalid(f"unknown rule system {body.rules!r}; known: {', '.join(sorted(RULE_SYSTEMS))}",
+                          code="unknown_rules")
+        scenario_id = body.scenario or next(iter(rules.scenarios))
+        try:
+            scenario = rules.scenario(scenario_id)
+        except RuleViolation as error:
+            raise Invalid(error.message, code=error.code) from None
+        seats = tuple(body.seats)
+        for seat, info in body.seats.items():
+            if not SEAT_ID.match(seat):
+                raise Invalid(f"seat id {seat!r}: lowercase letters, digits, '-' or '_', up to 32", code="bad_seat")
+            if not info.player.strip() or len(info.player) > MAX_PLAYER_NAME:
+                raise Invalid(f"seat {seat}: a player name of 1 to {MAX_PLAYER_NAME} characters", code="bad_player")
+        if not scenario.min_players <= len(seats) <= scenario.max_players:
+            raise Invalid(f"{rules.id} {scenario.id} takes {scenario.min_players} to {scenario.max_players} seats, "
+                          f"not {len(seats)}", code="wrong_seat_count")
+        if not rules.flexible_seats:
+            unknown = [s for s in seats if s not in scenario.seats]
+            if unknown:
+                raise Invalid(f"{rules.id} {scenario.id} seats are {', '.join(scenario.seats)}; "
+                              f"not {', '.join(unknown)}", code="unknown_seat")
+        if len(body.client_seed) > 500:
+            raise Invalid("client_seed is at most 500 characters", code="bad_client_seed")
+        if body.seed is not None:
+            try:
+                seed = bytes.fromhex(body.seed)
+            except ValueError:
+                raise Invalid("seed must be hex", code="bad_seed") from None
+            if not 16 <= len(seed) <= 64:
+                raise Invalid("seed must be 16 to 64 bytes of hex", code="bad_seed")
+        else:
+            seed = token_source.token_bytes(32)
+        game_id = uuid4()
+        created = GameCreated(
+            rules=rules.id,
+            rules_version=rules.version,
+            scenario=scenario.id,
+            data_hash=rules.data_hash(scenario.id),
+            seats={s: SeatInfo(player=i.player.strip()) for s, i in body.seats.items()},
+            seed_commitment=commitment(seed),
+            client_seed=body.client_seed,
+            options=body.options,
+            study=body.seed is not None,
+            tournament=body.tournament,
+        )
+        now = _now()
+        try:
+            events = create_game(game_id, created, now)
+        except RuleViolation as error:
+            raise Invalid(error.message, code=error.code, rule=error.rule) from None
+        tokens = {seat: token_source.token_urlsafe(32) for seat in seats}
+        vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
+                            {s: _hash_token(t) for s, t in tokens.items()})
+        self._save(*events, vault)
+        return GameCreatedResponse(str(game_id), 1, created.seed_commitment, tokens,
+                                   {"version": 1, "hash": events[-1].hash})
+
+    def command(self, game_id: UUID, body: CommandRequest, token: str | None,
+                idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
+        """Record a seat's command. Returns the response and whether it is a replayed retry."""
+        if idempotency_key is not None and not 1 <= len(idempotency_key) <= MAX_KEY:
+            raise Invalid(f"Idempotency-Key is 1 to {MAX_KEY} characters", code="bad_idempotency_key")
+        with self._lock(game_id):
+            game = self.game(game_id)
+            self.authorize_seat(game_id, body.seat, token)
+            if idempotency_key is not None:
+                used = game.key_use(idempotency_key)
+                if used is not None:
+                    if used.seat != body.seat or used.fingerprint != fingerprint(body.seat, body.command):
+                        raise Invalid("this Idempotency-Key was used for a different command",
+                                      code="idempotency_key_reused")
+                    return self._replayed(game_id, used.version, body.seat), True
+            if body.expected_version is not None and body.expected_version != game.version:
+                raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
+                               code="stale_version", version=game.version)
+            seed = bytes.fromhex(self.secrets(game_id).seed)
+            rng = SeededRng(seed, game_id, game.created.client_seed, game.next_draw)
+            try:
+                events = take_decision(game, body.seat, body.command, rng, _now(), seed, idempotency_key)
+            except RuleViolation as error:
+                raise Illegal(error.message, code=error.code, rule=error.rule) from None
+            self._save(*events)
+            game = project_game(game, events)
+            if self.store.repository.cache is not None:
+                self.store.repository.cache.put(game_id, game)
+        return self._response(game, events, body.seat), False
+
+    def _response(self, game: Game, events: list[Recorded], seat: str) -> CommandResponse:
+        return CommandResponse(
+            version=game.version,
+            events=[to_record_event(e) for e in events],
+            head=Head(game.version, game.head),
+            view=game.rules.view(game.state, seat),
+        )
+
+    def _replayed(self, game_id: UUID, first: int, seat: str) -> CommandResponse:
+        """The response a keyed command first got: its events and the view after them."""
+        stream = self.store.stream(game_id, first - 1)
+        events = [stream[0]]
+        for event in stream[1:]:
+            if event.type in STANDALONE and not (event.type == "SeedRevealed" and events[-1].type == "GameEnded"):
+                break
+            events.append(event)
+        return self._response(self.boards.at(game_id, events[-1].version), events, seat)
+
+    # -- reads -------------------------------------------------------------------------------------
+    def summary(self, game_id: UUID, token: str | None = None) -> GameSummary:
+        game = self.game(game_id)
+        viewer = self.seat_of(game_id, token)
+        created = game.created
+        seed = game.seed or (self.secrets(game_id).seed if created.study else None)
+        return GameSummary(
+            id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
+            status="ended" if game.ended else "active", version=game.version, to_act=game.to_act(),
+            seats=created.seats, view=game.rules.view(game.state, viewer),
+            outcome=msgspec.to_builtins(game.outcome), seed=seed, seed_commitment=created.seed_commitment,
+            head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
+            study=created.study, tournament=created.tournament, fork=created.fork,
+        )
+
+    def legal_commands(self, game_id: UUID, seat: str) -> LegalCommands:
+        game = self.game(game_id)
+        if seat not in game.created.seats:
+            raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
+        commands = [] if game.ended else game.rules.legal_commands(game.state, seat)
+        return LegalCommands(game.version, seat, msgspec.to_builtins(commands))
+
+    def events(self, game_id: UUID, after: int = 0, limit: int = 100) -> EventsPage:
+        game = self.game(game_id)
+        stream = self.store.stream(game_id, after, limit=limit)
+        last = stream[-1].version if stream else after
+        return EventsPage([to_record_event(e) for e in stream], last if last < game.version else None)
+
+    def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
+        current = self.game(game_id)
+        version = current.version if version is None else version
+        if not 1 <= version <= current.version:
+            raise NotFound(f"game {game_id} has versions 1 to {current.version}, not {version}", code="no_such_version")
+        game = current if version == current.version else self.boards.at(game_id, version)
+        viewer = self.seat_of(game_id, token)
+        return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), game.rules.render_text(game.state))
+
+    def timeline(self, game_id: UUID, after: int = 0, limit: int = 100) -> TimelinePage:
+        page = self.events(game_id, after, limit)
+        rules = self.game(game_id).rules
+        entries = [narrate(rules, from_record_event(game_id, e)) for e in page.events]
+        return TimelinePage(entries, page.next)
+
+    def record(self, game_id: UUID) -> Record:
+        game = self.game(game_id)
+        stream = self.store.stream(game_id)
+        public = self.secrets(game_id).seed if game.created.study else None
+        return build_record(stream, public)
+
+    def verify(self, record: Record) -> Verdict:
+        return verify(record)
+
+    def import_record(self, record: Record) -> UUID:
+        """Store a verified record as a game of this server (its seed must be revealed)."""
+        verdict = verify(record)
+        if not verdict.ok:
+            raise Invalid("the record does not verify: " + "; ".join(
+                f"v{p.version}: {p.what}" for p in verdict.problems[:5]), code="record_invalid")
+        if record.seed is None:
+            raise Invalid("only records whose seed is revealed can be imported", code="seed_not_revealed")
+        game_id = UUID(record.header.game)
+        try:
+            self.store.game(game_id)
+        except AggregateNotFoundError:
+            pass
+        else:
+            raise Conflict(f"game {game_id} already exists here", code="game_exists")
+        events = [from_record_event(game_id, e) for e in record.events]
+        vault = GameSecrets(secrets_id(game_id), 1, events[0].timestamp, game_id, record.seed, {})
+        self._save(*events, vault)
+        return game_id

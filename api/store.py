@@ -1,0 +1,126 @@
+"""The event store: one eventsourcing ``Application`` per process (DESIGN.md, "Storage").
+
+Events are msgspec Structs written through a small msgspec mapper (9.5.x ships none).
+SQLite in ``./var/herald.db`` by default; PostgreSQL when ``PERSISTENCE_MODULE`` says so.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+import msgspec
+from eventsourcing.application import Application
+from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
+from eventsourcing.utils import get_topic, resolve_topic
+
+from domain.game import Game, Recorded, project_game
+
+
+class MsgspecMapper(Mapper):
+    """Stores msgspec Struct events as their JSON; decodes them by topic."""
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        state = msgspec.json.encode(domain_event)
+        if self.compressor:
+            state = self.compressor.compress(state)
+        if self.cipher:
+            state = self.cipher.encrypt(state)
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=get_topic(type(domain_event)),
+            state=state,
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        state = stored_event.state
+        if self.cipher:
+            state = self.cipher.decrypt(state)
+        if self.compressor:
+            state = self.compressor.decompress(state)
+        return msgspec.json.decode(state, type=resolve_topic(stored_event.topic))
+
+
+class UnusedTranscoder(Transcoder):
+    """The mapper encodes with msgspec; the library still wants a transcoder object."""
+
+    def encode(self, obj: Any) -> bytes:  # pragma: no cover - never called
+        raise NotImplementedError
+
+    def decode(self, data: bytes) -> Any:  # pragma: no cover - never called
+        raise NotImplementedError
+
+
+class GameSecrets(msgspec.Struct, frozen=True):
+    """A game's private stream: its server seed and its seat tokens' hashes. Never served,
+    never exported; the seed reaches the public record only through ``SeedRevealed``."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    game: UUID
+    seed: str
+    token_hashes: dict[str, str]
+
+
+def secrets_id(game_id: UUID) -> UUID:
+    """The id of a game's private stream."""
+    return uuid5(NAMESPACE_URL, f"herald:secrets:{game_id}")
+
+
+def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The eventsourcing settings for this process, from the environment."""
+    environ = dict(os.environ if environ is None else environ)
+    env = {
+        "MAPPER_TOPIC": get_topic(MsgspecMapper),
+        "TRANSCODER_TOPIC": get_topic(UnusedTranscoder),
+        "AGGREGATE_CACHE_MAXSIZE": environ.get("HERALD_CACHE_GAMES", "1000"),
+        # Games are frozen Structs: sharing the cached object is safe, and a deep copy per
+        # command would cost O(game length) (DESIGN.md, "Storage").
+        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
+    }
+    module = environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
+    env["PERSISTENCE_MODULE"] = module
+    if module == "eventsourcing.sqlite":
+        path = Path(environ.get("SQLITE_DBNAME") or environ.get("HERALD_DB") or "var/herald.db")
+        if str(path) != ":memory:" and not str(path).startswith("file:"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        env["SQLITE_DBNAME"] = str(path)
+        env["SQLITE_LOCK_TIMEOUT"] = environ.get("SQLITE_LOCK_TIMEOUT", "10")
+    else:
+        for key, value in environ.items():
+            if key.startswith("POSTGRES_"):
+                env[key] = value
+        env.setdefault("POSTGRES_DBNAME", "herald")
+        env.setdefault("POSTGRES_HOST", "127.0.0.1")
+        env.setdefault("POSTGRES_PORT", "5432")
+        env.setdefault("POSTGRES_USER", "postgres")
+        env.setdefault("POSTGRES_PASSWORD", "")
+    return env
+
+
+class HeraldStore(Application):
+    """The event store of every game. Keep one per process for its whole life."""
+
+    name = "herald"
+    env: ClassVar[dict[str, str]] = {}
+
+    def game(self, game_id: UUID) -> Game:
+        """The current game, from the aggregate cache (fast-forwarded from the store)."""
+        return self.repository.get(game_id, projector_func=project_game)
+
+    def game_at(self, game_id: UUID, version: int) -> Game:
+        """The game as it stood at ``version``, folded from the store."""
+        return self.repository.get(game_id, version=version, projector_func=project_game)
+
+    def stream(self, game_id: UUID, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Recorded]:
+        """A game's stored events with versions in (after, upto]."""
+        return list(self.events.get(game_id, gt=after or None, lte=upto, limit=limit))
+
+    def secrets(self, game_id: UUID) -> GameSecrets | None:
+        found = list(self.events.get(secrets_id(game_id), limit=1))
+        return found[0] if found else None

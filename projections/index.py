@@ -1,0 +1,179 @@
+"""The game index: one row per game, newest first, filtered by player, rule system,
+status or tournament. Kept in the event store's database with its tracking position;
+catches up by reading the notification log; can be rebuilt from zero."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+
+from domain.game import Recorded
+from projections.sql import TRACKING_TABLE, Database, Session, position, set_position
+
+NAME = "game-index"
+BATCH = 500
+
+SCHEMA = [
+    TRACKING_TABLE,
+    """CREATE TABLE IF NOT EXISTS herald_games (
+        seq BIGINT PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        rules TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        tournament TEXT,
+        open_disputes INTEGER NOT NULL DEFAULT 0,
+        seats TEXT NOT NULL,
+        outcome TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS herald_game_players (
+        game_id TEXT NOT NULL,
+        seat TEXT NOT NULL,
+        player TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )""",
+    "CREATE INDEX IF NOT EXISTS herald_game_players_player ON herald_game_players (player)",
+]
+
+
+class GameRow(msgspec.Struct, frozen=True):
+    """A game as the index lists it."""
+
+    id: str
+    rules: str
+    scenario: str
+    status: str
+    version: int
+    created_at: str
+    updated_at: str
+    seats: dict[str, Any]
+    tournament: str | None = None
+    open_disputes: int = 0
+    outcome: dict[str, Any] | None = None
+
+
+class GameIndex:
+    """The game index projection over a store's notification log."""
+
+    def __init__(self, db: Database, read_notifications: Callable[[int, int], list[tuple[int, Recorded | None]]]):
+        self._db = db
+        self._read = read_notifications
+        self._lock = threading.Lock()
+        with db.transaction() as s:
+            for statement in SCHEMA:
+                s.execute(statement)
+
+    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
+        """Apply every notification after the tracking position; return how many."""
+        done = 0
+        with self._lock:
+            while True:
+                with self._db.transaction() as s:
+                    start = position(s, NAME)
+                batch = self._read(start + 1, BATCH)
+                if not batch:
+                    return done
+                with self._db.transaction() as s:
+                    for seq, event in batch:
+                        if event is not None:
+                            _apply(s, seq, event)
+                    set_position(s, NAME, batch[-1][0])
+                done += len(batch)
+                if progress:
+                    progress(len(batch))
+
+    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
+        """Forget everything and rebuild from the first notification."""
+        with self._lock, self._db.transaction() as s:
+            s.execute("DELETE FROM herald_games")
+            s.execute("DELETE FROM herald_game_players")
+            set_position(s, NAME, 0)
+        return self.catch_up(progress)
+
+    def list(
+        self,
+        *,
+        player: str | None = None,
+        rules: str | None = None,
+        status: str | None = None,
+        tournament: str | None = None,
+        after: int | None = None,
+        limit: int = 50,
+    ) -> tuple[list[GameRow], int | None]:
+        """A page of games, newest first, and the cursor of the next page (or None)."""
+        self.catch_up()
+        where, params = ["1 = 1"], {"limit": limit + 1}
+        for column, value in (("rules", rules), ("status", status), ("tournament", tournament)):
+            if value is not None:
+                where.append(f"{column} = %({column})s")
+                params[column] = value
+        if player is not None:
+            where.append("id IN (SELECT game_id FROM herald_game_players WHERE player = %(player)s)")
+            params["player"] = player
+        if after is not None:
+            where.append("seq < %(after)s")
+            params["after"] = after
+        with self._db.transaction() as s:
+            rows = s.rows(
+                f"SELECT * FROM herald_games WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT %(limit)s", params
+            )
+        page = [_row(r) for r in rows[:limit]]
+        return page, (int(rows[limit - 1]["seq"]) if len(rows) > limit else None)
+
+
+def _row(r: dict[str, Any]) -> GameRow:
+    return GameRow(
+        id=r["id"], rules=r["rules"], scenario=r["scenario"], status=r["status"], version=int(r["version"]),
+        created_at=r["created_at"], updated_at=r["updated_at"], seats=msgspec.json.decode(r["seats"]),
+        tournament=r["tournament"], open_disputes=int(r["open_disputes"]),
+        outcome=msgspec.json.decode(r["outcome"]) if r["outcome"] else None,
+    )
+
+
+def _apply(s: Session, seq: int, event: Recorded) -> None:
+    game, at = str(event.originator_id), event.timestamp.isoformat(timespec="microseconds")
+    data = event.data
+    if event.type == "GameCreated":
+        s.execute(
+            "INSERT INTO herald_games (seq, id, rules, scenario, status, version, created_at, updated_at, "
+            "tournament, seats) VALUES (%(seq)s, %(id)s, %(rules)s, %(scenario)s, 'active', %(v)s, %(at)s, %(at)s, "
+            "%(tournament)s, %(seats)s) ON CONFLICT (id) DO NOTHING",
+            {"seq": seq, "id": game, "rules": data["rules"], "scenario": data["scenario"], "v": event.version,
+             "at": at, "tournament": (data.get("tournament") or {}).get("id"),
+             "seats": msgspec.json.encode(data["seats"]).decode()},
+        )
+        for seat, info in sorted(data["seats"].items()):
+            s.execute(
+                "INSERT INTO herald_game_players (game_id, seat, player) VALUES (%(g)s, %(s)s, %(p)s) "
+                "ON CONFLICT (game_id, seat) DO NOTHING",
+                {"g": game, "s": seat, "p": info["player"]},
+            )
+        return
+    s.execute(
+        "UPDATE herald_games SET version = %(v)s, updated_at = %(at)s WHERE id = %(id)s AND version < %(v)s",
+        {"v": event.version, "at": at, "id": game},
+    )
+    if event.type == "GameEnded":
+        s.execute(
+            "UPDATE herald_games SET status = 'ended', outcome = %(o)s WHERE id = %(id)s",
+            {"o": msgspec.json.encode(data["outcome"]).decode(), "id": game},
+        )
+    elif event.type == "DisputeRaised":
+        s.execute("UPDATE herald_games SET open_disputes = open_disputes + 1 WHERE id = %(id)s", {"id": game})
+    elif event.type == "DisputeRuled":
+        s.execute("UPDATE herald_games SET open_disputes = open_disputes - 1 WHERE id = %(id)s", {"id": game})
+
+
+def decode_batch(notifications: Iterable[Any], decode: Callable[[Any], Any]) -> list[tuple[int, Recorded | None]]:
+    """Pair each notification id with its game event (None for anything else)."""
+    out = []
+    for n in notifications:
+        event = decode(n)
+        out.append((n.id, event if isinstance(event, Recorded) else None))
+    return out
