@@ -1,0 +1,174 @@
+"""End to end through the real path: ``herald serve`` (uvicorn) on a free port, a real
+SQLite file, the real ``herald`` CLI."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+
+import httpx
+
+from tests.conftest import ADMIN_TOKEN
+
+
+def create(http, seats=("alice", "bob")):
+    response = http.post("/games", json={"rules": "open-table", "seats": {s: {"player": s.title()} for s in seats}})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def send(http, game, seat, command, **extra):
+    return http.post(f"/games/{game['id']}/commands", json={"seat": seat, "command": command, **extra},
+                     headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"})
+
+
+def play_a_game(http) -> dict:
+    game = create(http)
+    send(http, game, "alice", {"type": "roll", "label": "3d6 for the charge", "dice": "3d6"})
+    send(http, game, "bob", {"type": "shuffle", "deck": "standard-54"})
+    send(http, game, "bob", {"type": "draw", "deck": "standard-54", "count": 3})
+    send(http, game, "alice", {"type": "note", "text": "Raymond holds", "payload": {"hex": "B4"}})
+    send(http, game, "bob", {"type": "roll", "label": "Loose at Ala Afdal", "dice": "2xsaladin-combat"})
+    for seat in ("alice", "bob"):
+        assert send(http, game, seat, {"type": "end", "outcome": {"winner": "bob", "reason": "rout"}}).status_code == 201
+    return game
+
+
+def test_record_export_verify_then_tamper(live_server, tmp_path):
+    http = httpx.Client(base_url=live_server.url, timeout=10)
+    game = play_a_game(http)
+
+    exported = live_server.cli("export", game["id"], "-o", str(tmp_path / "game.json"))
+    assert exported.returncode == 0, exported.stderr
+    verified = live_server.cli("replay", "verify", str(tmp_path / "game.json"))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.stdout.startswith("OK:")
+    shown = live_server.cli("replay", "show", str(tmp_path / "game.json"), "--step", "3")
+    assert "step 3 of" in shown.stdout and "3d6 for the charge" in shown.stdout
+
+    record = http.get(f"/games/{game['id']}/record").json()
+    assert http.post("/records/verify", json=record).json() == {"ok": True, "problems": [], "notes": []}
+
+    # Change one byte of one stored event in the database file: a die face.
+    dice_version = next(e["version"] for e in record["events"] if e["type"] == "DiceRolled")
+    with sqlite3.connect(live_server.db) as db:
+        (state,) = db.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                              (game["id"].replace("-", ""), dice_version)).fetchone() or (None,)
+        if state is None:  # ids stored with dashes
+            (state,) = db.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                                  (game["id"], dice_version)).fetchone()
+        at = state.index(b'"faces":[') + len(b'"faces":[')
+        changed = state[:at] + (b"6" if state[at:at + 1] != b"6" else b"1") + state[at + 1:]
+        assert len(changed) == len(state) and changed != state
+        db.execute("UPDATE stored_events SET state = ? WHERE state = ?", (changed, state))
+
+    tampered = http.get(f"/games/{game['id']}/record").json()
+    verdict = http.post("/records/verify", json=tampered).json()
+    assert verdict["ok"] is False
+    assert {p["version"] for p in verdict["problems"]} == {dice_version}
+    assert any("hash mismatch" in p["what"] for p in verdict["problems"])
+
+    (tmp_path / "tampered.json").write_text(json.dumps(tampered))
+    result = live_server.cli("replay", "verify", str(tmp_path / "tampered.json"))
+    assert result.returncode == 1
+    assert f"FAIL version {dice_version}" in result.stdout
+
+
+def test_seed_never_leaves_the_server_before_it_is_revealed(live_server):
+    """Everything the server emitted — responses, errors, SSE, its log — is scanned for
+    the seed; it may appear only from SeedRevealed on."""
+    http = httpx.Client(base_url=live_server.url, timeout=10)
+    seen: list[str] = []
+
+    def get(path, **kw):
+        response = http.get(path, **kw)
+        seen.append(response.text)
+        return response
+
+    games = []
+    for _ in range(3):
+        game = create(http, seats=("alice", "bob", "carol"))
+        seen.append(json.dumps(game))
+        games.append(game)
+        for i, seat in enumerate(("alice", "bob", "carol") * 3):
+            seen.append(send(http, game, seat, {"type": "roll", "label": f"r{i}", "dice": "4d20"}).text)
+            seen.append(send(http, game, seat, {"type": "roll", "label": "bad", "dice": "4d7"}).text)
+            seen.append(http.post(f"/games/{game['id']}/commands", json={"seat": seat, "command": {}},
+                                  headers={"Authorization": "Bearer wrong"}).text)
+        for path in ("", "/events?limit=1000", "/state", "/state?at=2", "/record", "/timeline",
+                     "/legal-commands?seat=alice"):
+            get(f"/games/{game['id']}{path}")
+        seen.append(http.post("/records/verify", json=http.get(f"/games/{game['id']}/record").json()).text)
+    get("/games")
+    get("/openapi.json")
+    # a live SSE reader of a game that is still going
+    stream_text: list[str] = []
+
+    def read_stream():
+        with httpx.stream("GET", f"{live_server.url}/games/{games[0]['id']}/events/stream", timeout=10) as r:
+            for line in r.iter_lines():
+                stream_text.append(line)
+                if line.startswith("data: ") and '"type":"SeedRevealed"' in line:
+                    return
+
+    reader = threading.Thread(target=read_stream)
+    reader.start()
+    # end game 0: only now is its seed revealed
+    for seat in ("alice", "bob", "carol"):
+        send(http, games[0], seat, {"type": "end", "outcome": {"draw": True}})
+    reader.join(timeout=15)
+    revealed = http.get(f"/games/{games[0]['id']}").json()["seed"]
+    assert revealed and any(revealed in line for line in stream_text)
+
+    seeds = {}
+    with sqlite3.connect(live_server.db) as db:
+        for (state,) in db.execute("SELECT state FROM stored_events"):
+            event = json.loads(state)
+            if "token_hashes" in event:
+                seeds[event["game"]] = event["seed"]
+    assert len(seeds) == 3
+    before_reveal = "\n".join(seen + stream_text[:-1])
+    for game_id, seed in seeds.items():
+        assert seed not in before_reveal, f"the seed of {game_id} leaked before it was revealed"
+        assert seed not in live_server.output(), "a seed reached the server log"
+        if game_id != games[0]["id"]:
+            assert seed not in stream_text[-1]
+    # the admin token is never echoed either
+    assert ADMIN_TOKEN not in before_reveal + live_server.output()
+
+
+def test_twenty_http_clients_one_expected_version(live_server):
+    http = httpx.Client(base_url=live_server.url, timeout=10)
+    game = create(http)
+    barrier = threading.Barrier(20)
+    codes: list[int] = []
+    bodies: list[dict] = []
+
+    def client():
+        with httpx.Client(base_url=live_server.url, timeout=20) as own:
+            barrier.wait()
+            r = send(own, game, "alice", {"type": "roll", "label": "race", "dice": "1d6"}, expected_version=1)
+            codes.append(r.status_code)
+            bodies.append(r.json())
+
+    threads = [threading.Thread(target=client) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [201] + [409] * 19
+    assert all(b["code"] == "stale_version" for b in bodies if b.get("status") == 409)
+    events = http.get(f"/games/{game['id']}/events").json()["events"]
+    assert [e["version"] for e in events] == [1, 2, 3]
+    assert events[2]["data"]["draws"] == [0]
+
+    # an idempotent retry returns the same body and draws nothing new
+    headers = {"Authorization": f"Bearer {game['seat_tokens']['bob']}", "Idempotency-Key": "retry-1"}
+    body = {"seat": "bob", "command": {"type": "roll", "label": "retry", "dice": "2d6"}}
+    first = http.post(f"/games/{game['id']}/commands", json=body, headers=headers)
+    second = http.post(f"/games/{game['id']}/commands", json=body, headers=headers)
+    assert first.status_code == second.status_code == 201
+    assert first.content == second.content
+    assert second.headers["idempotent-replayed"] == "true"
+    assert http.get(f"/games/{game['id']}").json()["version"] == 5
