@@ -18,7 +18,7 @@ from replays.record import Record, from_record_event
 STANDALONE = frozenset({"DecisionTaken", "Annotated", "DisputeRaised", "DisputeRuled", "SeedRevealed"})
 
 
-class Problem(msgspec.Struct, frozen=True):
+class RecordProblem(msgspec.Struct, frozen=True):
     """One thing wrong with a record: where (version and/or draw) and what."""
 
     version: int | None
@@ -28,7 +28,7 @@ class Problem(msgspec.Struct, frozen=True):
 
 class Verdict(msgspec.Struct, frozen=True):
     ok: bool
-    problems: list[Problem]
+    problems: list[RecordProblem]
     notes: list[str] = []
 
 
@@ -42,43 +42,43 @@ def verify(record: Record) -> Verdict:
     return Verdict(ok=not problems, problems=problems, notes=notes)
 
 
-def check_chain(record: Record) -> Iterator[Problem]:
+def check_chain(record: Record) -> Iterator[RecordProblem]:
     """Versions 1..n in order, each hash recomputed, each linked to the one before."""
     try:
         game_id = UUID(record.header.game)
     except ValueError:
-        yield Problem(None, None, f"structure: header.game {record.header.game!r} is not a UUID")
+        yield RecordProblem(None, None, f"structure: header.game {record.header.game!r} is not a UUID")
         return
     if not record.events:
-        yield Problem(None, None, "structure: the record has no events")
+        yield RecordProblem(None, None, "structure: the record has no events")
         return
     if record.events[0].type != "GameCreated":
-        yield Problem(1, None, "structure: the first event is not GameCreated")
+        yield RecordProblem(1, None, "structure: the first event is not GameCreated")
         return
     prev = GENESIS_HASH
     for expected, event in enumerate(record.events, start=1):
         if event.version != expected:
-            yield Problem(event.version, None, f"structure: expected version {expected}, found {event.version}"
+            yield RecordProblem(event.version, None, f"structure: expected version {expected}, found {event.version}"
                           " (an event is missing, duplicated or out of order)")
             return
         if event.prev_hash != prev:
-            yield Problem(event.version, None, "prev_hash does not link to the hash of the event before")
+            yield RecordProblem(event.version, None, "prev_hash does not link to the hash of the event before")
         digest = event_hash(game_id, event.version, event.type, event.data, event.prev_hash, event.recorded_at)
         if digest != event.hash:
-            yield Problem(event.version, None, f"hash mismatch: the {event.type} event was changed after it was recorded")
+            yield RecordProblem(event.version, None, f"hash mismatch: the {event.type} event was changed after it was recorded")
         prev = event.hash
     if record.head and record.head.get("hash") not in (None, prev):
-        yield Problem(record.head.get("version"), None, "the record's head is not the hash of its last event")
+        yield RecordProblem(record.head.get("version"), None, "the record's head is not the hash of its last event")
     created = record.events[0].data
     header = record.header
     for field in ("rules", "rules_version", "scenario", "data_hash", "client_seed", "study"):
         if created.get(field) != getattr(header, field):
-            yield Problem(1, None, f"header.{field} disagrees with GameCreated")
+            yield RecordProblem(1, None, f"header.{field} disagrees with GameCreated")
     if created.get("seed_commitment") != record.seed_commitment:
-        yield Problem(1, None, "seed_commitment disagrees with GameCreated")
+        yield RecordProblem(1, None, "seed_commitment disagrees with GameCreated")
 
 
-def check_seed(record: Record, problems: list[Problem]) -> bytes | None:
+def check_seed(record: Record, problems: list[RecordProblem]) -> bytes | None:
     """The revealed seed, if any, checked against the commitment."""
     revealed = [e for e in record.events if e.type == "SeedRevealed"]
     seed_hex = record.seed or (revealed[-1].data.get("seed") if revealed else None)
@@ -87,14 +87,14 @@ def check_seed(record: Record, problems: list[Problem]) -> bytes | None:
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
-        problems.append(Problem(None, None, "the revealed seed is not hex"))
+        problems.append(RecordProblem(None, None, "the revealed seed is not hex"))
         return None
     if hashlib.sha256(seed).hexdigest() != record.seed_commitment:
-        problems.append(Problem(revealed[-1].version if revealed else None, None,
+        problems.append(RecordProblem(revealed[-1].version if revealed else None, None,
                                 "the revealed seed does not match the seed commitment"))
         return None
     if revealed and record.seed and revealed[-1].data.get("seed") != record.seed:
-        problems.append(Problem(revealed[-1].version, None, "the record's seed differs from SeedRevealed"))
+        problems.append(RecordProblem(revealed[-1].version, None, "the record's seed differs from SeedRevealed"))
     return seed
 
 
@@ -102,7 +102,7 @@ def _canonical(event_type: str, data: dict) -> bytes:
     return msgspec.json.encode([event_type, data], order="sorted")
 
 
-def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> list[Problem]:
+def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> list[RecordProblem]:
     """Run ``decide`` again over every recorded decision and compare what it produces with
     what was recorded, byte for byte. Without the seed, the recorded dice are used (the
     legality of play is still checked; the dice themselves only once the seed is known)."""
@@ -111,18 +111,18 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
     try:
         game: Game = apply(None, events[0])
     except (IncompatibleRecord, UnknownEventType, msgspec.ValidationError, RuleViolation) as error:
-        return [Problem(1, None, f"cannot replay: {error}")]
+        return [RecordProblem(1, None, f"cannot replay: {error}")]
     if not isinstance(events[0].typed(), GameCreated):  # pragma: no cover - checked in check_chain
-        return [Problem(1, None, "structure: the first event is not GameCreated")]
+        return [RecordProblem(1, None, "structure: the first event is not GameCreated")]
     expected_draw = 0
     i = 1
     while i < len(events):
         event = events[i]
         if event.type not in EVENT_TYPES:
-            return [Problem(event.version, None, f"unknown event type {event.type!r}")]
+            return [RecordProblem(event.version, None, f"unknown event type {event.type!r}")]
         if event.type != "DecisionTaken":
             if event.type not in STANDALONE:
-                return [Problem(event.version, None, f"{event.type} is not caused by any recorded decision")]
+                return [RecordProblem(event.version, None, f"{event.type} is not caused by any recorded decision")]
             game = _fold(game, [event])
             i += 1
             continue
@@ -138,7 +138,7 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
         draws = [n for e in block for n in e.data.get("draws", ())]
         for n in draws:
             if n != expected_draw:
-                return [Problem(event.version, n, f"draw {n} is out of sequence; expected draw {expected_draw}")]
+                return [RecordProblem(event.version, n, f"draw {n} is out of sequence; expected draw {expected_draw}")]
             expected_draw += 1
         data = event.data
         rng = (SeededRng(seed, game_id, game.created.client_seed, game.next_draw) if seed is not None
@@ -147,23 +147,23 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
             produced = take_decision(game, data["seat"], data["command"], rng, event.timestamp,
                                      seed, data.get("idempotency_key"))
         except RuleViolation as error:
-            return [Problem(event.version, None, f"the rules refuse this decision: {error.code}: {error.message}")]
+            return [RecordProblem(event.version, None, f"the rules refuse this decision: {error.code}: {error.message}")]
         except RecordMismatch as error:
-            return [Problem(event.version, error.draw, error.what)]
+            return [RecordProblem(event.version, error.draw, error.what)]
         except NeedsSeed as error:
             notes.append(f"replay stopped at version {event.version}: {error}")
             return []
         except (KeyError, TypeError, msgspec.ValidationError) as error:
-            return [Problem(event.version, None, f"malformed DecisionTaken: {error}")]
+            return [RecordProblem(event.version, None, f"malformed DecisionTaken: {error}")]
         for want, got in zip(produced, block):
             if _canonical(want.type, want.data) != _canonical(got.type, got.data):
                 draw = _first_differing_draw(want.data, got.data)
-                return [Problem(got.version, draw,
+                return [RecordProblem(got.version, draw,
                                 f"replay differs: the rules produce {want.type} {_short(want.data)} "
                                 f"but the record has {got.type} {_short(got.data)}")]
         if len(produced) != len(block):
             at = block[min(len(produced), len(block) - 1)].version
-            return [Problem(at, None, f"replay produces {len(produced)} event(s) for this decision; "
+            return [RecordProblem(at, None, f"replay produces {len(produced)} event(s) for this decision; "
                                       f"the record has {len(block)}")]
         game = _fold(game, block)
         i = j

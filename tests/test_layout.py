@@ -1,0 +1,57 @@
+"""DESIGN.md, "Layout" and "The rule-system interface": import directions and purity."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ALLOWED = {
+    "domain": {"domain"},
+    "projections": {"domain", "projections"},
+    "replays": {"domain", "projections", "replays"},
+}
+FIRST_PARTY = {"domain", "projections", "replays", "api", "tests", "bench"}
+IMPURE = {"random", "time", "os", "socket", "subprocess", "secrets", "threading", "urllib", "requests", "httpx"}
+
+
+def imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layers_import_only_inward(layer):
+    for path in (ROOT / layer).rglob("*.py"):
+        for name in imports(path):
+            top = name.split(".")[0]
+            if top in FIRST_PARTY:
+                assert top in ALLOWED[layer], f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_no_rule_system_imports_another():
+    rules = ROOT / "domain" / "rules"
+    systems = {p.name for p in rules.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    for system in systems:
+        for path in (rules / system).rglob("*.py"):
+            for name in imports(path):
+                parts = name.split(".")
+                if parts[:2] == ["domain", "rules"] and len(parts) > 2 and parts[2] in systems:
+                    assert parts[2] == system, f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_rule_code_reads_no_clock_random_or_environment():
+    for path in (ROOT / "domain").rglob("*.py"):
+        for name in imports(path):
+            assert name.split(".")[0] not in IMPURE, f"{path.relative_to(ROOT)} imports {name}"
+        text = path.read_text()
+        for call in ("datetime.now", "datetime.utcnow", "date.today", "uuid4(", "os.environ"):
+            assert call not in text, f"{path.relative_to(ROOT)} calls {call}"
