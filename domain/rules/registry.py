@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from domain.rules.base import RuleSystem
 from domain.rules.open_table import OpenTable
+from domain.rules.saladin import Saladin
 
 RULE_SYSTEMS: dict[str, RuleSystem] = {
     system.id: system
     for system in (
         OpenTable(),
+        Saladin(),
     )
 }
 

@@ -1,0 +1,151 @@
+"""The scenario data files (``arsuf.json``, ``hattin.json``) and their loader.
+
+The files are a documented reconstruction of the cards (RULES_NOTES.md); they are loaded
+once, decoded into frozen Structs, and never mutated.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+PACKAGE = Path(__file__).parent
+SEATS = ("crusaders", "ayyubids")
+Status = Literal["uncommitted", "committed"]
+ARSUF = "arsuf"  # the pseudo-target of Lusignan's Assault on Arsuf
+
+
+class Target(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An enemy banner a card may target, and in which status of the card's banner
+    (``uncommitted``, ``committed``) or as a ``reaction``."""
+
+    banner: str
+    modes: tuple[str, ...]
+
+
+class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One action printed on a card. ``red`` dice hit the Ayyubid banner, ``green`` the
+    Crusader banner. ``target`` is ``enemy``, ``friendly``, ``arsuf`` or ``none``."""
+
+    id: str
+    name: str
+    cost: int
+    status: Literal["uncommitted", "committed", "any"]
+    ordered: bool
+    red: int
+    green: int
+    change: Literal["commit", "withdraw"] | None
+    target: Literal["enemy", "friendly", "arsuf", "none"]
+    effect: str | None
+    friendly: tuple[str, ...] = ()
+
+
+class Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A reaction: used by a Deployed targeted banner against the listed enemy actions."""
+
+    id: str
+    name: str
+    cost: int
+    against: tuple[str, ...]
+    red: int
+    green: int
+    effect: str | None
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    horns: bool
+    targets: tuple[Target, ...]
+    actions: tuple[Action, ...]
+    reactions: tuple[Reaction, ...]
+
+    def action(self, action_id: str) -> Action | None:
+        return next((a for a in self.actions if a.id == action_id), None)
+
+    def reaction(self, reaction_id: str) -> Reaction | None:
+        return next((r for r in self.reactions if r.id == reaction_id), None)
+
+    def target_modes(self, banner_id: str) -> tuple[str, ...]:
+        return next((t.modes for t in self.targets if t.banner == banner_id), ())
+
+
+class Banner(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A banner: its lance track (slot 1 removed first; markers ``+1`` and ``give``), how its
+    status works, and its card(s)."""
+
+    id: str
+    name: str
+    side: str
+    track: tuple[str, ...]
+    status_rule: Literal["never-committed", "two-locations", "follows-target", "camp-then-horns"]
+    card: str
+    horns_card: str | None = None
+    follows: str | None = None
+
+    @property
+    def gives(self) -> bool:
+        return self.track[-1] == "give"
+
+    def locations(self) -> tuple[str, ...]:
+        return {
+            "two-locations": ("uncommitted", "committed"),
+            "camp-then-horns": ("camp", "horns"),
+        }.get(self.status_rule, ("field",))
+
+
+class LeaderAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    once: bool
+
+
+class Leader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    side: str
+    actions: tuple[LeaderAction, ...]
+
+
+class SideOrders(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    available: int
+    reserve: int
+
+
+class ScenarioData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"header": "_header"}):
+    header: str
+    scenario: str
+    order_tokens_per_side: int
+    orders: dict[str, SideOrders]
+    initiative_tie: str
+    arsuf_lances: int
+    banners: tuple[Banner, ...]
+    cards: tuple[Card, ...]
+    leaders: tuple[Leader, ...]
+
+
+class Tables:
+    """Indexed, read-only views of one scenario's data."""
+
+    def __init__(self, data: ScenarioData):
+        self.data = data
+        self.banners = {b.id: b for b in data.banners}
+        self.cards = {c.id: c for c in data.cards}
+        self.leaders = {leader.side: leader for leader in data.leaders}
+        self.banner_ids = tuple(sorted(self.banners))
+
+    def banner(self, banner_id: str) -> Banner:
+        return self.banners[banner_id]
+
+    def card(self, card_id: str) -> Card:
+        return self.cards[card_id]
+
+
+def load(scenario: str) -> Tables:
+    raw = (PACKAGE / f"{scenario}.json").read_bytes()
+    return Tables(msgspec.json.decode(raw, type=ScenarioData))
+
+
+TABLES: dict[str, Tables] = {name: load(name) for name in ("arsuf", "hattin")}
+DATA_FILES = {"arsuf": "arsuf.json", "hattin": "hattin.json"}

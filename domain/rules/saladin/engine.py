@@ -1,0 +1,99 @@
+"""Saladin (Hattin and Arsuf): the rule system behind the interface of :mod:`domain.rules.base`.
+
+The phases live in :mod:`.rules` (what is legal) and :mod:`.play` (what happens); the fold in
+:mod:`.evolve`; the board for people and clients in :mod:`.view`; the cards in the data files.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.dice import STANDARD_DICE
+from domain.events import EventData, Outcome
+from domain.rng import Rng
+from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.saladin import view as board
+from domain.rules.saladin.commands import SaladinCommand
+from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS, TABLES
+from domain.rules.saladin.evolve import evolve
+from domain.rules.saladin.play import Step, execute, initiative
+from domain.rules.saladin.rules import check, legal
+from domain.rules.saladin.state import BannerState, SaladinState, SideState
+
+
+def opening(scenario: str) -> SaladinState:
+    """The position of the scenario's setup diagram, at turn 1's Initiative phase."""
+    t = TABLES[scenario]
+    banners = {}
+    for b in sorted(t.data.banners, key=lambda x: x.id):
+        location = {"two-locations": "uncommitted", "camp-then-horns": "camp"}.get(b.status_rule, "field")
+        banners[b.id] = BannerState(id=b.id, side=b.side, card=b.card, lances=len(b.track), location=location)
+    sides = {}
+    for seat in SEATS:
+        o = t.data.orders[seat]
+        sides[seat] = SideState(available=o.available, spent=0, reserve=o.reserve,
+                                unused=t.data.order_tokens_per_side - o.available - o.reserve)
+    state = SaladinState(scenario=scenario, turn=1, phase="seize", active=None, initiative=None,
+                         banners=banners, sides=sides, arsuf_lances=t.data.arsuf_lances)
+    holder, phase, active, _ = initiative(state)
+    return msgspec.structs.replace(state, initiative=holder, phase=phase, active=active)
+
+
+class Saladin(RuleSystem[SaladinState, SaladinCommand]):
+    id = "saladin"
+    version = "1.0.0"
+    title = "Saladin: the battles of Hattin (1187) and Arsuf (1191)"
+    scenarios = {
+        "arsuf": Scenario(id="arsuf", title="The Battle of Arsuf — 1191", seats=SEATS, min_players=2,
+                          max_players=2, data_file=DATA_FILES["arsuf"]),
+        "hattin": Scenario(id="hattin", title="The Battle of Hattin — 1187", seats=SEATS, min_players=2,
+                           max_players=2, data_file=DATA_FILES["hattin"]),
+    }
+    die_kinds = {"saladin-combat": STANDARD_DICE["saladin-combat"]}
+    command_type = SaladinCommand
+    state_type = SaladinState
+    package_dir = PACKAGE
+
+    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SaladinState:
+        """The scenario's opening position; the seats are always crusaders and ayyubids."""
+        self.scenario(scenario)
+        if sorted(seats) != sorted(SEATS):
+            raise RuleViolation("saladin.bad_seats", f"Saladin is played by exactly {' and '.join(SEATS)}", "Setup")
+        if options:
+            raise RuleViolation("saladin.bad_option", "Saladin takes no options", "Setup")
+        return opening(scenario)
+
+    def to_act(self, state: SaladinState) -> list[str]:
+        """The one seat with a decision, or nobody once the game is over."""
+        return [] if state.result is not None or state.active is None else [state.active]
+
+    def legal_commands(self, state: SaladinState, seat: str) -> list[SaladinCommand]:
+        """Every command ``seat`` may send now, each exactly one that decide accepts."""
+        return legal(state, seat)
+
+    def decide(self, state: SaladinState, seat: str, command: SaladinCommand, rng: Rng) -> list[EventData]:
+        """Check the command, then play it out (dice, automatic phases) as events."""
+        checked = check(state, seat, command)
+        step = Step(state, rng)
+        execute(step, seat, command, checked)
+        return step.events
+
+    def evolve(self, state: SaladinState, event: EventData) -> SaladinState:
+        """Fold one event: the only way state changes."""
+        return evolve(state, event)
+
+    def outcome(self, state: SaladinState) -> Outcome | None:
+        """Set when a side placed its last Order in the box."""
+        return state.result
+
+    def view(self, state: SaladinState, seat: str | None) -> dict[str, Any]:
+        """Everything in Saladin is open: the same board for every seat."""
+        return board.view(state)
+
+    def render_text(self, state: SaladinState) -> str:
+        return board.render_text(state)
+
+    def describe_command(self, command: dict[str, Any]) -> str:
+        return board.describe_command(command)

@@ -1,0 +1,195 @@
+"""Saladin's own event types. Each carries its effect so :mod:`.evolve` only assigns."""
+
+from __future__ import annotations
+
+from domain.events import EventData, Outcome, event_type
+
+
+@event_type("saladin.TurnBegan")
+class TurnBegan(EventData, frozen=True):
+    turn: int
+
+
+@event_type("saladin.OrdersBoxed")
+class OrdersBoxed(EventData, frozen=True):
+    """Orders placed back in the box: from the Available pool first, then the Spent pool."""
+
+    side: str
+    from_available: int
+    from_spent: int
+    reason: str
+
+
+@event_type("saladin.OrdersSpent")
+class OrdersSpent(EventData, frozen=True):
+    """Orders moved from the Available to the Spent pool (a cost, a slash, a fire)."""
+
+    side: str
+    count: int
+    reason: str
+
+
+@event_type("saladin.OrdersRecovered")
+class OrdersRecovered(EventData, frozen=True):
+    """Orders put in the Available pool from ``source``: ``spent``, ``box`` or ``arsuf``."""
+
+    side: str
+    count: int
+    source: str
+    reason: str
+
+
+@event_type("saladin.InitiativeDetermined")
+class InitiativeDetermined(EventData, frozen=True):
+    """Who holds the initiative and who decides next (``phase``, ``active``)."""
+
+    holder: str
+    reason: str
+    phase: str
+    active: str
+
+
+@event_type("saladin.LeaderActivated")
+class LeaderActivated(EventData, frozen=True):
+    """A leader's action; its card turns to the Ordered side."""
+
+    side: str
+    leader: str
+    action: str
+    once: bool
+
+
+@event_type("saladin.ActivationBegan")
+class ActivationBegan(EventData, frozen=True):
+    first: str
+
+
+@event_type("saladin.ActionDeclared")
+class ActionDeclared(EventData, frozen=True):
+    side: str
+    banner: str
+    action: str
+    target: str | None
+    cost: int
+
+
+@event_type("saladin.ReactionOffered")
+class ReactionOffered(EventData, frozen=True):
+    side: str
+    banner: str
+
+
+@event_type("saladin.ReactionDeclared")
+class ReactionDeclared(EventData, frozen=True):
+    side: str
+    banner: str
+    reaction: str
+    cost: int
+
+
+@event_type("saladin.ReactionDeclined")
+class ReactionDeclined(EventData, frozen=True):
+    side: str
+    banner: str
+
+
+@event_type("saladin.LancesLost")
+class LancesLost(EventData, frozen=True):
+    """Lances eliminated from a banner (or from Arsuf when ``banner`` is None), to the
+    Losses Track or straight to the box."""
+
+    side: str
+    banner: str | None
+    count: int
+    to: str  # "losses-track" | "box"
+
+
+@event_type("saladin.LossesTrackBoxed")
+class LossesTrackBoxed(EventData, frozen=True):
+    """The 6th lance lost: the 6 lances of the Losses Track go to the box."""
+
+    side: str
+    lances: int
+
+
+@event_type("saladin.LanceReplaced")
+class LanceReplaced(EventData, frozen=True):
+    """A lance taken from the Losses Track back to a banner (or to Arsuf when None)."""
+
+    side: str
+    banner: str | None
+
+
+@event_type("saladin.StatusChanged")
+class StatusChanged(EventData, frozen=True):
+    banner: str
+    status: str
+    location: str
+    engaged_with: str | None
+
+
+@event_type("saladin.BannerOrdered")
+class BannerOrdered(EventData, frozen=True):
+    banner: str
+
+
+@event_type("saladin.BannerEliminated")
+class BannerEliminated(EventData, frozen=True):
+    """A banner lost its last lance: given to ``given_to`` or, when None, to the box."""
+
+    banner: str
+    given_to: str | None
+
+
+@event_type("saladin.BannerSetAside")
+class BannerSetAside(EventData, frozen=True):
+    """A banner with no enemy banner left to target is removed, without penalty."""
+
+    banner: str
+
+
+@event_type("saladin.MarkerPlaced")
+class MarkerPlaced(EventData, frozen=True):
+    marker: str
+    banner: str
+
+
+@event_type("saladin.MarkerRemoved")
+class MarkerRemoved(EventData, frozen=True):
+    marker: str
+
+
+@event_type("saladin.FireFed")
+class FireFed(EventData, frozen=True):
+    banner: str
+
+
+@event_type("saladin.MovedToHorns")
+class MovedToHorns(EventData, frozen=True):
+    """Lusignan's lances move to the Horns of Hattin; the listed banners change cards."""
+
+    cards: dict[str, str]
+
+
+@event_type("saladin.ActivationEnded")
+class ActivationEnded(EventData, frozen=True):
+    side: str
+    next: str
+
+
+@event_type("saladin.Passed")
+class Passed(EventData, frozen=True):
+    side: str
+    next: str | None
+
+
+@event_type("saladin.Redeployed")
+class Redeployed(EventData, frozen=True):
+    """Every card in play back to its Deployed side; spent Orders back to the Available pool."""
+
+    returned: dict[str, int]
+
+
+@event_type("saladin.GameDecided")
+class GameDecided(EventData, frozen=True):
+    outcome: Outcome

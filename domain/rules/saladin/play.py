@@ -1,0 +1,374 @@
+"""Executing checked commands: each phase appends events to a :class:`Step`, which folds
+them as it goes so later rules read the position as it now stands. Dice come from the rng."""
+
+from __future__ import annotations
+
+from domain.dice import STANDARD_DICE
+from domain.events import EventData, Outcome
+from domain.rng import Rng
+from domain.rules.saladin import commands as cmd
+from domain.rules.saladin import events as ev
+from domain.rules.saladin.data import ARSUF, SEATS
+from domain.rules.saladin.evolve import evolve
+from domain.rules.saladin.rules import (
+    COMMITTED,
+    UNCOMMITTED,
+    card_of,
+    has_any_target,
+    opponent,
+    orders,
+    reaction_options,
+    tables,
+)
+from domain.rules.saladin.state import SaladinState
+
+DIE = STANDARD_DICE["saladin-combat"]
+HITS = {"stroke": 1, "double": 2}
+
+
+class Step:
+    """The events of one decision, folded as they are emitted."""
+
+    def __init__(self, state: SaladinState, rng: Rng):
+        self.state = state
+        self.rng = rng
+        self.events: list[EventData] = []
+
+    def emit(self, event: EventData) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+
+# -- Orders and lances ------------------------------------------------------------------------------
+def box_orders(b: Step, side: str, n: int, reason: str) -> None:
+    """Place ``n`` Orders in the box: from the Available pool first, then the Spent pool."""
+    st = b.state.sides[side]
+    a = min(n, st.available)
+    s = min(n - a, st.spent)
+    if a + s:
+        b.emit(ev.OrdersBoxed(side=side, from_available=a, from_spent=s, reason=reason))
+
+
+def spend_orders(b: Step, side: str, n: int, reason: str) -> None:
+    """Move up to ``n`` Orders to the Spent pool; nothing happens with an empty Available pool."""
+    n = min(n, b.state.sides[side].available)
+    if n:
+        b.emit(ev.OrdersSpent(side=side, count=n, reason=reason))
+
+
+def lose_lances(b: Step, side: str, banner: str | None, n: int, to: str = "losses-track") -> None:
+    """Eliminate lances in track order; the 6th on the Losses Track boxes them and 1 Order."""
+    have = b.state.arsuf_lances if banner is None else b.state.banners[banner].lances
+    n = min(n, have)
+    if not n:
+        return
+    b.emit(ev.LancesLost(side=side, banner=banner, count=n, to=to))
+    while to == "losses-track" and b.state.sides[side].losses >= 6:
+        b.emit(ev.LossesTrackBoxed(side=side, lances=6))
+        box_orders(b, side, 1, "6th lance lost")
+
+
+# -- dice -----------------------------------------------------------------------------------------------
+def roll_and_apply(b: Step, acting_side: str, acting: str, target: str | None, red: int, green: int,
+                   purpose: str) -> None:
+    """Roll red (Crusader) dice against the Ayyubid banner and green (Ayyubid) dice against the
+    Crusader banner, then apply both results together."""
+    ayy = acting if acting_side == "ayyubids" else target
+    cru = acting if acting_side == "crusaders" else target
+    results: dict[str, tuple[int, int]] = {}
+    for colour, count, seat in (("red", red, "crusaders"), ("green", green, "ayyubids")):
+        if count <= 0:
+            continue
+        rolled = b.rng.roll(DIE, count, f"{purpose} ({colour})", seat)
+        b.emit(rolled)
+        hits = sum(HITS.get(str(f), 0) for f in rolled.faces)
+        slashes = sum(1 for f in rolled.faces if f == "slash")
+        results[colour] = (hits, slashes)
+    red_hits, red_slashes = results.get("red", (0, 0))
+    green_hits, green_slashes = results.get("green", (0, 0))
+    spend_orders(b, "ayyubids", red_slashes, "slash")
+    spend_orders(b, "crusaders", green_slashes, "slash")
+    if ayy is not None:
+        lose_lances(b, "ayyubids", None if ayy == ARSUF else ayy, red_hits)
+    if cru is not None:
+        lose_lances(b, "crusaders", cru, green_hits)
+
+
+# -- consequences -------------------------------------------------------------------------------------
+def release_followers(b: Step, banner_id: str) -> None:
+    """Banners whose status came from ``banner_id`` go back to Uncommitted."""
+    for fid in sorted(b.state.banners):
+        f = b.state.banners[fid]
+        if f.in_play and f.engaged_with == banner_id:
+            b.emit(ev.StatusChanged(banner=fid, status=UNCOMMITTED, location=f.location, engaged_with=None))
+
+
+def eliminations(b: Step) -> None:
+    """Banners with no lance left are given to the opponent (or boxed); Arsuf may fall."""
+    t = tables(b.state)
+    for bid in sorted(b.state.banners):
+        banner = b.state.banners[bid]
+        if banner.in_play and banner.lances == 0:
+            given = opponent(banner.side) if t.banner(bid).gives else None
+            b.emit(ev.BannerEliminated(banner=bid, given_to=given))
+            release_followers(b, bid)
+    cru = b.state.sides["crusaders"]
+    if b.state.scenario == "arsuf" and b.state.arsuf_lances == 0 and cru.reserve > 0:
+        b.emit(ev.OrdersRecovered(side="crusaders", count=cru.reserve, source="arsuf",
+                                  reason="the Ayyubid lances in Arsuf are eliminated"))
+
+
+def set_aside(b: Step) -> None:
+    """Banners left with no enemy banner to target are removed without penalty (cascading)."""
+    changed = True
+    while changed:
+        changed = False
+        for bid in sorted(b.state.banners):
+            if b.state.banners[bid].in_play and not has_any_target(b.state, bid):
+                b.emit(ev.BannerSetAside(banner=bid))
+                release_followers(b, bid)
+                changed = True
+
+
+def change_status(b: Step, banner_id: str, status: str) -> None:
+    """Move the banner's lances to the location of its new status; drag what follows it."""
+    banner = b.state.banners[banner_id]
+    rule = tables(b.state).banner(banner_id).status_rule
+    location = status if rule == "two-locations" else banner.location
+    b.emit(ev.StatusChanged(banner=banner_id, status=status, location=location, engaged_with=None))
+    if status == UNCOMMITTED:
+        release_followers(b, banner_id)
+    for fid in sorted(b.state.banners):
+        f = b.state.banners[fid]
+        if f.in_play and tables(b.state).banner(fid).follows == banner_id and f.location == "horns" \
+                and f.status != status:
+            b.emit(ev.StatusChanged(banner=fid, status=status, location="horns", engaged_with=None))
+
+
+def engage(b: Step, acting: str, target: str | None) -> None:
+    """A single-location banner takes the status of the Committed enemy banner that targets it."""
+    if target is None or target not in b.state.banners:
+        return
+    a, t = b.state.banners[acting], b.state.banners[target]
+    t_rule = tables(b.state).banner(target).status_rule
+    a_rule = tables(b.state).banner(acting).status_rule
+    if not (a.in_play and t.in_play) or t_rule != "follows-target" or a_rule == "follows-target":
+        return
+    if a.status == COMMITTED and (t.status != COMMITTED or t.engaged_with != acting):
+        b.emit(ev.StatusChanged(banner=target, status=COMMITTED, location=t.location, engaged_with=acting))
+
+
+def settle(b: Step, before: dict[str, int]) -> bool:
+    """End the game when a side has placed its last Order in the box (Victory Conditions)."""
+    if b.over:
+        return True
+    out = [s for s in SEATS if b.state.sides[s].orders == 0]
+    if not out:
+        return False
+    scores = {s: float(before[s]) for s in SEATS}
+    if len(out) == 1:
+        winner, reason = opponent(out[0]), f"{out[0]} placed their last Order in the box"
+    else:
+        lances = lances_on_board(b.state)
+        if before["crusaders"] != before["ayyubids"]:
+            winner = max(SEATS, key=lambda s: before[s])
+            reason = "both sides lost their last Order together; most Orders just before"
+        elif lances["crusaders"] != lances["ayyubids"]:
+            winner = max(SEATS, key=lambda s: lances[s])
+            reason = "both sides lost their last Order together with as many Orders; most lances on the board"
+        else:
+            winner, reason = None, "both sides lost their last Order together with as many Orders and lances"
+    outcome = Outcome(winner=winner, draw=winner is None, reason=reason, scores=scores,
+                      ranking=[winner, opponent(winner)] if winner else [])
+    b.emit(ev.GameDecided(outcome=outcome))
+    return True
+
+
+def lances_on_board(state: SaladinState) -> dict[str, int]:
+    """Lances on the board, set-aside banners and the Arsuf lances included."""
+    out = {s: 0 for s in SEATS}
+    for bid in sorted(state.banners):
+        banner = state.banners[bid]
+        if banner.fate in ("in-play", "set-aside"):
+            out[banner.side] += banner.lances
+    out["ayyubids"] += state.arsuf_lances
+    return out
+
+
+def next_activation(b: Step, side: str) -> None:
+    """Alternate: the opponent activates next unless they have passed."""
+    nxt = side if b.state.sides[opponent(side)].passed else opponent(side)
+    b.emit(ev.ActivationEnded(side=side, next=nxt))
+
+
+# -- Activation ---------------------------------------------------------------------------------------
+def activate(b: Step, seat: str, c: cmd.Activate, cost: int) -> None:
+    """Choose the action, spend the Orders, choose the target, then ask for a reaction."""
+    b.emit(ev.ActionDeclared(side=seat, banner=c.banner, action=c.action, target=c.target, cost=cost))
+    action = card_of(b.state, c.banner).action(c.action)
+    if cost:
+        b.emit(ev.OrdersSpent(side=seat, count=cost, reason=f"{action.name}: {c.banner}"))
+    if reaction_options(b.state, b.state.pending):
+        b.emit(ev.ReactionOffered(side=opponent(seat), banner=c.target))
+        return
+    resolve_action(b)
+
+
+def resolve_action(b: Step) -> None:
+    """Apply the declared action's effects and dice, move lances, turn the card."""
+    p = b.state.pending
+    seat, acting, target = p.side, p.banner, p.target
+    action = card_of(b.state, acting).action(p.action)
+    before = orders(b.state)
+    purpose = f"{action.name}: {acting}" + (f" at {target}" if target else "")
+    effect = action.effect
+    if effect == "sacrifice":
+        spend_orders(b, "crusaders", 1, f"{action.name}: {acting}")
+    elif effect == "set-fire":
+        b.emit(ev.MarkerPlaced(marker="fire", banner=acting))
+        spend_orders(b, "crusaders", 1, f"{action.name}: {acting}")
+    elif effect == "feed-fire":
+        b.emit(ev.FireFed(banner=acting))
+        spend_orders(b, "crusaders", 1, f"{action.name}: {acting}")
+    elif effect == "shield-wall":
+        b.emit(ev.MarkerPlaced(marker="shield-wall", banner=acting))
+    elif effect == "reinforce":
+        b.emit(ev.LanceReplaced(side=seat, banner=target))
+    elif effect == "reinforce-arsuf":
+        b.emit(ev.LanceReplaced(side=seat, banner=None))
+    green = action.green
+    if seat == "ayyubids" and target is not None and b.state.markers.get("shield-wall") == target:
+        green = max(0, green - 1)
+    enemy = target if action.target in ("enemy", "arsuf") else None
+    roll_and_apply(b, seat, acting, enemy, action.red, green, purpose)
+    eliminations(b)
+    if action.change and b.state.banners[acting].in_play:
+        change_status(b, acting, COMMITTED if action.change == "commit" else UNCOMMITTED)
+    if action.target == "enemy":
+        engage(b, acting, target)
+    if b.state.banners[acting].in_play and not b.state.banners[acting].ordered:
+        b.emit(ev.BannerOrdered(banner=acting))
+    set_aside(b)
+    if not settle(b, before):
+        next_activation(b, seat)
+
+
+def react(b: Step, seat: str, c: cmd.React) -> None:
+    """The reaction resolves instead of the action; the acting card still turns Ordered."""
+    p = b.state.pending
+    reaction = card_of(b.state, c.banner).reaction(c.reaction)
+    before = orders(b.state)
+    b.emit(ev.ReactionDeclared(side=seat, banner=c.banner, reaction=c.reaction, cost=reaction.cost))
+    if reaction.cost:
+        b.emit(ev.OrdersSpent(side=seat, count=reaction.cost, reason=f"{reaction.name}: {c.banner}"))
+    green = reaction.green
+    if seat == "ayyubids" and b.state.markers.get("shield-wall") == p.banner:
+        green = max(0, green - 1)
+    roll_and_apply(b, seat, c.banner, p.banner, reaction.red, green,
+                   f"{reaction.name}: {c.banner} against {p.banner}")
+    if reaction.effect == "two-lances-to-box":
+        lose_lances(b, p.side, p.banner, 2, to="box")
+    eliminations(b)
+    if b.state.banners[p.banner].in_play and not b.state.banners[p.banner].ordered:
+        b.emit(ev.BannerOrdered(banner=p.banner))
+    set_aside(b)
+    if not settle(b, before):
+        next_activation(b, p.side)
+
+
+def decline(b: Step, seat: str) -> None:
+    b.emit(ev.ReactionDeclined(side=seat, banner=b.state.pending.target))
+    resolve_action(b)
+
+
+def leader(b: Step, seat: str, c: cmd.Leader) -> None:
+    """A Leader action; the card turns to its Ordered side."""
+    spec = next(a for a in tables(b.state).leaders[seat].actions if a.id == c.action)
+    lead = tables(b.state).leaders[seat].id
+    before = orders(b.state)
+    b.emit(ev.LeaderActivated(side=seat, leader=lead, action=c.action, once=spec.once))
+    if c.action == "seize-initiative":
+        b.emit(ev.InitiativeDetermined(holder=seat, reason="seized by the Leader", phase="choose-first",
+                                       active=seat))
+        return
+    if c.action == "recover-order":
+        b.emit(ev.OrdersRecovered(side=seat, count=1, source="spent", reason=spec.name))
+    elif c.action == "horns":
+        cards = {bid: tables(b.state).banner(bid).horns_card for bid in sorted(b.state.banners)
+                 if tables(b.state).banner(bid).horns_card and b.state.banners[bid].in_play}
+        b.emit(ev.MovedToHorns(cards=cards))
+        saladin = b.state.banners.get("saladin")
+        status = saladin.status if saladin is not None and saladin.in_play else UNCOMMITTED
+        b.emit(ev.StatusChanged(banner="lusignan", status=status, location="horns", engaged_with=None))
+        if b.state.sides[seat].boxed:
+            b.emit(ev.OrdersRecovered(side=seat, count=1, source="box", reason=spec.name))
+        set_aside(b)
+    elif c.action == "order-loss":
+        box_orders(b, "crusaders", 1, spec.name)
+    if not settle(b, before):
+        next_activation(b, seat)
+
+
+def pass_(b: Step, seat: str) -> None:
+    other = opponent(seat)
+    both = b.state.sides[other].passed
+    b.emit(ev.Passed(side=seat, next=None if both else other))
+    if both:
+        end_turn(b)
+
+
+# -- Redeployment, Chaos, Initiative -------------------------------------------------------------------
+def end_turn(b: Step) -> None:
+    """Redeployment, then the next turn's Chaos and Initiative phases."""
+    s = b.state
+    if "shield-wall" in s.markers:
+        b.emit(ev.MarkerRemoved(marker="shield-wall"))
+    if "fire" in s.markers and not s.fire_fed:
+        b.emit(ev.MarkerRemoved(marker="fire"))
+    b.emit(ev.Redeployed(returned={side: s.sides[side].spent for side in SEATS}))
+    b.emit(ev.TurnBegan(turn=s.turn + 1))
+    before = orders(b.state)
+    for side in SEATS:
+        captured = sum(1 for x in b.state.banners.values() if x.side == side and x.fate == "captured")
+        box_orders(b, side, 1 + captured, "Chaos")
+    if settle(b, before):
+        return
+    holder, phase, active, reason = initiative(b.state)
+    b.emit(ev.InitiativeDetermined(holder=holder, reason=reason, phase=phase, active=active))
+
+
+def initiative(state: SaladinState) -> tuple[str, str, str, str]:
+    """(holder, next phase, seat to act, reason): fewest Available Orders, else the scenario."""
+    a, c = state.sides["ayyubids"].available, state.sides["crusaders"].available
+    if a != c:
+        holder, reason = ("ayyubids", "fewest Available Orders") if a < c else ("crusaders", "fewest Available Orders")
+    else:
+        holder, reason = tables(state).data.initiative_tie, "tie: the scenario decides"
+    other = opponent(holder)
+    seizer = tables(state).leaders[other]
+    if any(x.id == "seize-initiative" for x in seizer.actions) and not state.sides[other].leader_ordered:
+        return holder, "seize", other, reason
+    return holder, "choose-first", holder, reason
+
+
+def execute(b: Step, seat: str, c, checked) -> None:
+    match c:
+        case cmd.Activate():
+            activate(b, seat, c, checked[1])
+        case cmd.Leader():
+            leader(b, seat, c)
+        case cmd.Pass():
+            pass_(b, seat)
+        case cmd.React():
+            react(b, seat, c)
+        case cmd.DeclineReaction():
+            decline(b, seat)
+        case cmd.DeclineSeize():
+            holder = b.state.initiative
+            b.emit(ev.InitiativeDetermined(holder=holder, reason="not seized", phase="choose-first", active=holder))
+        case cmd.ChooseFirst(seat=first):
+            b.emit(ev.ActivationBegan(first=first))

@@ -1,0 +1,336 @@
+"""Questions about a position that every phase shares (costs, targets, reactions, who must
+act), and the checks that make a command legal. ``legal_commands`` and ``decide`` both go
+through :func:`check`, so a listed command is exactly an accepted one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from domain.rules.base import RuleViolation
+from domain.rules.saladin import commands as cmd
+from domain.rules.saladin.data import ARSUF, SEATS, TABLES, Action, Card, Reaction, Tables
+from domain.rules.saladin.state import BannerState, Pending, SaladinState
+
+COMMITTED, UNCOMMITTED = "committed", "uncommitted"
+
+R_ACTIVATION = "Sequence of Play — Activation"
+R_SPECIAL = "Activation — Special cases and consequences of activation"
+R_BANNER = "Activation — Activating a Banner"
+R_LEADER = "Activation — Activating a Leader"
+R_REACTION = "Key Game Terms — Action / Reaction"
+R_INITIATIVE = "Sequence of Play — Initiative"
+R_STATUS = "Key Game Terms — Status"
+R_LANCE = "Key Game Terms — Lance"
+R_HATTIN = "The Battle of Hattin — Scenario-specific Actions"
+R_ARSUF = "The Battle of Arsuf — Scenario-specific Actions"
+
+
+def violation(reason: str, message: str, rule: str) -> RuleViolation:
+    return RuleViolation(f"saladin.{reason}", message, rule)
+
+
+def tables(state: SaladinState) -> Tables:
+    return TABLES[state.scenario]
+
+
+def opponent(side: str) -> str:
+    return SEATS[1] if side == SEATS[0] else SEATS[0]
+
+
+def card_of(state: SaladinState, banner_id: str) -> Card:
+    return tables(state).card(state.banners[banner_id].card)
+
+
+def surcharge(state: SaladinState, banner_id: str) -> int:
+    """The '+1' markers uncovered by the banner's lost lances."""
+    track = tables(state).banner(banner_id).track
+    lost = len(track) - state.banners[banner_id].lances
+    return sum(1 for slot in track[:lost] if slot == "+1")
+
+
+def action_cost(state: SaladinState, banner_id: str, action: Action) -> int:
+    """Printed cost plus the surcharge; a 0-cost action never pays a surcharge."""
+    return action.cost + surcharge(state, banner_id) if action.cost else 0
+
+
+def target_in_play(state: SaladinState, target: str) -> bool:
+    if target == ARSUF:
+        return state.arsuf_lances > 0
+    b = state.banners.get(target)
+    return b is not None and b.in_play
+
+
+def has_any_target(state: SaladinState, banner_id: str) -> bool:
+    return any(target_in_play(state, t.banner) for t in card_of(state, banner_id).targets)
+
+
+def enemy_targets(state: SaladinState, banner: BannerState, card: Card) -> list[str]:
+    """Enemy banners this banner may target now: in play and allowed in its status."""
+    return sorted(
+        t.banner for t in card.targets
+        if t.banner != ARSUF and banner.status in t.modes and target_in_play(state, t.banner)
+    )
+
+
+def orders(state: SaladinState) -> dict[str, int]:
+    return {s: state.sides[s].orders for s in SEATS}
+
+
+def eliminated(state: SaladinState, banner_id: str) -> bool:
+    b = state.banners.get(banner_id)
+    return b is not None and b.fate in ("captured", "boxed")
+
+
+def horns_required(state: SaladinState, side: str) -> bool:
+    """Hattin: Lusignan's Horns action is mandatory once available + spent < 5."""
+    if state.scenario != "hattin" or side != "crusaders" or state.horns:
+        return False
+    st = state.sides[side]
+    lus = state.banners.get("lusignan")
+    return (st.orders < 5 and not st.leader_ordered and "horns" not in st.used_once
+            and lus is not None and lus.in_play)
+
+
+def leader_action_usable(state: SaladinState, side: str, action_id: str) -> bool:
+    """Whether the Leader action's own condition holds (Orders, scenario state)."""
+    st = state.sides[side]
+    if action_id == "recover-order":
+        return st.spent > 0
+    if action_id == "horns":
+        lus = state.banners.get("lusignan")
+        return state.scenario == "hattin" and not state.horns and lus is not None and lus.in_play
+    if action_id == "order-loss":
+        lus_done = state.horns or eliminated(state, "lusignan")
+        return lus_done and eliminated(state, "chatillon") and state.sides["crusaders"].orders > 0
+    return False
+
+
+def must_activate(state: SaladinState, side: str) -> bool:
+    """A card still asks to be activated: a Deployed banner in play, a Deployed leader with a
+    usable repeatable action, or the mandatory Horns action."""
+    if any(b.side == side and b.in_play and not b.ordered for b in state.banners.values()):
+        return True
+    st = state.sides[side]
+    if st.leader_ordered:
+        return False
+    leader = tables(state).leaders[side]
+    if any(not a.once and a.id != "seize-initiative" and leader_action_usable(state, side, a.id)
+           for a in leader.actions):
+        return True
+    return horns_required(state, side)
+
+
+def reaction_options(state: SaladinState, pending: Pending) -> list[tuple[str, Reaction]]:
+    """Reactions the targeted banner may answer the declared action with."""
+    target = pending.target
+    if target is None or target == ARSUF or target not in state.banners:
+        return []
+    tb = state.banners[target]
+    if not tb.in_play or tb.ordered or tb.side == pending.side:
+        return []
+    card = card_of(state, target)
+    if "reaction" not in card.target_modes(pending.banner):
+        return []
+    avail = state.sides[tb.side].available
+    return [(target, r) for r in card.reactions if pending.action in r.against and avail >= r.cost]
+
+
+# -- checks ---------------------------------------------------------------------------------------
+def _activation_turn(state: SaladinState, seat: str) -> None:
+    if state.phase != "activation":
+        raise violation("wrong_phase", f"no activation now: the game is in the {state.phase} step", R_ACTIVATION)
+    if state.active != seat:
+        raise violation("not_your_activation", f"it is {state.active}'s activation", R_ACTIVATION)
+
+
+def check_activate(state: SaladinState, seat: str, c: cmd.Activate) -> tuple[Action, int]:
+    """The action and its cost, or a RuleViolation."""
+    _activation_turn(state, seat)
+    if horns_required(state, seat):
+        raise violation("horns_action_required", "Lusignan must move to the Horns of Hattin first", R_HATTIN)
+    banner = state.banners.get(c.banner)
+    if banner is None:
+        raise violation("unknown_banner", f"no banner {c.banner!r} in this scenario", R_BANNER)
+    if banner.side != seat:
+        raise violation("not_your_banner", f"{c.banner} is not a {seat} banner", R_BANNER)
+    if not banner.in_play:
+        raise violation("banner_not_in_play", f"{c.banner} is no longer in play ({banner.fate})", R_LANCE)
+    card = card_of(state, c.banner)
+    action = card.action(c.action)
+    if action is None:
+        raise violation("unknown_action", f"{c.banner}'s card has no action {c.action!r}", R_BANNER)
+    if action.status != "any" and action.status != banner.status:
+        raise violation("action_needs_status", f"{action.name} needs the banner {action.status}", R_STATUS)
+    if banner.ordered and not action.ordered:
+        raise violation("action_not_usable_when_ordered", f"{action.name} is not available on the Ordered side",
+                        R_SPECIAL)
+    cost = action_cost(state, c.banner, action)
+    if state.sides[seat].available < cost:
+        raise violation("not_enough_orders", f"{action.name} costs {cost} Order(s); "
+                        f"{state.sides[seat].available} available", R_SPECIAL)
+    _check_target(state, seat, banner, card, action, c.target)
+    _check_effect(state, seat, action)
+    return action, cost
+
+
+def _check_target(state, seat, banner, card, action, target) -> None:
+    if action.target == "none":
+        if target is not None:
+            raise violation("target_not_allowed", f"{action.name} takes no target", R_BANNER)
+        return
+    if target is None:
+        raise violation("target_required", f"{action.name} needs a target", R_BANNER)
+    if action.target == "enemy":
+        if target not in enemy_targets(state, banner, card):
+            raise violation("invalid_target", f"{banner.id} cannot target {target} with {action.name} "
+                            f"while {banner.status}", R_REACTION)
+    elif action.target == "arsuf":
+        if target != ARSUF or not target_in_play(state, ARSUF) or banner.status not in card.target_modes(ARSUF):
+            raise violation("invalid_target", f"{action.name} targets the Ayyubid lances in Arsuf", R_ARSUF)
+    elif action.target == "friendly":
+        friend = state.banners.get(target)
+        if target not in action.friendly or friend is None or not friend.in_play:
+            raise violation("invalid_target", f"{action.name} reinforces one of {', '.join(action.friendly)}",
+                            R_HATTIN if state.scenario == "hattin" else R_ARSUF)
+        if friend.lances >= len(tables(state).banner(target).track):
+            raise violation("nothing_to_reinforce", f"{target} has lost no lance", R_LANCE)
+        if state.sides[seat].losses == 0:
+            raise violation("no_lance_on_losses_track", "no lance on the Losses Track to replace", R_LANCE)
+
+
+def _check_effect(state: SaladinState, seat: str, action: Action) -> None:
+    effect = action.effect
+    rule = R_HATTIN if state.scenario == "hattin" else R_ARSUF
+    if effect == "shield-wall" and "shield-wall" in state.markers:
+        raise violation("marker_in_play", "the Shield wall marker is already on the board", rule)
+    if effect == "set-fire" and "fire" in state.markers:
+        raise violation("fire_already_set", "the Fire marker is already on the board", rule)
+    if effect == "feed-fire" and "fire" not in state.markers:
+        raise violation("no_fire_marker", "Feed Fire needs the Fire marker on the board", rule)
+    if effect == "reinforce-arsuf":
+        if state.arsuf_lances != 1:
+            raise violation("nothing_to_reinforce", "Arsuf has no lost lance to replace "
+                            "(or has fallen)", rule)
+        if state.sides[seat].losses == 0:
+            raise violation("no_lance_on_losses_track", "no lance on the Losses Track to replace", R_LANCE)
+
+
+def check_leader(state: SaladinState, seat: str, c: cmd.Leader) -> None:
+    leader = tables(state).leaders[seat]
+    spec = next((a for a in leader.actions if a.id == c.action), None)
+    st = state.sides[seat]
+    if state.phase == "seize":
+        if state.active != seat or c.action != "seize-initiative" or spec is None:
+            raise violation("cannot_seize", "only the seize-initiative Leader action may be used now", R_INITIATIVE)
+        return
+    _activation_turn(state, seat)
+    if spec is None:
+        raise violation("unknown_leader_action", f"{leader.name} has no action {c.action!r}", R_LEADER)
+    if c.action == "seize-initiative":
+        raise violation("wrong_phase", "the initiative is seized during the Initiative phase", R_INITIATIVE)
+    if st.leader_ordered:
+        raise violation("leader_ordered", f"{leader.name} is on its Ordered side", R_LEADER)
+    if spec.once and spec.id in st.used_once:
+        raise violation("once_per_game_used", f"{spec.name} is used once per game", R_HATTIN)
+    if horns_required(state, seat) and c.action != "horns":
+        raise violation("horns_action_required", "Lusignan must move to the Horns of Hattin first", R_HATTIN)
+    if not leader_action_usable(state, seat, c.action):
+        raise violation("leader_action_unavailable", f"{spec.name} cannot be used now", R_LEADER)
+
+
+def check_pass(state: SaladinState, seat: str) -> None:
+    _activation_turn(state, seat)
+    if must_activate(state, seat):
+        raise violation("cannot_pass_with_deployed_cards",
+                        "a player passes only when all their cards are on their Ordered side", R_ACTIVATION)
+
+
+def check_react(state: SaladinState, seat: str, c: cmd.React) -> Reaction:
+    if state.phase != "reaction" or state.pending is None:
+        raise violation("wrong_phase", "no action is waiting for a reaction", R_REACTION)
+    if state.active != seat:
+        raise violation("not_your_reaction", f"{state.active} decides the reaction", R_REACTION)
+    for banner, reaction in reaction_options(state, state.pending):
+        if banner == c.banner and reaction.id == c.reaction:
+            return reaction
+    raise violation("reaction_not_allowed", f"{c.banner} cannot react with {c.reaction!r} now", R_REACTION)
+
+
+def check(state: SaladinState, seat: str, c) -> object:
+    """Validate any command; what it returns feeds the phase that executes it."""
+    if state.result is not None or state.phase == "over":
+        raise violation("game_over", "the game is over", "Victory Conditions")
+    if seat not in SEATS:
+        raise violation("unknown_seat", f"no seat {seat!r}", "Setup")
+    match c:
+        case cmd.Activate():
+            return check_activate(state, seat, c)
+        case cmd.Leader():
+            return check_leader(state, seat, c)
+        case cmd.Pass():
+            return check_pass(state, seat)
+        case cmd.React():
+            return check_react(state, seat, c)
+        case cmd.DeclineReaction():
+            if state.phase != "reaction" or state.active != seat:
+                raise violation("wrong_phase", "no reaction is asked of you", R_REACTION)
+            return None
+        case cmd.DeclineSeize():
+            if state.phase != "seize" or state.active != seat:
+                raise violation("wrong_phase", "the initiative is not yours to seize now", R_INITIATIVE)
+            return None
+        case cmd.ChooseFirst(seat=first):
+            if state.phase != "choose-first" or state.active != seat:
+                raise violation("not_initiative_holder", "only the initiative holder chooses who starts now",
+                                R_INITIATIVE)
+            if first not in SEATS:
+                raise violation("unknown_seat", f"no seat {first!r}", R_INITIATIVE)
+            return None
+    raise violation("unknown_command", f"unknown command {c!r}", R_ACTIVATION)
+
+
+def candidates(state: SaladinState, seat: str) -> Iterator[object]:
+    """Every command worth asking :func:`check` about for ``seat`` now."""
+    if state.phase == "seize":
+        yield cmd.Leader(action="seize-initiative")
+        yield cmd.DeclineSeize()
+    elif state.phase == "choose-first":
+        for s in SEATS:
+            yield cmd.ChooseFirst(seat=s)
+    elif state.phase == "reaction" and state.pending is not None:
+        for banner, reaction in reaction_options(state, state.pending):
+            yield cmd.React(banner=banner, reaction=reaction.id)
+        yield cmd.DeclineReaction()
+    elif state.phase == "activation":
+        for banner_id in sorted(state.banners):
+            banner = state.banners[banner_id]
+            if banner.side != seat or not banner.in_play:
+                continue
+            card = card_of(state, banner_id)
+            for action in card.actions:
+                if action.target == "none":
+                    targets: list[str | None] = [None]
+                elif action.target == "enemy":
+                    targets = sorted(t.banner for t in card.targets if t.banner != ARSUF)
+                elif action.target == "arsuf":
+                    targets = [ARSUF]
+                else:
+                    targets = sorted(action.friendly)
+                for target in targets:
+                    yield cmd.Activate(banner=banner_id, action=action.id, target=target)
+        for a in tables(state).leaders[seat].actions:
+            yield cmd.Leader(action=a.id)
+        yield cmd.Pass()
+
+
+def legal(state: SaladinState, seat: str) -> list[object]:
+    if state.result is not None or state.active != seat:
+        return []
+    out = []
+    for c in candidates(state, seat):
+        try:
+            check(state, seat, c)
+        except RuleViolation:
+            continue
+        out.append(c)
+    return out

@@ -1,0 +1,127 @@
+"""What clients and people see: a JSON-ready view, a text board, one-line narratives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.rules.saladin.data import SEATS, TABLES
+from domain.rules.saladin.rules import action_cost, card_of, horns_required, surcharge
+from domain.rules.saladin.state import SaladinState
+
+NAMES = {"crusaders": "Crusaders", "ayyubids": "Ayyubids"}
+
+
+def view(state: SaladinState) -> dict[str, Any]:
+    """The whole board: nothing in Saladin is hidden."""
+    t = TABLES[state.scenario]
+    banners = []
+    for bid in sorted(state.banners):
+        b, spec = state.banners[bid], t.banner(bid)
+        card = card_of(state, bid)
+        lost = len(spec.track) - b.lances
+        banners.append({
+            "id": bid,
+            "name": spec.name,
+            "side": b.side,
+            "card": b.card,
+            "card_side": "ordered" if b.ordered else "deployed",
+            "status": b.status,
+            "engaged_with": b.engaged_with,
+            "fate": b.fate,
+            "location": b.location,
+            "lances": {loc: (b.lances if loc == b.location else 0) for loc in spec.locations()},
+            "track": [{"slot": i + 1, "marker": m or None, "lance": i >= lost} for i, m in enumerate(spec.track)],
+            "surcharge": surcharge(state, bid),
+            "actions": [{"id": a.id, "name": a.name, "cost": action_cost(state, bid, a), "status": a.status,
+                         "ordered": a.ordered} for a in card.actions],
+        })
+    sides = {}
+    for seat in SEATS:
+        s = state.sides[seat]
+        leader = t.leaders[seat]
+        sides[seat] = {
+            "orders": {"available": s.available, "spent": s.spent, "box": s.boxed, "in_arsuf": s.reserve,
+                       "unused": s.unused},
+            "losses_track": s.losses,
+            "lances_boxed": s.lances_boxed,
+            "leader": {"id": leader.id, "name": leader.name,
+                       "card_side": "ordered" if s.leader_ordered else "deployed", "used": list(s.used_once)},
+            "passed": s.passed,
+            "captured_banners": sorted(bid for bid, b in state.banners.items()
+                                       if b.side != seat and b.fate == "captured"),
+        }
+    return {
+        "scenario": state.scenario,
+        "turn": state.turn,
+        "phase": state.phase,
+        "to_act": state.active,
+        "initiative": state.initiative,
+        "banners": banners,
+        "sides": sides,
+        "arsuf_lances": state.arsuf_lances if state.scenario == "arsuf" else None,
+        "markers": dict(sorted(state.markers.items())),
+        "horns": state.horns,
+        "horns_required": horns_required(state, "crusaders"),
+        "pending": msgspec.to_builtins(state.pending),
+        "outcome": msgspec.to_builtins(state.result),
+    }
+
+
+def render_text(state: SaladinState) -> str:
+    """A board a person reads at a glance."""
+    v = view(state)
+    lines = [f"Saladin — {state.scenario.title()}, turn {state.turn}, {state.phase}"
+             + (f", {state.active} to act" if state.active else "")
+             + (f"; initiative: {state.initiative}" if state.initiative else "")]
+    for seat in SEATS:
+        s = v["sides"][seat]
+        o = s["orders"]
+        extra = f"  in Arsuf {o['in_arsuf']}" if o["in_arsuf"] else ""
+        lines.append(f"{NAMES[seat]}: Orders available {o['available']}  spent {o['spent']}  box {o['box']}{extra}"
+                     f"  | losses track {s['losses_track']}/6  | leader {s['leader']['name']}"
+                     f" ({s['leader']['card_side']}){'  PASSED' if s['passed'] else ''}")
+        for b in v["banners"]:
+            if b["side"] != seat:
+                continue
+            bar = "".join(("|" if slot["lance"] else ("+" if slot["marker"] == "+1" else "."))
+                          for slot in b["track"])
+            tag = "O" if b["card_side"] == "ordered" else "D"
+            state_txt = b["status"][0].upper() if b["fate"] == "in-play" else b["fate"].upper()
+            eng = f" ~{b['engaged_with']}" if b["engaged_with"] else ""
+            lines.append(f"  [{tag}] {b['name']:<14} {state_txt:<10} {bar:<8} at {b['location']}{eng}"
+                         f"{' +' + str(b['surcharge']) if b['surcharge'] else ''}")
+        if s["captured_banners"]:
+            lines.append(f"  holds: {', '.join(s['captured_banners'])}")
+    if v["arsuf_lances"] is not None:
+        lines.append(f"Arsuf: {v['arsuf_lances']} Ayyubid lance(s)")
+    if v["markers"]:
+        lines.append("markers: " + ", ".join(f"{m} at {b}" for m, b in v["markers"].items()))
+    if state.pending:
+        p = state.pending
+        lines.append(f"waiting: {p.banner} {p.action} at {p.target} — {state.active} may react")
+    if state.result:
+        r = state.result
+        lines.append(f"ENDED: {'draw' if r.draw else r.winner + ' win'} ({r.reason})")
+    return "\n".join(lines)
+
+
+def describe_command(command: dict[str, Any]) -> str:
+    kind = command.get("type")
+    if kind == "activate":
+        target = command.get("target")
+        return f"{command.get('banner')}: {command.get('action')}" + (f" at {target}" if target else "")
+    if kind == "leader":
+        return f"leader: {command.get('action')}"
+    if kind == "react":
+        return f"{command.get('banner')} reacts: {command.get('reaction')}"
+    if kind == "decline-reaction":
+        return "no reaction"
+    if kind == "decline-seize":
+        return "lets the initiative stand"
+    if kind == "choose-first":
+        return f"initiative: {command.get('seat')} activate first"
+    if kind == "pass":
+        return "passes"
+    return str(kind)
