@@ -5,12 +5,14 @@ from __future__ import annotations
 from domain.rules.base import RuleSystem
 from domain.rules.open_table import OpenTable
 from domain.rules.saladin import Saladin
+from domain.rules.saxon_shore import SaxonShore
 
 RULE_SYSTEMS: dict[str, RuleSystem] = {
     system.id: system
     for system in (
         OpenTable(),
         Saladin(),
+        SaxonShore(),
     )
 }
 

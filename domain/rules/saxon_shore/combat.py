@@ -1,0 +1,483 @@
+"""§8 combat: declarations (raid or invade, the invasion cost), raids (§8.1) with their
+results and spoils, invasions (§8.2) on the battle matrix with king bonuses, militia by
+morale, casualty choices, battles between several invaders, conquest; widespread rebellion
+(§11 64), wildmen and vikings (§11 32, 34) and city defences (§12.2)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.rules.saxon_shore.core import (
+    REGULAR_KINDS,
+    TROOP_KINDS,
+    Ctx,
+    R,
+    alive,
+    capacity,
+    choice,
+    held,
+    is_christian_province,
+    job,
+    owned,
+    units_at,
+    violation,
+)
+from domain.rules.saxon_shore.events_table import IMPROVEMENTS
+from domain.rules.saxon_shore.flow import eliminate_if_empty
+from domain.rules.saxon_shore.model import Battle, Declare, Done, Job, Prompt, SaxonState, Unit
+from domain.rules.saxon_shore.phases import PHASES, Phase
+
+RULE = "8"
+CASUALTY_ORDER = ("militia", "peasant", "mercenary", "monk", "regular", "berserker", "knight", "king")
+
+
+# -- strengths ---------------------------------------------------------------------------------------
+def raid_strength(u: Unit, foe_christian: bool, chainmail: bool) -> int:
+    """§8.1 raid strength (§11 11 knights and berserkers 4; §12.1 monks; §12.3 -1 king 1; §11 55 +1)."""
+    base = {"peasant": 1, "regular": 2, "mercenary": 2, "knight": 4, "berserker": 4}.get(u.kind)
+    if u.kind == "king":
+        base = 2 + u.quality
+    elif u.kind == "monk":
+        base = 1 if foe_christian else 3
+    return base + chainmail
+
+
+def combat_strength(u: Unit, foe_christian: bool, chainmail: bool) -> int:
+    """§8.2 combat strength (knights 4, berserkers 3 with two rolls, monks 1/3, -1 king 1; chainmail +1)."""
+    base = {"peasant": 1, "regular": 3, "mercenary": 3, "knight": 4, "berserker": 3}.get(u.kind)
+    if u.kind == "king":
+        base = 1 if u.quality < 0 else 3 + u.quality
+    elif u.kind == "monk":
+        base = 1 if foe_christian else 3
+    return base + chainmail
+
+
+def troops(state: SaxonState, prov: str, seat: str | None) -> list[Unit]:
+    """A side's fighting units in a province: a seat's troops, or a neutral province's regulars."""
+    if seat is None:
+        return units_at(state, prov, None, REGULAR_KINDS)
+    return units_at(state, prov, seat, TROOP_KINDS)
+
+
+def religion(state: SaxonState, side: str | None, prov: str) -> bool:
+    if side is None or side == "rebels":
+        return is_christian_province(state, prov)
+    return state.players[side].christian
+
+
+# -- declarations ---------------------------------------------------------------------------------------
+@job("combat_start")
+def combat_start(ctx: Ctx, j: Job) -> None:
+    ctx.phase, ctx.stage = "combat", j.n
+    ctx.declared = []
+
+
+def to_declare(state: SaxonState, seat: str, declared) -> list[str]:
+    done = {(s, p) for s, p, _ in declared}
+    return sorted({u.loc for u in state.units.values() if u.owner == seat and u.kind in TROOP_KINDS
+                   and u.loc in state.provinces and state.provinces[u.loc].owner != seat
+                   and (seat, u.loc) not in done}, key=R.order_key)
+
+
+def declare_check(state: SaxonState, seat: str, c: Declare) -> None:
+    if c.province not in to_declare(state, seat, state.declared):
+        raise violation("nothing_to_declare", f"{seat} has no undeclared troops in non-friendly {c.province}", RULE)
+    if c.action == "raid" and capacity(state, c.province) <= 0:
+        raise violation("cannot_raid", "provinces with a carrying capacity of zero cannot be raided", RULE)
+    if c.action == "invade":
+        if c.pay is None or c.pay not in held(state.players[seat]):
+            raise violation("invasion_cost", "an invasion costs one resource of any kind", RULE)
+    elif c.pay is not None:
+        raise violation("bad_declaration", "only an invasion is paid for", RULE)
+
+
+def declare_apply(ctx: Ctx, seat: str, c: Declare) -> None:
+    if c.action == "invade":
+        ctx.pay(seat, [c.pay], f"invasion of {c.province} (§8)")
+    ctx.declared.append((seat, c.province, c.action))
+    if not to_declare(ctx.state, seat, ctx.declared):
+        ctx.prompt = None
+
+
+def declare_done(state: SaxonState, seat: str) -> None:
+    return None
+
+
+def declare_candidates(state: SaxonState, seat: str):
+    yield Done()
+    for prov in to_declare(state, seat, state.declared):
+        yield Declare(province=prov, action="raid")
+        yield Declare(province=prov, action="hold")
+        for r in held(state.players[seat]):
+            yield Declare(province=prov, action="invade", pay=r)
+
+
+PHASES["declare"] = Phase(
+    "declare", RULE, wanted=lambda s, seat: bool(to_declare(s, seat, s.declared)),
+    candidates=declare_candidates, checks={Declare: declare_check}, applies={Declare: declare_apply},
+    done_check=declare_done,
+)
+
+
+# -- raids ------------------------------------------------------------------------------------------------
+@job("raids")
+def raids(ctx: Ctx, j: Job) -> None:
+    """Raids first, in game order (§8)."""
+    order = alive(ctx.state)
+    todo = sorted(((order.index(s), R.index[p], s, p) for s, p, a in ctx.declared if a == "raid" and s in order))
+    ctx.push(*[Job("raid", s, prov=p) for _, _, s, p in todo])
+
+
+@job("raid")
+def raid(ctx: Ctx, j: Job) -> None:
+    """§8.1: raid strengths plus a die each; the higher wins."""
+    state, seat, prov = ctx.state, j.seat, j.prov
+    attackers = troops(state, prov, seat)
+    owner = state.provinces[prov].owner
+    if not attackers or owner == seat or capacity(state, prov) <= 0:
+        return
+    chain = state.players[seat].chainmail
+    foe = is_christian_province(state, prov)
+    att = sum(raid_strength(u, foe, chain) for u in attackers)
+    dfn = defence_strength(state, prov, religion(state, seat, prov))
+    a_roll = ctx.d6(f"raid on {prov}: raider's die (§8.1)", seat)
+    d_roll = ctx.d6(f"raid on {prov}: defender's die (§8.1)", owner)
+    ctx.note("raid (§8.1)", seat, prov, attack=att + a_roll, defence=dfn + d_roll)
+    if dfn + d_roll > att + a_roll:
+        repulsed(ctx, seat, prov, attackers)
+    elif att + a_roll > dfn + d_roll:
+        pillage(ctx, seat, prov, "raid")
+
+
+def defence_strength(state: SaxonState, prov: str, foe_christian: bool) -> int:
+    owner = state.provinces[prov].owner
+    chain = bool(owner) and state.players[owner].chainmail
+    p = state.provinces[prov]
+    return (sum(raid_strength(u, foe_christian, chain) for u in troops(state, prov, owner))
+            + capacity(state, prov) + p.road + 3 * p.wall)
+
+
+def repulsed(ctx: Ctx, seat: str, prov: str, attackers: list[Unit]) -> None:
+    """Defender wins a raid: a die per attacking troop, survivors go home (§8.1)."""
+    faces = ctx.roll(len(attackers), f"losses of the repulsed raiders at {prov} (§8.1)", seat)
+    dead, freed, home = [], [], []
+    for u, f in zip(attackers, faces):
+        if u.kind == "king":
+            (dead if f == 1 else home).append(u)
+        elif u.kind == "peasant":
+            (dead if f <= 4 else home).append(u)
+        elif u.kind == "mercenary":
+            (dead if f == 1 else freed if f <= 4 else home).append(u)
+        else:
+            (dead if f <= 2 else home).append(u)
+    ctx.remove_units([u.id for u in dead], "eliminated by the defenders (§8.1)")
+    ctx.update_units([msgspec.structs.replace(u, owner=None, mp=0) for u in freed], "mercenary reverts to neutrality (§8.1)")
+    if home:
+        ctx.push(Job("send_home", seat, prov=prov, n=1, args=("repulsed raid (§8.1)", *(str(u.id) for u in home))))
+
+
+def pillage(ctx: Ctx, seat: str | None, prov: str, why: str) -> None:
+    """One improvement destroyed in order (monastery, wall, road, city) with its spoils, or a
+    ravage marker with a slave or the province's resource (§8.1)."""
+    p = ctx.prov(prov)
+    for imp in IMPROVEMENTS:
+        if getattr(p, imp):
+            changes = {imp: False}
+            if imp == "city":
+                changes.update(trade_seat=None, trade_res=None)
+            ctx.set_prov(prov, f"{imp} destroyed ({why}, §8.1)", **changes)
+            if seat is None:
+                return
+            if imp == "monastery":
+                ctx.gain(seat, {"gold": 1}, "spoils of a monastery (§8.1)")
+            elif imp in ("wall", "road"):
+                ctx.gain(seat, {"wheat": 1}, f"spoils of a {imp} (§8.1)")
+            else:
+                if p.trade_res:
+                    ctx.gain(seat, {p.trade_res: 1}, "the resource traded in the city (§8.1)")
+                ctx.ask("trade_gain", seat, ("wheat", "wool", "iron", "gold", "slaves"))
+            return
+    ctx.set_prov(prov, f"ravaged ({why}, §8.1)", ravage=p.ravage + 1)
+    if seat is None:
+        return
+    kinds = R.produces[prov]
+    if len(kinds) > 1:
+        ctx.ask("trade_gain", seat, kinds)
+    else:
+        ctx.gain(seat, {kinds[0] if kinds else "slaves": 1}, "spoils of ravaging (§8.1)")
+
+
+def outsider_raid(ctx: Ctx, prov: str, strength: int, who: str, seat: str) -> None:
+    """Wildmen or vikings raid a province (§11 32, 34): no spoils, they leave afterwards."""
+    if capacity(ctx.state, prov) <= 0:
+        ctx.note(f"{who}: {prov} cannot be raided", seat, prov)
+        return
+    dfn = defence_strength(ctx.state, prov, False)
+    a_roll = ctx.d6(f"{who} raid {prov}: raiders' die", seat)
+    d_roll = ctx.d6(f"{who} raid {prov}: defender's die", ctx.prov(prov).owner)
+    ctx.note(f"raid by {who}", seat, prov, attack=strength + a_roll, defence=dfn + d_roll)
+    if strength + a_roll > dfn + d_roll:
+        pillage(ctx, None, prov, who)
+
+
+# -- invasions ----------------------------------------------------------------------------------------------
+@job("invasions")
+def invasions(ctx: Ctx, j: Job) -> None:
+    order = alive(ctx.state)
+    by_prov: dict[str, list[str]] = {}
+    for s, p, a in ctx.declared:
+        if a == "invade" and s in order:
+            by_prov.setdefault(p, []).append(s)
+    keyed = sorted((min(order.index(s) for s in ss), R.index[p], p) for p, ss in by_prov.items())
+    ctx.push(*[Job("invade", prov=p, args=tuple(sorted(by_prov[p], key=order.index))) for _, _, p in keyed])
+
+
+@job("invade")
+def invade(ctx: Ctx, j: Job) -> None:
+    """§8.2: several invaders fight each other first, in game order; the survivor invades."""
+    state, prov = ctx.state, j.prov
+    invaders = [s for s in j.args if state.players[s].alive and troops(state, prov, s)
+                and state.provinces[prov].owner != s]
+    if not invaders:
+        return
+    if len(invaders) >= 2:
+        first, second, rest = invaders[0], invaders[1], tuple(invaders[2:])
+        start_battle(ctx, Battle(prov=prov, mode="invaders", attacker=second, defender=first), rest)
+        return
+    seat = invaders[0]
+    owner = state.provinces[prov].owner
+    morale = state.provinces[prov].morale
+    start_battle(ctx, Battle(prov=prov, mode="invasion", attacker=seat, defender=owner,
+                             militia=capacity(state, prov), militia_strength=morale + 2), ())
+
+
+def start_battle(ctx: Ctx, battle: Battle, rest: tuple[str, ...]) -> None:
+    ctx.set_battle(battle)
+    ctx.push(Job("battle_round", prov=battle.prov), Job("battle_end", prov=battle.prov, args=rest))
+
+
+@job("rebels")
+def rebels(ctx: Ctx, j: Job) -> None:
+    """§11 64: one die of rebels (strength 2) fight the owner's troops and militia."""
+    prov = j.prov
+    owner = ctx.prov(prov).owner
+    if owner is None or len(owned(ctx.state, owner)) <= 1:
+        return
+    count = ctx.d6(f"rebels in {prov} (§11 64)", j.seat)
+    start_battle(ctx, Battle(prov=prov, mode="rebels", attacker="rebels", defender=owner, rebels=count,
+                             militia=capacity(ctx.state, prov), militia_strength=ctx.prov(prov).morale + 2), ())
+
+
+def side_units(state: SaxonState, b: Battle, side: str) -> list[Unit]:
+    if side == "att":
+        return [] if b.attacker == "rebels" else troops(state, b.prov, b.attacker)
+    return troops(state, b.prov, b.defender)
+
+
+def side_count(state: SaxonState, b: Battle, side: str) -> int:
+    if side == "att":
+        if b.attacker == "rebels":
+            return b.rebels
+        return len([u for u in side_units(state, b, side) if not b.in_city or fights_in_city(state, b, u)])
+    return len(side_units(state, b, "dfn")) + b.militia
+
+
+def fights_in_city(state: SaxonState, b: Battle, u: Unit) -> bool:
+    foe = religion(state, b.defender, b.prov)
+    return combat_strength(u, foe, state.players[b.attacker].chainmail) - 2 > 0
+
+
+def boxes(state: SaxonState, b: Battle, side: str) -> list[int]:
+    """Boxes on the battle matrix, one entry per die (berserkers roll twice), king bonus applied."""
+    who = b.attacker if side == "att" else b.defender
+    foe = religion(state, b.defender if side == "att" else b.attacker, b.prov)
+    if who == "rebels":
+        return [2] * b.rebels
+    chain = bool(who) and state.players[who].chainmail
+    units = side_units(state, b, side)
+    entries: list[list[int]] = []  # [box, dice]
+    for u in units:
+        box = combat_strength(u, foe, chain) - (2 if side == "att" and b.in_city else 0)
+        if box > 0:
+            entries.append([min(box, 6), 2 if u.kind == "berserker" else 1])
+    if side == "dfn":
+        entries += [[b.militia_strength, 1] for _ in range(b.militia)]
+    king = next((u for u in units if u.kind == "king"), None)
+    if king is not None and entries:
+        entries.sort(key=lambda e: e[0])
+        if king.quality < 0:
+            movable = [e for e in entries if e[0] > 1]
+            if movable:
+                movable[0][0] -= 1
+        else:
+            lifts = {0: [], 1: [1], 2: [1, 1]}[king.quality]
+            below = [e for e in entries if e[0] < 6]
+            if len(lifts) == 2 and len(below) == 1:
+                below[0][0] = min(6, below[0][0] + 2)
+            else:
+                for e, lift in zip(below, lifts):
+                    e[0] += lift
+    return [e[0] for e in entries for _ in range(e[1])]
+
+
+@job("battle_round")
+def battle_round(ctx: Ctx, j: Job) -> None:
+    """One round on the battle matrix: each die at or under its box is a hit (§8.2)."""
+    b = ctx.state.battle
+    if side_count(ctx.state, b, "att") == 0 or side_count(ctx.state, b, "dfn") == 0:
+        return
+    att_boxes, dfn_boxes = boxes(ctx.state, b, "att"), boxes(ctx.state, b, "dfn")
+    att_seat = None if b.attacker == "rebels" else b.attacker
+    a_faces = ctx.roll(len(att_boxes), f"battle for {b.prov}: attacker (§8.2)", att_seat) if att_boxes else []
+    d_faces = ctx.roll(len(dfn_boxes), f"battle for {b.prov}: defender (§8.2)", b.defender) if dfn_boxes else []
+    a_hits = sum(f <= x for f, x in zip(a_faces, att_boxes))
+    d_hits = sum(f <= x for f, x in zip(d_faces, dfn_boxes))
+    ctx.set_battle(msgspec.structs.replace(b, round=b.round + 1))
+    ctx.note("battle round (§8.2)", att_seat, b.prov, round=b.round + 1, attacker_hits=a_hits, defender_hits=d_hits)
+    ctx.push(Job("casualties", prov=b.prov, n=a_hits, args=("dfn",)),
+             Job("casualties", prov=b.prov, n=d_hits, args=("att",)),
+             Job("battle_check", prov=b.prov))
+
+
+def chooser(state: SaxonState, b: Battle, side: str) -> str | None:
+    """Who removes a side's casualties: its owner; for a neutral province an uninvolved
+    player (§2.1); None: the default policy (weakest first)."""
+    who = b.attacker if side == "att" else b.defender
+    if who == "rebels":
+        return None
+    if who is None:
+        involved = {b.attacker, b.defender}
+        return next((s for s in alive(state) if s not in involved), None)
+    return who
+
+
+def casualty_kinds(state: SaxonState, b: Battle, side: str) -> list[str]:
+    units = side_units(state, b, side)
+    if side == "att" and b.in_city:
+        units = [u for u in units if fights_in_city(state, b, u)]
+    kinds = {u.kind for u in units}
+    if side == "dfn" and b.militia:
+        kinds.add("militia")
+    if side == "att" and b.attacker == "rebels" and b.rebels:
+        kinds.add("rebel")
+    return sorted(kinds, key=lambda k: CASUALTY_ORDER.index(k) if k in CASUALTY_ORDER else -1)
+
+
+def remove_casualty(ctx: Ctx, side: str, kind: str) -> None:
+    b = ctx.state.battle
+    if kind == "militia":
+        ctx.set_battle(msgspec.structs.replace(b, militia=b.militia - 1))
+    elif kind == "rebel":
+        ctx.set_battle(msgspec.structs.replace(b, rebels=b.rebels - 1))
+    else:
+        victim = next(u for u in side_units(ctx.state, b, side) if u.kind == kind
+                      and (side != "att" or not b.in_city or fights_in_city(ctx.state, b, u)))
+        ctx.remove_units([victim.id], f"killed in the battle for {b.prov} (§8.2)")
+
+
+@job("casualties")
+def casualties(ctx: Ctx, j: Job) -> None:
+    """The side removes as many troops as the hits it took; the owner chooses which (§8.2)."""
+    side, n = j.args[0], j.n
+    b = ctx.state.battle
+    while n > 0 and side_count(ctx.state, b, side) > 0:
+        kinds = casualty_kinds(ctx.state, b, side)
+        who = chooser(ctx.state, b, side)
+        if len(kinds) > 1 and who is not None and n < side_count(ctx.state, b, side):
+            ctx.push(Job("casualties", prov=j.prov, n=n - 1, args=(side,)))
+            ctx.ask("casualty", who, kinds, prov=b.prov, n=n, args=(side,))
+            return
+        remove_casualty(ctx, side, kinds[0])
+        b = ctx.state.battle
+        n -= 1
+
+
+@choice("casualty")
+def casualty_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    remove_casualty(ctx, prompt.args[0], option)
+
+
+@job("battle_check")
+def battle_check(ctx: Ctx, j: Job) -> None:
+    """Fight on while both sides have troops; with city defences (§12.2) the defender may
+    first retreat into the city."""
+    b = ctx.state.battle
+    if side_count(ctx.state, b, "att") and side_count(ctx.state, b, "dfn"):
+        if (b.mode == "invasion" and ctx.state.options.city_defences and ctx.prov(b.prov).city
+                and not b.in_city):
+            who = chooser(ctx.state, b, "dfn")
+            if who is not None:
+                ctx.push(Job("battle_round", prov=b.prov))
+                ctx.ask("city_retreat", who, ("fight", "retreat"), prov=b.prov)
+                return
+        ctx.push(Job("battle_round", prov=b.prov))
+
+
+@choice("city_retreat")
+def city_retreat(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    if option == "retreat":
+        b = ctx.state.battle
+        ctx.ask("city_assault", b.attacker, ("assault", "pillage"), prov=b.prov)
+
+
+@choice("city_assault")
+def city_assault(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    b = ctx.state.battle
+    if option == "assault":
+        ctx.set_battle(msgspec.structs.replace(b, in_city=True))
+        return
+    # the attacker pillages instead: the battle is over, nobody conquers (§12.2)
+    while ctx.jobs and ctx.jobs[0].kind == "battle_round":
+        ctx.jobs.pop(0)
+    ctx.set_battle(msgspec.structs.replace(b, militia=0, mode="pillaged"))
+    pillage(ctx, b.attacker, b.prov, "raid from outside the city walls (§12.2)")
+
+
+@job("battle_end")
+def battle_end(ctx: Ctx, j: Job) -> None:
+    b = ctx.state.battle
+    state = ctx.state
+    att_left, dfn_left = side_count(state, b, "att"), side_count(state, b, "dfn")
+    ctx.set_battle(None)
+    if b.mode == "pillaged":
+        return
+    if b.mode == "invaders":
+        winner = b.attacker if att_left and not dfn_left else b.defender if dfn_left and not att_left else None
+        ctx.note("battle between invaders (§8.2)", winner, b.prov)
+        ctx.push(Job("invade", prov=b.prov, args=((winner,) if winner else ()) + tuple(j.args)))
+        return
+    if b.mode == "rebels":
+        if att_left and not dfn_left:
+            owner = b.defender
+            ctx.set_owner(b.prov, None, "the rebels succeed: the province is neutral (§11 64)")
+            eliminate_if_empty(ctx)
+            ctx.note("rebels win (§11 64)", owner, b.prov)
+        return
+    if att_left and not dfn_left:
+        ctx.ask("conquest", b.attacker, ("pillage", "spare"), prov=b.prov, args=(b.defender or "",))
+    else:
+        ctx.note("the defender wins (§8.2)", b.defender, b.prov)
+
+
+@choice("conquest")
+def conquest(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    """§8.2: the victor may destroy an improvement or ravage; castle placed; morale low,
+    or high when a Christian takes a monastery province from a Pagan."""
+    ctx.push(Job("conquer", prompt.seat, prov=prompt.prov, args=prompt.args))
+    if option == "pillage":
+        pillage(ctx, prompt.seat, prompt.prov, "conquest")
+
+
+@job("conquer")
+def conquer(ctx: Ctx, j: Job) -> None:
+    former = j.args[0] or None
+    seat, prov = j.seat, j.prov
+    high = (former is not None and not ctx.player(former).christian and ctx.player(seat).christian
+            and ctx.prov(prov).monastery)
+    ctx.set_prov(prov, f"conquered by {seat} (§8.2)", owner=seat, morale=1 if high else -1)
+    eliminate_if_empty(ctx)
+
+
+def check_has_prompt(state: SaxonState) -> None:
+    if state.prompt is None:
+        raise violation("no_prompt", "nothing is asked now", RULE)

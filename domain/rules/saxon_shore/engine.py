@@ -1,0 +1,114 @@
+"""Saxon Shore (Kershaw and Harrington): 2 to 5 kingdoms in Dark Ages Britain.
+
+The engine is a job queue: every turn (§2.2) is a list of jobs; automatic jobs (dice,
+production, end of turn) run inside ``decide`` as events after the command that triggers
+them, and a job that needs a decision leaves one open :class:`Prompt`. ``legal_commands``
+and ``decide`` share the per-phase check functions (see ``phases.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.dice import STANDARD_DICE
+from domain.events import EventData, Outcome
+from domain.rng import Rng
+from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation, Scenario
+from domain.rules.saxon_shore import combat, events_table, flow, movement  # noqa: F401 - registers jobs
+from domain.rules.saxon_shore.board import MAP_FILE, PACKAGE
+from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, run, victory, violation
+from domain.rules.saxon_shore.model import Choose, Done, Options, SaxonCommand, SaxonState
+from domain.rules.saxon_shore.phases import PHASES, check_command, legal_in_phase
+from domain.rules.saxon_shore.view import describe_command, render_text, view
+
+SEATS = ("p1", "p2", "p3", "p4", "p5")
+
+
+class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
+    id = "saxon-shore"
+    version = "1.0.0"
+    title = "Saxon Shore: the game of Dark Ages Britain"
+    scenarios = {
+        "standard": Scenario(id="standard", title="Britain and Ireland, 2 to 5 kingdoms", seats=SEATS,
+                             min_players=2, max_players=5, data_file=MAP_FILE),
+    }
+    die_kinds = {"d6": STANDARD_DICE["d6"]}
+    command_type = SaxonCommand
+    state_type = SaxonState
+    package_dir = PACKAGE
+
+    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SaxonState:
+        """§10: seats in game order pick starting provinces; options are §12 and the turn limit."""
+        self.scenario(scenario)
+        if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats) or any(s not in SEATS for s in seats):
+            raise RuleViolation("saxon_shore.bad_seats", "Saxon Shore takes 2 to 5 of the seats p1..p5", "1")
+        try:
+            opts = msgspec.convert(options or {}, Options)
+        except msgspec.ValidationError as error:
+            raise RuleViolation("saxon_shore.bad_option", f"options: {error}", "12") from None
+        if not 1 <= opts.turn_limit <= 1000 or not 0 <= opts.max_offers <= 20:
+            raise RuleViolation("saxon_shore.bad_option", "turn_limit 1..1000, max_offers 0..20", "12")
+        return flow.initial_state(tuple(seats), opts)
+
+    def to_act(self, state: SaxonState) -> list[str]:
+        """The one seat the open prompt waits for."""
+        if state.prompt is None or self.outcome(state) is not None:
+            return []
+        return [state.prompt.seat]
+
+    def legal_commands(self, state: SaxonState, seat: str) -> list[SaxonCommand]:
+        """The prompt's options as ``choose``; in a free phase every command its checks accept."""
+        if seat not in self.to_act(state):
+            return []
+        prompt = state.prompt
+        if prompt.kind != "phase":
+            return [Choose(option=o) for o in prompt.options]
+        return legal_in_phase(state, seat, PHASES[prompt.args[0]])  # type: ignore[return-value]
+
+    def decide(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> list[EventData]:
+        """Check the command against the open prompt, apply it, then run the turn on to the
+        next decision; the last event (Flow) records the control state."""
+        if self.outcome(state) is not None:
+            raise RuleViolation(GAME_OVER, "the game is over", "1")
+        prompt = state.prompt
+        if prompt is None or prompt.seat != seat:
+            raise RuleViolation(NOT_YOUR_TURN, f"{seat} is not asked anything now", "2.2")
+        ctx = Ctx(state, rng)
+        if prompt.kind != "phase":
+            if not isinstance(command, Choose):
+                raise violation("choose_expected", f"answer the {prompt.kind} question with choose", "2.2")
+            if command.option not in prompt.options:
+                raise violation("not_an_option", f"{command.option!r} is not one of: {', '.join(prompt.options[:20])}",
+                                "2.2")
+            ctx.prompt = None
+            CHOICES[prompt.kind](ctx, prompt, command.option)
+        else:
+            phase = PHASES[prompt.args[0]]
+            if isinstance(command, Choose):
+                raise violation("wrong_phase", f"the {phase.name} phase takes its own commands, not choose", phase.rule)
+            check_command(state, seat, phase, command)
+            if isinstance(command, Done):
+                ctx.prompt = None
+            else:
+                phase.applies[type(command)](ctx, seat, command)
+        run(ctx)
+        ctx.emit(ctx.flow_event())
+        return ctx.events
+
+    def evolve(self, state: SaxonState, event: EventData) -> SaxonState:
+        """A plain fold: rule events carry their effects."""
+        return evolve(state, event)
+
+    def outcome(self, state: SaxonState) -> Outcome | None:
+        """A victory of §1 read from the board, or the turn-limit result."""
+        return state.ended or victory(state)
+
+    def view(self, state: SaxonState, seat: str | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def render_text(self, state: SaxonState) -> str:
+        return render_text(state)
+
+    def describe_command(self, command: dict[str, Any]) -> str:
+        return describe_command(command)

@@ -1,0 +1,498 @@
+"""§3.3 and §11: the two-dice random event table, 11 to 66, every result implemented."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations_with_replacement
+
+from domain.rules.saxon_shore.board import PATH_TYPES, RESOURCES
+from domain.rules.saxon_shore.core import (
+    REGULAR_KINDS,
+    Ctx,
+    R,
+    alive,
+    choice,
+    held,
+    is_christian_province,
+    job,
+    king_of,
+    owned,
+    units_at,
+    units_of,
+)
+from domain.rules.saxon_shore.flow import crown, eliminate_if_empty
+from domain.rules.saxon_shore.model import Job, Prompt
+
+TITLES = {
+    11: "Mounted knights / Berserkers", 12: "Mountain path, woodland trail or marsh way", 13: "as 12", 14: "as 12",
+    15: "as 12", 16: "Missionary activity", 21: "Good omens", 22: "Dragons sighted!", 23: "Plague", 24: "Epidemic",
+    25: "Famine", 26: "Rebellion", 31: "Fire", 32: "Wildmen", 33: "Bumper year", 34: "Viking raids", 35: "Traders",
+    36: "Gold horde discovered", 41: "Family ties", 42: "Boats", 43: "Saxon relatives", 44: "Sword in the stone!",
+    45: "Roman ruin", 46: "Saint founds a monastery", 51: "Storms", 52: "Assassin!", 53: "Bad debts",
+    54: "Forced march", 55: "Chainmail armour", 56: "Heresy!", 61: "City founded in a neutral land",
+    62: "Earthquake!", 63: "Muttering in the ranks", 64: "Widespread rebellion", 65: "The hammer of God",
+    66: "The end times are upon us! Satan rides!",
+}
+IMPROVEMENTS = ("monastery", "wall", "road", "city")  # the order raids destroy them in (§8.1)
+
+Effect = Callable[[Ctx, str], None]
+EVENTS: dict[int, Effect] = {}
+
+
+def effect(*numbers: int):
+    def register(fn: Effect) -> Effect:
+        for n in numbers:
+            EVENTS[n] = fn
+        return fn
+    return register
+
+
+@job("event")
+def draw_event(ctx: Ctx, j: Job) -> None:
+    """§3.3: each player in game order draws a random event: two dice read as a number."""
+    ctx.phase = "random events"
+    tens, units = ctx.roll(2, "random event (§11)", j.seat)
+    number = tens * 10 + units
+    ctx.drawn(j.seat, number, TITLES[number])
+    EVENTS[number](ctx, j.seat)
+
+
+def column(ctx: Ctx, seat: str, why: str) -> tuple[str, ...]:
+    return R.column(ctx.d6(f"{why}: a column of the random province table", seat))
+
+
+def table_province(ctx: Ctx, seat: str, why: str) -> str:
+    row, col = ctx.roll(2, f"{why}: random province table", seat)
+    return R.table_province(row, col)
+
+
+# -- 11 knights or berserkers -----------------------------------------------------------------
+@effect(11)
+def knights(ctx: Ctx, seat: str) -> None:
+    kind = "knight" if ctx.player(seat).christian else "berserker"
+    place_unit(ctx, seat, kind)
+
+
+def place_unit(ctx: Ctx, seat: str, kind: str) -> None:
+    mine = owned(ctx.state, seat)
+    if len(mine) == 1:
+        ctx.add_units(kind, seat, mine[0], f"{kind} (§11)")
+    elif mine:
+        ctx.ask("place_unit", seat, mine, args=(kind,))
+
+
+@choice("place_unit")
+def choose_place_unit(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    ctx.add_units(prompt.args[0], prompt.seat, option, f"{prompt.args[0]} (§11)")
+
+
+# -- 12-15 paths ------------------------------------------------------------------------------
+@effect(12, 13, 14, 15)
+def paths(ctx: Ctx, seat: str) -> None:
+    ctx.ask("path", seat, PATH_TYPES)
+
+
+@choice("path")
+def choose_path(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    counts = list(ctx.player(prompt.seat).paths)
+    counts[PATH_TYPES.index(option)] += 1
+    ctx.set_player(prompt.seat, f"gains a {option} path (§11 12)", paths=tuple(counts))
+
+
+# -- 16, 21, 22 morale by column -------------------------------------------------------------------
+@effect(16)
+def missionaries(ctx: Ctx, seat: str) -> None:
+    for prov in column(ctx, seat, "missionary activity"):
+        ctx.morale(prov, +1 if is_christian_province(ctx.state, prov) else -1, "missionary activity (§11 16)")
+
+
+@effect(21)
+def good_omens(ctx: Ctx, seat: str) -> None:
+    for prov in column(ctx, seat, "good omens"):
+        ctx.morale(prov, +1, "good omens (§11 21)")
+
+
+@effect(22)
+def dragons(ctx: Ctx, seat: str) -> None:
+    for prov in column(ctx, seat, "dragons sighted"):
+        ctx.morale(prov, -1, "dragons sighted (§11 22)")
+
+
+# -- 23, 24 plague and epidemic --------------------------------------------------------------------
+def plague_area(centres: tuple[str, ...] | list[str]) -> list[str]:
+    area = set(centres)
+    for prov in centres:
+        area.update(n for n in R.normal_neighbours(prov) if n in R.index)
+    return sorted(area, key=R.order_key)
+
+
+def plague(ctx: Ctx, seat: str, area: list[str], why: str) -> None:
+    """A ravage counter, morale down, and every unit eliminated on a 5 or 6."""
+    for prov in area:
+        ctx.set_prov(prov, why, ravage=ctx.prov(prov).ravage + 1)
+        ctx.morale(prov, -1, why)
+        units = units_at(ctx.state, prov)
+        if units:
+            faces = ctx.roll(len(units), f"{why} in {prov}: units die on 5-6", seat)
+            ctx.remove_units([u.id for u, f in zip(units, faces) if f >= 5], why)
+
+
+@effect(23)
+def plague_event(ctx: Ctx, seat: str) -> None:
+    plague(ctx, seat, plague_area([table_province(ctx, seat, "plague")]), "plague (§11 23)")
+
+
+@effect(24)
+def epidemic(ctx: Ctx, seat: str) -> None:
+    plague(ctx, seat, plague_area(column(ctx, seat, "epidemic")), "epidemic (§11 24)")
+
+
+# -- 25 famine --------------------------------------------------------------------------------------
+@effect(25)
+def famine(ctx: Ctx, seat: str) -> None:
+    for prov in column(ctx, seat, "famine"):
+        ctx.set_prov(prov, "famine (§11 25)", ravage=ctx.prov(prov).ravage + 1, famine=True)
+
+
+# -- 26 rebellion -------------------------------------------------------------------------------------
+@effect(26)
+def rebellion(ctx: Ctx, seat: str) -> None:
+    for prov in column(ctx, seat, "rebellion"):
+        owner = ctx.prov(prov).owner
+        if owner is None:
+            continue
+        if len(owned(ctx.state, owner)) > 1:  # else it would leave the player with no province: disregarded
+            ctx.ask("rebellion", owner, ("let_go", "lead_rebels"), prov=prov)
+        return
+
+
+@choice("rebellion")
+def rebellion_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    seat, prov = prompt.seat, prompt.prov
+    lost = [prov] if option == "let_go" else [p for p in owned(ctx.state, seat) if p != prov]
+    secede(ctx, seat, lost, "rebellion (§11 26)")
+
+
+def secede(ctx: Ctx, seat: str, lost: list[str], why: str) -> None:
+    """Provinces go neutral; the player's regulars and mercenaries in them desert; a king
+    there moves to the nearest province the player still controls."""
+    for prov in lost:
+        ctx.set_owner(prov, None, why)
+        ctx.remove_units([u.id for u in units_at(ctx.state, prov, seat, (*REGULAR_KINDS, "mercenary"))],
+                         f"desert in a seceded province ({why})")
+    king = king_of(ctx.state, seat)
+    if king is not None and king.loc in lost:
+        ctx.push(Job("send_home", seat, prov=king.loc, args=(why, str(king.id))))
+    eliminate_if_empty(ctx)
+
+
+# -- 31 fire ---------------------------------------------------------------------------------------------
+@effect(31)
+def fire(ctx: Ctx, seat: str) -> None:
+    for prov in column(ctx, seat, "fire"):
+        p = ctx.prov(prov)
+        if not p.city:
+            continue
+        pairs = pay_options(ctx, p.owner, 2) if p.owner else []
+        if pairs:
+            ctx.ask("fire", p.owner, ("let_burn", *pairs), prov=prov)
+        else:
+            burn(ctx, prov)
+        return
+
+
+def pay_options(ctx: Ctx, seat: str, size: int) -> list[str]:
+    """Every way to pay ``size`` tokens from what ``seat`` holds, as 'a+b'."""
+    player = ctx.player(seat)
+    out = []
+    for combo in combinations_with_replacement(RESOURCES, size):
+        if all(player.res[RESOURCES.index(n)] >= combo.count(n) for n in set(combo)):
+            out.append("+".join(combo))
+    return out
+
+
+def burn(ctx: Ctx, prov: str) -> None:
+    ctx.set_prov(prov, "city destroyed by fire (§11 31)", city=False, trade_seat=None, trade_res=None)
+
+
+@choice("fire")
+def fire_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    if option == "let_burn":
+        burn(ctx, prompt.prov)
+    else:
+        ctx.pay(prompt.seat, option.split("+"), "repairs after a fire (§11 31)")
+
+
+# -- 32 wildmen, 34 vikings -----------------------------------------------------------------------------
+@effect(32)
+def wildmen(ctx: Ctx, seat: str) -> None:
+    from domain.rules.saxon_shore.combat import outsider_raid
+
+    wild = R.wildmen_die[ctx.d6("wildmen: which wild province", seat)]
+    count = ctx.d6("wildmen: how many", seat)
+    target = R.random_adjacent[wild][ctx.d6(f"wildmen of {wild}: random adjacent province", seat) - 1]
+    outsider_raid(ctx, target, count * 1 + 2, f"{count} wildmen and a chief from {wild} (§11 32)", seat)
+
+
+@effect(34)
+def vikings(ctx: Ctx, seat: str) -> None:
+    from domain.rules.saxon_shore.combat import outsider_raid
+
+    sea = R.sea_die[ctx.d6("vikings: which sea zone", seat)]
+    count = ctx.d6("vikings: how many", seat)
+    target = R.random_adjacent[sea][ctx.d6(f"vikings from {sea}: random adjacent province", seat) - 1]
+    outsider_raid(ctx, target, count * 2 + 2, f"{count} vikings and a chief from {sea} (§11 34)", seat)
+
+
+# -- 33, 35, 36 resources ------------------------------------------------------------------------------
+@effect(33)
+def bumper_year(ctx: Ctx, seat: str) -> None:
+    ctx.set_player(seat, "bumper year (§11 33)", bumper=True)
+
+
+@effect(35)
+def traders(ctx: Ctx, seat: str) -> None:
+    swaps = [f"{g}>{t}" for g in held(ctx.player(seat)) for t in RESOURCES if t != g]
+    if swaps:
+        ctx.ask("traders", seat, ("keep", *swaps))
+
+
+@choice("traders")
+def traders_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    if option != "keep":
+        give, take = option.split(">")
+        ctx.gain(prompt.seat, {give: -1, take: 1}, "traders (§11 35)")
+
+
+@effect(36)
+def gold_horde(ctx: Ctx, seat: str) -> None:
+    ctx.gain(seat, {"gold": 1}, "gold horde (§11 36)")
+
+
+# -- 41 family ties -------------------------------------------------------------------------------------
+@effect(41)
+def family_ties(ctx: Ctx, seat: str) -> None:
+    prov = table_province(ctx, seat, "family ties")
+    owner = ctx.prov(prov).owner
+    if owner == seat:
+        return
+    if owner is None:
+        join(ctx, seat, prov)
+        return
+    if len(owned(ctx.state, owner)) == 1:
+        return  # it would leave the owner with no province: disregarded
+    offers = ["none"] + [o for size in (1, 2) for o in pay_options(ctx, owner, size)]
+    ctx.ask("family_offer", owner, offers, prov=prov, args=(seat,))
+
+
+@choice("family_offer")
+def family_offer(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    drawer = prompt.args[0]
+    if option == "none":
+        join(ctx, drawer, prompt.prov)
+    else:
+        ctx.ask("family_accept", drawer, ("accept", "refuse"), prov=prompt.prov, args=(prompt.seat, option))
+
+
+@choice("family_accept")
+def family_accept(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    owner, offer = prompt.args
+    if option == "accept":
+        tokens = offer.split("+")
+        ctx.pay(owner, tokens, "resources to keep a province (§11 41)")
+        gained: dict[str, int] = {}
+        for t in tokens:
+            gained[t] = gained.get(t, 0) + 1
+        ctx.gain(prompt.seat, gained, "resources to decline family ties (§11 41)")
+    else:
+        join(ctx, prompt.seat, prompt.prov)
+
+
+def join(ctx: Ctx, seat: str, prov: str) -> None:
+    """The province joins the kingdom: other players' regulars and mercenaries there desert,
+    their kings go to the nearest friendly province."""
+    former = ctx.prov(prov).owner
+    ctx.set_owner(prov, seat, "family ties (§11 41)")
+    others = [u for u in units_at(ctx.state, prov) if u.owner not in (None, seat)]
+    ctx.remove_units([u.id for u in others if u.kind in (*REGULAR_KINDS, "mercenary")], "desert (§11 41)")
+    for king in [u for u in others if u.kind == "king"]:
+        ctx.push(Job("send_home", king.owner, prov=prov, args=("family ties (§11 41)", str(king.id))))
+    if former:
+        eliminate_if_empty(ctx)
+
+
+# -- 42 boats, 43 Saxon relatives, 44 Arthur, 45 Roman ruin, 46 saint ---------------------------------------
+@effect(42)
+def free_boat(ctx: Ctx, seat: str) -> None:
+    places = [f"{p}@{z}" for p in owned(ctx.state, seat) for z in R.coasts[p]]
+    if len(places) == 1:
+        prov, sea = places[0].split("@")
+        ctx.add_units("boat", seat, prov, "a free boat (§11 42)", coast=sea)
+    elif places:
+        ctx.ask("boat_place", seat, places)
+
+
+@choice("boat_place")
+def boat_place(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    prov, sea = option.split("@")
+    ctx.add_units("boat", prompt.seat, prov, "a free boat (§11 42)", coast=sea)
+
+
+@effect(43)
+def saxon_relatives(ctx: Ctx, seat: str) -> None:
+    targets = {1: "Wessex", 2: "Sussex", 3: "Middlesex", 4: "Essex"}
+    face = 5
+    while face >= 5:
+        face = ctx.d6("Saxon relatives: 1 Wessex 2 Sussex 3 Middlesex 4 Essex 5-6 again", seat)
+    prov = targets[face]
+    ctx.add_units("regular", ctx.prov(prov).owner, prov, "Saxon relatives (§11 43)")
+
+
+@effect(44)
+def arthur(ctx: Ctx, seat: str) -> None:
+    king = king_of(ctx.state, seat)
+    if king is not None:
+        ctx.remove_units([king.id], "the king dies: the sword in the stone (§11 44)")
+        if ctx.prov(king.loc).owner == seat if king.loc in ctx.state.provinces else False:
+            ctx.add_units("king", seat, king.loc, "Arthur, a +2 king (§11 44)", quality=2)
+            return
+    crown(ctx, seat, 2, "Arthur, a +2 king (§11 44)")
+
+
+@effect(45)
+def roman_ruin(ctx: Ctx, seat: str) -> None:
+    options = ruin_options(ctx, seat)
+    if options:
+        ctx.ask("ruin", seat, options)
+
+
+def ruin_options(ctx: Ctx, seat: str) -> list[str]:
+    out = []
+    for prov in owned(ctx.state, seat):
+        p = ctx.prov(prov)
+        for imp in ("road", "wall", "city", "monastery"):
+            if not getattr(p, imp) and (imp != "monastery" or ctx.player(seat).christian):
+                out.append(f"{prov}:{imp}")
+    return out
+
+
+@choice("ruin")
+def ruin_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    prov, imp = option.split(":")
+    ctx.set_prov(prov, "Roman ruin (§11 45)", **{imp: True})
+    if imp == "monastery":
+        ctx.morale(prov, +1, "a monastery raises morale (§4.5)")
+
+
+@effect(46)
+def saint(ctx: Ctx, seat: str) -> None:
+    prov = table_province(ctx, seat, "saint")
+    p = ctx.prov(prov)
+    if p.monastery:
+        return
+    ctx.set_prov(prov, "a saint founds a monastery (§11 46)", monastery=True)
+    if p.owner is not None:
+        ctx.set_prov(prov, "a saint's monastery (§11 46)", morale=1 if ctx.player(p.owner).christian else -1)
+
+
+# -- 51-56 -------------------------------------------------------------------------------------------------
+@effect(51)
+def storms(ctx: Ctx, seat: str) -> None:
+    sea = R.sea_die[ctx.d6("storms: which sea zone", seat)]
+    if sea not in ctx.storms:
+        ctx.storms.append(sea)
+    ctx.note(f"storms in {sea} this turn (§11 51)", seat)
+
+
+@effect(52)
+def assassin(ctx: Ctx, seat: str) -> None:
+    targets = [s for s in alive(ctx.state) if s != seat and king_of(ctx.state, s) is not None]
+    if targets:
+        ctx.ask("assassin", seat, ("none", *targets))
+
+
+@choice("assassin")
+def assassin_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    if option != "none":
+        ctx.remove_units([king_of(ctx.state, option).id], f"{option}'s king assassinated (§11 52)")
+
+
+@effect(53)
+def bad_debts(ctx: Ctx, seat: str) -> None:
+    ctx.remove_units([u.id for u in units_of(ctx.state, seat, ("mercenary",))], "bad debts: mercenaries desert (§11 53)")
+
+
+@effect(54)
+def forced_march(ctx: Ctx, seat: str) -> None:
+    ctx.set_player(seat, "forced march this turn (§11 54)", forced_march=True)
+
+
+@effect(55)
+def chainmail(ctx: Ctx, seat: str) -> None:
+    ctx.set_player(seat, "chainmail this turn (§11 55)", chainmail=True)
+
+
+@effect(56)
+def heresy(ctx: Ctx, seat: str) -> None:
+    ctx.set_player(seat, "heresy: must convert (§11 56)", heresy=True)
+
+
+# -- 61-66 -------------------------------------------------------------------------------------------------
+@effect(61)
+def city_founded(ctx: Ctx, seat: str) -> None:
+    prov = table_province(ctx, seat, "city founded")
+    p = ctx.prov(prov)
+    if p.owner is None and not p.city:
+        ctx.set_prov(prov, "a city founded in a neutral land (§11 61)", city=True)
+
+
+@effect(62)
+def earthquake(ctx: Ctx, seat: str) -> None:
+    for prov in column(ctx, seat, "earthquake"):
+        if ctx.prov(prov).wall:
+            ctx.set_prov(prov, "earthquake destroys the wall (§11 62)", wall=False)
+
+
+@effect(63)
+def muttering(ctx: Ctx, seat: str) -> None:
+    regulars = units_of(ctx.state, seat, REGULAR_KINDS)
+    if regulars:
+        faces = ctx.roll(len(regulars), "muttering in the ranks: 4-6 deserts (§11 63)", seat)
+        ctx.remove_units([u.id for u, f in zip(regulars, faces) if f >= 4], "muttering in the ranks (§11 63)")
+
+
+@effect(64)
+def widespread_rebellion(ctx: Ctx, seat: str) -> None:
+    named = [p for p in column(ctx, seat, "widespread rebellion") if ctx.prov(p).owner is not None]
+    ctx.push(*[Job("rebels", seat, prov=p) for p in named])
+
+
+@effect(65)
+def hammer(ctx: Ctx, seat: str) -> None:
+    options = ["none"]
+    for prov in R.provinces:
+        options += [f"destroy:{prov}:{imp}" for imp in IMPROVEMENTS if getattr(ctx.prov(prov), imp)]
+    options += [f"ravage:{prov}" for prov in R.provinces]
+    ctx.ask("hammer", seat, options)
+
+
+@choice("hammer")
+def hammer_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    parts = option.split(":")
+    if parts[0] == "destroy":
+        changes = {parts[2]: False}
+        if parts[2] == "city":
+            changes.update(trade_seat=None, trade_res=None)
+        ctx.set_prov(parts[1], "the hammer of God (§11 65)", **changes)
+    elif parts[0] == "ravage":
+        ctx.set_prov(parts[1], "the hammer of God (§11 65)", ravage=ctx.prov(parts[1]).ravage + 1)
+
+
+@effect(66)
+def end_times(ctx: Ctx, seat: str) -> None:
+    for prov in R.provinces:
+        if is_christian_province(ctx.state, prov) and ctx.prov(prov).morale != -1:
+            ctx.set_prov(prov, "the end times: Christian lands at low morale (§11 66)", morale=-1)
+
+
+assert sorted(EVENTS) == sorted(TITLES), "every event of the table is implemented"

@@ -1,0 +1,253 @@
+"""§7 movement: two movement points, roads, wild provinces, border types, stopping in
+non-friendly provinces, boats carrying two units over sea zones, storms (§11 51), paths
+(§11 12-15) and forced march (§11 54)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.rules.saxon_shore.board import PATH_TYPES
+from domain.rules.saxon_shore.core import TROOP_KINDS, Ctx, R, capacity, job, units_at, units_of, violation
+from domain.rules.saxon_shore.model import Done, ForcedMarch, Hire, Job, Move, SaxonState, Unit
+from domain.rules.saxon_shore.phases import PHASES, Phase, hire_apply, hire_candidates, hire_check
+
+RULE = "7"
+MAX_STEPS = 8  # automated-play guard on free road moves (RULES_NOTES.md)
+MAX_PATH = 4
+
+
+def slots(unit: Unit) -> int:
+    """Boat space a unit takes: a mounted knight counts as two (§11 11)."""
+    return 2 if unit.kind == "knight" else 1
+
+
+@job("movement_start")
+def movement_start(ctx: Ctx, j: Job) -> None:
+    """Each movement phase every unit has two movement points (§7)."""
+    ctx.phase, ctx.stage = "move", j.n
+    fresh = [msgspec.structs.replace(u, mp=2, steps=0) for u in ctx.state.units.values()
+             if u.owner is not None and (u.mp != 2 or u.steps)]
+    ctx.update_units(sorted(fresh, key=lambda u: u.id), f"movement phase {j.n} (§7)")
+
+
+class Plan(msgspec.Struct, frozen=True):
+    """The checked result of a move: per step the (from, to, cost); paths used; final loc."""
+
+    steps: list[tuple[str, str, int]]
+    coasts: list[str | None]  # the coast the group's boats lie on after each step (None at sea)
+    paths_used: tuple[int, int, int]
+    halted: bool
+
+
+def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
+    """Validate a group move along ``path``; raise a violation or return the plan."""
+    if not c.units or len(set(c.units)) != len(c.units):
+        raise violation("bad_group", "name one or more distinct units", RULE)
+    if not 1 <= len(c.path) <= MAX_PATH:
+        raise violation("bad_path", f"a path has 1 to {MAX_PATH} steps", RULE)
+    units = []
+    for uid in c.units:
+        u = state.units.get(uid)
+        if u is None or u.owner != seat:
+            raise violation("not_your_unit", f"unit {uid} is not one of {seat}'s units", RULE)
+        units.append(u)
+    here = units[0].loc
+    if any(u.loc != here for u in units):
+        raise violation("bad_group", "units moving together start in the same place", RULE)
+    boats = [u for u in units if u.kind == "boat"]
+    riders = [u for u in units if u.kind != "boat"]
+    if any(u.mp < 0 for u in units):
+        raise violation("halted", "units that entered a non-friendly province must stop (§7)", RULE)
+    if any(u.steps + len(c.path) > MAX_STEPS for u in units):
+        raise violation("too_many_steps", f"at most {MAX_STEPS} steps a movement phase (automated-play guard)", RULE)
+    mp = min(u.mp for u in units)
+    paths = list(state.players[seat].paths)
+    steps: list[tuple[str, str, int]] = []
+    coasts: list[str | None] = []
+    halted = False
+    coast = boats[0].coast if boats else None
+    if boats:
+        if sum(slots(u) for u in riders) > 2 * len(boats):
+            raise violation("boat_full", "a boat carries two units (a mounted knight counts as two)", RULE)
+        if R.is_sea(here):
+            coast = here
+        elif any(b.coast != coast for b in boats):
+            raise violation("bad_group", "boats moving together lie on the same coast", RULE)
+    elif R.is_sea(here):
+        raise violation("needs_boat", "troops at sea move only with boats", RULE)
+    for i, nxt in enumerate(c.path):
+        last = i == len(c.path) - 1
+        if halted:
+            raise violation("must_stop", f"units entering non-friendly {steps[-1][1]} must stop there (§7)", RULE)
+        if boats:
+            if R.is_sea(here):
+                if not (nxt in R.sea_links[here] or (nxt in R.coasts and here in R.coasts[nxt])):
+                    raise violation("not_adjacent", f"boats cannot sail from {here} to {nxt}", RULE)
+                coast = here if nxt in R.coasts else None
+            else:
+                if nxt == coast:
+                    coast = None
+                elif nxt in R.coasts and R.share_coastline(here, nxt) and coast in R.coasts[nxt]:
+                    pass
+                else:
+                    raise violation("not_adjacent", f"boats move from {here} only to their sea zone or along a "
+                                                    f"shared coastline, not to {nxt}", RULE)
+            cost = 1
+        else:
+            if (here, nxt) not in R.border:
+                raise violation("not_adjacent", f"{nxt} does not border {here}", RULE)
+            kind = R.border[(here, nxt)]
+            if kind != "normal":
+                k = PATH_TYPES.index(kind)
+                if paths[k] < 1:
+                    raise violation("blocked_border", f"the {kind} border between {here} and {nxt} is impassable "
+                                                      f"without a {kind} path (§7, §11 12)", RULE)
+                paths[k] -= 1
+            if nxt in R.wild:
+                k = PATH_TYPES.index(R.wild_terrain[nxt])
+                if paths[k] < 2:
+                    raise violation("wild_province", f"{nxt} is a wild province: troops may not enter it (§7)", RULE)
+                if last:
+                    raise violation("wild_province", f"troops may only pass through {nxt} (§11 12)", RULE)
+                paths[k] -= 2
+            cost = 0 if here in state.provinces and state.provinces[here].road else 1
+        if mp < cost:
+            raise violation("no_movement_points", "not enough movement points (§7)", RULE)
+        mp -= cost
+        steps.append((here, nxt, cost))
+        coasts.append(coast)
+        if nxt in state.provinces and state.provinces[nxt].owner != seat and capacity(state, nxt) > 0:
+            halted = True
+        here = nxt
+    start = units[0].loc
+    if R.is_sea(start):
+        left = [u for u in units_at(state, start, seat) if u.id not in c.units]
+        if sum(slots(u) for u in left if u.kind != "boat") > 2 * sum(1 for u in left if u.kind == "boat"):
+            raise violation("boat_full", "troops at sea cannot be left without boats to carry them", RULE)
+    if R.is_sea(here):
+        there = [u for u in units_at(state, here, seat)]
+        total_riders = sum(slots(u) for u in there if u.kind != "boat") + sum(slots(u) for u in riders)
+        if total_riders > 2 * (len(boats) + sum(1 for u in there if u.kind == "boat")):
+            raise violation("boat_full", "not enough boats at sea for these troops", RULE)
+    used = tuple(a - b for a, b in zip(state.players[seat].paths, paths))
+    return Plan(steps=steps, coasts=coasts, paths_used=used, halted=halted)  # type: ignore[arg-type]
+
+
+def move_check(state: SaxonState, seat: str, c: Move) -> None:
+    plan_move(state, seat, c)
+
+
+def move_apply(ctx: Ctx, seat: str, c: Move) -> None:
+    plan = plan_move(ctx.state, seat, c)
+    if any(plan.paths_used):
+        left = tuple(a - b for a, b in zip(ctx.player(seat).paths, plan.paths_used))
+        ctx.set_player(seat, "paths used (§11 12)", paths=left)
+    ids = list(c.units)
+    for i, (here, nxt, cost) in enumerate(plan.steps):
+        units = [ctx.state.units[u] for u in ids if u in ctx.state.units]
+        boats = [u for u in units if u.kind == "boat"]
+        touched = (nxt,) if R.is_sea(here) else (*R.coasts.get(here, ()), nxt)
+        if boats and any(z in ctx.storms for z in touched):
+            ids = storm(ctx, seat, units, here, nxt)
+            units = [ctx.state.units[u] for u in ids]
+            if not any(u.kind == "boat" for u in units):
+                return
+        last = i == len(plan.steps) - 1
+        moved = [msgspec.structs.replace(u, loc=nxt, mp=-1 if last and plan.halted else u.mp - cost,
+                                         steps=u.steps + 1, coast=plan.coasts[i] if u.kind == "boat" else None)
+                 for u in units]
+        ctx.update_units(moved, f"moves {here} to {nxt} (§7)")
+
+
+def storm(ctx: Ctx, seat: str, units: list[Unit], here: str, nxt: str) -> list[int]:
+    """§11 51: each boat rolls; 4-6 it sinks with what it carries (riders fill boats in id order)."""
+    boats = [u for u in units if u.kind == "boat"]
+    riders = [u for u in units if u.kind != "boat"]
+    faces = ctx.roll(len(boats), f"storm: boat moving {here} to {nxt} sinks on 4-6 (§11 51)", seat)
+    lost: list[int] = []
+    seats_left = {b.id: 2 for b in boats}
+    carried: dict[int, list[int]] = {b.id: [] for b in boats}
+    for r in riders:
+        for b in boats:
+            if seats_left[b.id] >= slots(r):
+                seats_left[b.id] -= slots(r)
+                carried[b.id].append(r.id)
+                break
+    for b, f in zip(boats, faces):
+        if f >= 4:
+            lost += [b.id, *carried[b.id]]
+    ctx.remove_units(lost, "lost in a storm (§11 51)")
+    return [u.id for u in units if u.id not in lost]
+
+
+def forced_check(state: SaxonState, seat: str, c: ForcedMarch) -> None:
+    if not state.players[seat].forced_march:
+        raise violation("no_forced_march", "you hold no forced march this turn (§11 54)", "11")
+    if not [u for u in units_at(state, c.location, seat) if u.mp >= 0]:
+        raise violation("no_units", f"{seat} has no units able to move at {c.location}", "11")
+
+
+def forced_apply(ctx: Ctx, seat: str, c: ForcedMarch) -> None:
+    ctx.set_player(seat, "forced march used (§11 54)", forced_march=False)
+    units = [msgspec.structs.replace(u, mp=u.mp + 1) for u in units_at(ctx.state, c.location, seat) if u.mp >= 0]
+    ctx.update_units(units, "forced march: one more movement point (§11 54)")
+
+
+def _destinations(state: SaxonState, u: Unit) -> list[str]:
+    if u.kind == "boat" or R.is_sea(u.loc):
+        if R.is_sea(u.loc):
+            return sorted({*R.sea_links[u.loc], *R.sea_provinces[u.loc]}, key=R.order_key)
+        return [u.coast] + [n for n in R.land_neighbours.get(u.loc, ()) if n in R.coasts and R.share_coastline(u.loc, n)]
+    return [n for n in R.land_neighbours.get(u.loc, ()) if n not in R.wild]
+
+
+def move_candidates(state: SaxonState, seat: str):
+    yield Done()
+    mine = [u for u in units_of(state, seat) if u.mp >= 0]
+    by_loc: dict[str, list[Unit]] = {}
+    for u in mine:
+        by_loc.setdefault(u.loc, []).append(u)
+    for loc in sorted(by_loc, key=R.order_key):
+        group = by_loc[loc]
+        boats = [u for u in group if u.kind == "boat"]
+        riders = [u for u in group if u.kind != "boat"]
+        for u in riders if not R.is_sea(loc) else []:
+            for d in _destinations(state, u):
+                yield Move(units=[u.id], path=[d])
+        if len(riders) > 1 and not R.is_sea(loc):
+            for d in _destinations(state, riders[0]):
+                yield Move(units=[u.id for u in riders], path=[d])
+        for b in boats:
+            for d in _destinations(state, b):
+                yield Move(units=[b.id], path=[d])
+                load, room = [], 2
+                for r in riders:
+                    if slots(r) <= room:
+                        load.append(r.id)
+                        room -= slots(r)
+                if load:
+                    yield Move(units=[b.id, *load], path=[d])
+        if riders and not R.is_sea(loc):
+            for n in R.land_neighbours.get(loc, ()):
+                if n in R.wild:
+                    for m in R.land_neighbours[n]:
+                        if m != loc and m not in R.wild:
+                            yield Move(units=[riders[0].id], path=[n, m])
+        if state.players[seat].forced_march:
+            yield ForcedMarch(location=loc)
+    yield from hire_candidates(state, seat)
+
+
+PHASES["move"] = Phase(
+    "move", RULE, wanted=lambda s, seat: bool(units_of(s, seat)) or bool(hire_candidates_any(s, seat)),
+    candidates=move_candidates,
+    checks={Move: move_check, ForcedMarch: forced_check, Hire: hire_check},
+    applies={Move: move_apply, ForcedMarch: forced_apply, Hire: hire_apply},
+)
+
+
+def hire_candidates_any(state: SaxonState, seat: str) -> bool:
+    return False
+
+
+__all__ = ["TROOP_KINDS"]

@@ -1,0 +1,135 @@
+"""What a seat sees (everything in Saxon Shore is open), the text board, and one-line
+narratives of commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.rules.saxon_shore.board import PATH_TYPES, RESOURCES
+from domain.rules.saxon_shore.core import R, capacity, victory
+from domain.rules.saxon_shore.model import SaxonState
+
+MORALE = {-1: "low", 0: "normal", 1: "high"}
+SHORT = {"king": "K", "regular": "R", "knight": "N", "berserker": "B", "monk": "M", "mercenary": "$",
+         "peasant": "p", "boat": "b"}
+
+
+def _units(state: SaxonState, loc: str) -> list[dict[str, Any]]:
+    return [msgspec.to_builtins(u) for _, u in sorted(state.units.items()) if u.loc == loc]
+
+
+def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
+    """Everything is open in Saxon Shore: the whole board, every hand of resources."""
+    outcome = state.ended or victory(state)
+    provinces = {}
+    for name in R.provinces:
+        p = state.provinces[name]
+        provinces[name] = {
+            "owner": p.owner, "castle": p.owner is not None, "population": R.population[name],
+            "capacity": capacity(state, name), "produces": list(R.produces[name]),
+            "morale": MORALE[p.morale], "ravage": p.ravage,
+            "improvements": [i for i in ("road", "wall", "city", "monastery") if getattr(p, i)],
+            "trade": {"seat": p.trade_seat, "resource": p.trade_res} if p.trade_res else None,
+            "troops": _units(state, name),
+        }
+    players = {}
+    for s in state.seats:
+        pl = state.players[s]
+        king = next((u for u in state.units.values() if u.owner == s and u.kind == "king"), None)
+        players[s] = {
+            "alive": pl.alive, "religion": "christian" if pl.christian else "pagan",
+            "resources": dict(zip(RESOURCES, pl.res)), "paths": dict(zip(PATH_TYPES, pl.paths)),
+            "king": {"province": king.loc, "quality": king.quality} if king else None,
+            "boats": sum(1 for u in state.units.values() if u.owner == s and u.kind == "boat"),
+            "provinces": sum(1 for p in state.provinces.values() if p.owner == s),
+            "cards": [c for c in ("forced_march", "chainmail", "heresy", "bumper") if getattr(pl, c)],
+        }
+    return {
+        "turn": state.turn, "phase": state.phase, "stage": state.stage, "order": list(state.order),
+        "to_act": [state.prompt.seat] if state.prompt and outcome is None else [],
+        "prompt": msgspec.to_builtins(state.prompt) if state.prompt and outcome is None else None,
+        "provinces": provinces, "players": players,
+        "sea_zones": {z: {"units": _units(state, z), "storm": z in state.storms} for z in R.seas},
+        "battle": msgspec.to_builtins(state.battle) if state.battle else None,
+        "options": msgspec.to_builtins(state.options),
+        "outcome": msgspec.to_builtins(outcome) if outcome else None,
+    }
+
+
+def _troops(state: SaxonState, loc: str) -> str:
+    parts = []
+    for _, u in sorted(state.units.items()):
+        if u.loc == loc:
+            q = f"{u.quality:+d}" if u.kind == "king" and u.quality else ""
+            parts.append(f"{u.owner or 'n'}:{SHORT[u.kind]}{q}")
+    return " ".join(parts)
+
+
+def render_text(state: SaxonState) -> str:
+    """One line per province and player: a board readable at a glance."""
+    outcome = state.ended or victory(state)
+    lines = [f"Saxon Shore — turn {state.turn}, {state.phase}"
+             + (f" {state.stage}" if state.stage else "") + f" — order {' '.join(state.order)}"]
+    if state.prompt and outcome is None:
+        lines.append(f"waiting for {state.prompt.seat}: {state.prompt.kind}"
+                     + (f" ({state.prompt.args[0]})" if state.prompt.kind == "phase" else ""))
+    for s in state.seats:
+        pl = state.players[s]
+        res = " ".join(f"{r}:{n}" for r, n in zip(RESOURCES, pl.res) if n) or "no resources"
+        owned = [p for p in R.provinces if state.provinces[p].owner == s]
+        status = "" if pl.alive else " (eliminated)"
+        lines.append(f"{s}{status} {'Christian' if pl.christian else 'Pagan'} — {len(owned)} provinces — {res}")
+    lines.append("province        own pop cap morale ravage improvements      troops")
+    for name in R.provinces:
+        p = state.provinces[name]
+        imps = ",".join(i for i in ("road", "wall", "city", "monastery") if getattr(p, i))
+        if p.trade_res:
+            imps += f" [{p.trade_seat}:{p.trade_res}]"
+        lines.append(f"{name:<15} {p.owner or '-':<3} {R.population[name]:>3} {capacity(state, name):>3} "
+                     f"{MORALE[p.morale]:<6} {p.ravage:>6} {imps:<17} {_troops(state, name)}")
+    for z in R.seas:
+        lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(state, z)}")
+    if outcome:
+        lines.append(f"GAME OVER: {outcome.winner or 'draw'} — {outcome.reason}")
+    return "\n".join(lines)
+
+
+def describe_command(command: dict[str, Any]) -> str:
+    """A one-line narrative of a recorded command."""
+    kind = command.get("type")
+    c = command
+    match kind:
+        case "choose":
+            return f"chooses {c.get('option')}"
+        case "done":
+            return "is done with this phase"
+        case "offer":
+            return f"offers {c.get('to')} {c.get('give')} for {c.get('take')}"
+        case "place_trade":
+            return f"places {c.get('resource')} for trade in {c.get('province')}"
+        case "improve":
+            return f"pays {'+'.join(c.get('pay', []))} for {c.get('improvement')} in {c.get('province')}"
+        case "hire":
+            return f"hires mercenary {c.get('unit')} for {c.get('pay')}"
+        case "raise_regular":
+            return f"raises a regular in {c.get('province')}"
+        case "raise_peasants":
+            return f"raises peasants in {c.get('province')}"
+        case "raise_boats":
+            return "raises boats in " + ", ".join(f"{p.get('province')} ({p.get('sea')})" for p in c.get("places", []))
+        case "peasant_to_boat":
+            return f"turns peasant {c.get('unit')} into a boat"
+        case "raise_monk":
+            return f"raises a warrior monk in {c.get('province')}"
+        case "convert":
+            return "converts to the other religion"
+        case "move":
+            return f"moves units {c.get('units')} via {' → '.join(c.get('path', []))}"
+        case "forced_march":
+            return f"force-marches the units at {c.get('location')}"
+        case "declare":
+            pay = f" (paying {c.get('pay')})" if c.get("pay") else ""
+            return f"declares {c.get('action')} in {c.get('province')}{pay}"
+    return str(kind)
