@@ -56,8 +56,8 @@ def crusader_knights(loose=True, charge_red=2, melee_red=1):
     return out
 
 
-def ayyubid_horse(harass=False):
-    out = [HOLD, act("loose", "Loose", 1, U, True, green=1, target="enemy")]
+def ayyubid_horse(harass=False, loose_when_ordered=True):
+    out = [HOLD, act("loose", "Loose", 1, U, loose_when_ordered, green=1, target="enemy")]
     if harass:
         out.append(act("harass", "Harass", 2, U, False, green=2, target="enemy"))
     out.append(act("melee", "Melee", 1, C, True, red=1, green=1, target="enemy"))
@@ -103,19 +103,20 @@ def arsuf():
             "naplouse", [tgt("soulayman", U, C)], crusader_knights(loose=False)), plus=(2,)),
         banner("aslam", "Aslam", ayy, 4, "never-committed", card(
             "aslam", [tgt("lusignan", U), tgt("henry-ii", U)],
-            [HOLD, act("loose", "Loose", 1, U, True, green=1, target="enemy"),
+            [HOLD, act("loose", "Loose", 1, U, False, green=1, target="enemy"),
              act("reinforce", "Reinforce", 1, U, False, target="friendly", effect="reinforce",
                  friendly=["ala-afdal", "ala-al-din"]),
              act("reinforce-arsuf", "Reinforce Arsuf", 1, U, False, effect="reinforce-arsuf")]), plus=(2,)),
         banner("saladin", "Saladin", ayy, 6, "never-committed", card(
             "saladin", [tgt("richard", R), tgt("bourgogne", U)],
-            [HOLD, act("loose", "Loose", 1, U, True, green=1, target="enemy"),
+            [HOLD, act("loose", "Loose", 1, U, False, green=1, target="enemy"),
              act("sacrifice", "Sacrifice", 1, U, False, red=2, effect="sacrifice")],
             [react("counter-charge", "Counter-charge", ["charge"], red=1, green=2)])),
         banner("saphadin", "Saphadin", ayy, 5, "follows-target", card(
             "saphadin", [tgt("sable", U, C, R), tgt("henry-ii", U)], ayyubid_horse(), [EVADE])),
         banner("ala-afdal", "Ala Afdal", ayy, 4, "follows-target", card(
-            "ala-afdal", [tgt("henry-ii", U), tgt("bourgogne", U)], ayyubid_horse(harass=True)), plus=(2,)),
+            "ala-afdal", [tgt("henry-ii", U), tgt("bourgogne", U)],
+            ayyubid_horse(harass=True, loose_when_ordered=False)), plus=(2,)),
         banner("ala-al-din", "Ala al Din", ayy, 5, "follows-target", card(
             "ala-al-din", [tgt("richard", R, C), tgt("bourgogne", U, C)], ayyubid_horse(),
             [react("counter-charge", "Counter-charge", ["charge"], red=1, green=1)])),
@@ -149,7 +150,7 @@ def hattin():
                       act("shield-wall", "Shield wall", 1, "any", False, effect="shield-wall")], horns=True)
     chat = card("chatillon", [tgt("manguras", U, C)], crusader_knights())
     chat_horns = card("chatillon-horns", [tgt("manguras", U, C), tgt("saladin", C)], crusader_knights(), horns=True)
-    sal_actions = [HOLD, act("loose", "Loose", 1, U, True, green=1, target="enemy"),
+    sal_actions = [HOLD, act("loose", "Loose", 1, U, False, green=1, target="enemy"),
                    act("charge", "Charge", 2, U, False, red=1, green=2, change="commit", target="enemy"),
                    act("melee", "Melee", 1, C, True, red=1, green=1, target="enemy"),
                    act("regroup", "Regroup", 1, C, False, change="withdraw"),
@@ -157,8 +158,8 @@ def hattin():
                        friendly=["saphadin", "manguras"])]
     sal = card("saladin", [tgt("ridefort", U), tgt("d-ibelin", U, C)], sal_actions)
     sal_horns = card("saladin-horns", [tgt("lusignan", U, C), tgt("ridefort", U)], sal_actions, horns=True)
-    mang = card("manguras", [tgt("chatillon", U, C), tgt("lusignan", U)], ayyubid_horse(harass=True))
-    mang_horns = card("manguras-horns", [tgt("chatillon", U, C), tgt("ridefort", U)], ayyubid_horse(harass=True),
+    mang = card("manguras", [tgt("chatillon", U, C), tgt("lusignan", U)], ayyubid_horse(harass=True, loose_when_ordered=False))
+    mang_horns = card("manguras-horns", [tgt("chatillon", U, C), tgt("ridefort", U)], ayyubid_horse(harass=True, loose_when_ordered=False),
                       horns=True)
     specs = [
         banner("lusignan", "Lusignan", cru, 6, "camp-then-horns", lus_camp, horns_card=lus_horns,
@@ -183,17 +184,17 @@ def hattin():
              act("regroup", "Regroup", 1, C, False, change="withdraw")])),
         banner("husam-lulu", "Husam Lulu", ayy, 3, "never-committed", card(
             "husam-lulu", [tgt("ridefort", U), tgt("naplouse", U)],
-            [HOLD, act("loose", "Loose", 1, U, True, green=1, target="enemy"),
+            [HOLD, act("loose", "Loose", 1, U, False, green=1, target="enemy"),
              act("set-fire", "Set Fire", 1, U, False, effect="set-fire"),
              act("feed-fire", "Feed Fire", 1, U, True, effect="feed-fire")]), plus=(2,), give=False),
         banner("saladin", "Saladin", ayy, 7, "two-locations", sal, horns_card=sal_horns, plus=(2, 4, 6)),
         banner("keukburi", "Keukburi", ayy, 5, "follows-target", card(
-            "keukburi", [tgt("d-ibelin", U, C, R), tgt("ridefort", U)], ayyubid_horse(), [EVADE])),
+            "keukburi", [tgt("d-ibelin", U, C, R), tgt("ridefort", U)], ayyubid_horse(loose_when_ordered=False), [EVADE])),
         banner("saphadin", "Saphadin", ayy, 5, "follows-target", card(
-            "saphadin", [tgt("naplouse", U, C, R), tgt("ridefort", U)], ayyubid_horse(), [EVADE])),
+            "saphadin", [tgt("naplouse", U, C, R), tgt("ridefort", U)], ayyubid_horse(loose_when_ordered=False), [EVADE])),
         banner("manguras", "Manguras", ayy, 5, "follows-target", mang, horns_card=mang_horns),
         banner("taqui-al-din", "Taqui al Din", ayy, 4, "follows-target", card(
-            "taqui-al-din", [tgt("raymond-iii", U, C, R)], ayyubid_horse(),
+            "taqui-al-din", [tgt("raymond-iii", U, C, R)], ayyubid_horse(loose_when_ordered=False),
             [react("open-ranks", "Open ranks", ["charge", "uncontrolled-charge"], red=1,
                    effect="two-lances-to-box")]), plus=(2,)),
     ]

@@ -1,0 +1,156 @@
+"""Driving Saladin games through the real aggregate path (domain.game), with seeded or
+forced dice."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from domain.dice import DieKind
+from domain.events import DiceRolled, GameCreated, SeatInfo
+from domain.game import Game, create_game, project_game, take_decision
+from domain.rng import SeededRng
+from domain.rules.base import RuleViolation
+from domain.rules.registry import RULE_SYSTEMS
+from domain.rules.saladin.state import SaladinState
+
+SALADIN = RULE_SYSTEMS["saladin"]
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+SEED = bytes(range(32))
+SEATS = ("crusaders", "ayyubids")
+
+
+class FakeRng:
+    """Returns chosen faces (then blanks), numbering draws consecutively like the real rng."""
+
+    def __init__(self, faces: list[str] | None = None, next_draw: int = 0):
+        self.faces = list(faces or [])
+        self.next_draw = next_draw
+        self.requests: list[tuple[str, int]] = []
+
+    def roll(self, kind: DieKind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
+        faces = [self.faces.pop(0) if self.faces else "blank" for _ in range(count)]
+        draws = list(range(self.next_draw, self.next_draw + count))
+        self.next_draw += count
+        self.requests.append((purpose, count))
+        return DiceRolled(draws=draws, kind=kind.id, faces=faces, purpose=purpose, seat=seat)
+
+    def shuffle(self, deck: str, size: int, purpose: str = ""):  # pragma: no cover - Saladin never shuffles
+        raise AssertionError("Saladin never shuffles")
+
+    def order(self, shuffle):  # pragma: no cover
+        raise AssertionError("Saladin never shuffles")
+
+
+def new_game(scenario: str, game_id: int = 1) -> Game:
+    created = GameCreated(
+        rules="saladin",
+        rules_version=SALADIN.version,
+        scenario=scenario,
+        data_hash=SALADIN.data_hash(scenario),
+        seats={s: SeatInfo(player=s.title()) for s in SEATS},
+        seed_commitment="0" * 64,
+    )
+    return project_game(None, create_game(UUID(int=game_id), created, NOW))
+
+
+def play(game: Game, seat: str, command: dict[str, Any], faces: list[str] | None = None) -> Game:
+    """Take one decision with forced dice (blank when none are given)."""
+    rng = FakeRng(faces, game.next_draw)
+    records = take_decision(game, seat, command, rng, NOW, None)
+    assert not rng.faces, f"unused forced faces {rng.faces} for {command}"
+    return project_game(game, records)
+
+
+def play_seeded(game: Game, seat: str, command: dict[str, Any]) -> Game:
+    rng = SeededRng(SEED, game.id, "", game.next_draw)
+    return project_game(game, take_decision(game, seat, command, rng, NOW, SEED))
+
+
+def decide_events(game: Game, seat: str, command: dict[str, Any], faces: list[str] | None = None):
+    """The stored events one decision makes (typed), and the game after them."""
+    rng = FakeRng(faces, game.next_draw)
+    records = take_decision(game, seat, command, rng, NOW, None)
+    return [r.typed() for r in records], project_game(game, records)
+
+
+def refused(game: Game, seat: str, command: dict[str, Any]) -> RuleViolation:
+    try:
+        take_decision(game, seat, command, FakeRng([], game.next_draw), NOW, None)
+    except RuleViolation as violation:
+        return violation
+    raise AssertionError(f"{command} was accepted")
+
+
+def with_state(game: Game, **changes) -> Game:
+    """A prepared position: the same game with its Saladin state changed."""
+    return msgspec.structs.replace(game, state=msgspec.structs.replace(game.state, **changes))
+
+
+def with_banner(game: Game, banner: str, **changes) -> Game:
+    s: SaladinState = game.state
+    b = msgspec.structs.replace(s.banners[banner], **changes)
+    return with_state(game, banners={**s.banners, banner: b})
+
+
+def with_side(game: Game, side: str, **changes) -> Game:
+    s: SaladinState = game.state
+    return with_state(game, sides={**s.sides, side: msgspec.structs.replace(s.sides[side], **changes)})
+
+
+def legal(game: Game, seat: str) -> list[dict[str, Any]]:
+    return [msgspec.to_builtins(c) for c in SALADIN.legal_commands(game.state, seat)]
+
+
+def view(game: Game) -> dict[str, Any]:
+    return SALADIN.view(game.state, None)
+
+
+def banner_view(game: Game, banner: str) -> dict[str, Any]:
+    return next(b for b in view(game)["banners"] if b["id"] == banner)
+
+
+def orders(game: Game, side: str) -> dict[str, int]:
+    return view(game)["sides"][side]["orders"]
+
+
+def act(banner: str, action: str, target: str | None = None) -> dict[str, Any]:
+    out = {"type": "activate", "banner": banner, "action": action}
+    if target is not None:
+        out["target"] = target
+    return out
+
+
+def start(game: Game, first: str | None = None) -> Game:
+    """Get through the Initiative phase without seizing: the holder lets ``first`` start."""
+    s = game.state
+    if s.phase == "seize":
+        game = play(game, s.active, {"type": "decline-seize"})
+    holder = game.state.active
+    return play(game, holder, {"type": "choose-first", "seat": first or holder})
+
+
+def hold_all(game: Game, seat: str) -> Game:
+    """Activate every Deployed banner of ``seat`` with the 0-cost Hold (the opponent must be passed)."""
+    for bid in sorted(game.state.banners):
+        b = game.state.banners[bid]
+        if b.side == seat and b.in_play and not b.ordered:
+            game = play(game, seat, act(bid, "hold"))
+    return game
+
+
+def finish_turn(game: Game) -> Game:
+    """Both sides close the turn with the least they may do: Hold every Deployed banner,
+    use a Leader that must be used (recovering a spent Order), then pass."""
+    turn = game.state.turn
+    while game.state.turn == turn and game.outcome is None:
+        seat = game.state.active
+        options = legal(game, seat)
+        pick = next((c for c in options if c["type"] == "activate" and c["action"] == "hold"), None)
+        pick = pick or next((c for c in options if c["type"] == "pass"), None)
+        pick = pick or next(c for c in options if c["type"] == "leader")
+        game = play(game, seat, pick)
+    return game
