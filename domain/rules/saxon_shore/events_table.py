@@ -24,8 +24,8 @@ from domain.rules.saxon_shore.flow import crown, eliminate_if_empty
 from domain.rules.saxon_shore.model import Job, Prompt
 
 TITLES = {
-    11: "Mounted knights / Berserkers", 12: "Mountain path, woodland trail or marsh way", 13: "as 12", 14: "as 12",
-    15: "as 12", 16: "Missionary activity", 21: "Good omens", 22: "Dragons sighted!", 23: "Plague", 24: "Epidemic",
+    11: "Mounted knights / Berserkers", 12: "Mountain path, woodland trail or marsh way", 13: "Mountain path, woodland trail or marsh way",
+    14: "Mountain path, woodland trail or marsh way", 15: "Mountain path, woodland trail or marsh way", 16: "Missionary activity", 21: "Good omens", 22: "Dragons sighted!", 23: "Plague", 24: "Epidemic",
     25: "Famine", 26: "Rebellion", 31: "Fire", 32: "Wildmen", 33: "Bumper year", 34: "Viking raids", 35: "Traders",
     36: "Gold horde discovered", 41: "Family ties", 42: "Boats", 43: "Saxon relatives", 44: "Sword in the stone!",
     45: "Roman ruin", 46: "Saint founds a monastery", 51: "Storms", 52: "Assassin!", 53: "Bad debts",

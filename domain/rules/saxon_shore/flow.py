@@ -71,9 +71,8 @@ def place_mercenaries(ctx: Ctx, j: Job) -> None:
 @job("begin_turn")
 def begin_turn(ctx: Ctx, j: Job) -> None:
     state = ctx.state
-    turn = state.turn + 1
-    ctx.begin_turn(turn, list(alive(state)))
-    order = list(alive(ctx.state))
+    order = [s for s in (j.args or state.order) if state.players[s].alive]
+    ctx.begin_turn(state.turn + 1, order)
     for seat in order:
         if any(getattr(ctx.player(seat), f) for f in ("forced_march", "chainmail", "offers")):
             ctx.set_player(seat, "new turn", forced_march=False, chainmail=False, offers=0)
@@ -378,9 +377,7 @@ def turn_over(ctx: Ctx, j: Job) -> None:
                                 scores=scores, ranking=ranking))
         return
     order = list(alive(state))
-    if order:
-        ctx.begin_turn(state.turn, order[1:] + order[:1])
-    ctx.push(Job("begin_turn"))
+    ctx.push(Job("begin_turn", args=tuple(order[1:] + order[:1])))
 
 
 def eliminate_if_empty(ctx: Ctx) -> None:
