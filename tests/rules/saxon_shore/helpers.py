@@ -85,12 +85,13 @@ def with_state(game: Game, state: SaxonState) -> Game:
 
 
 def position(
-    players: int = 2,
+    n: int = 2,
     owners: dict[str, str] | None = None,
     provinces: dict[str, dict[str, Any]] | None = None,
     units: list[tuple] | None = None,
     res: dict[str, dict[str, int]] | None = None,
     christian: tuple[str, ...] = (),
+    players: dict[str, dict[str, Any]] | None = None,
     prompt: Prompt | None = None,
     jobs: tuple[Job, ...] = (),
     options: dict[str, Any] | None = None,
@@ -99,7 +100,7 @@ def position(
     **state_fields: Any,
 ) -> Game:
     """A game at a prepared position. ``units``: (kind, owner, loc[, extra fields dict])."""
-    game = new_game(players, options)
+    game = new_game(n, options)
     state: SaxonState = game.state
     provs = {p: Province() for p in BOARD.provinces}
     for name, owner in (owners or {}).items():
@@ -113,7 +114,8 @@ def position(
     players_ = {}
     for seat in state.seats:
         held = (res or {}).get(seat, {})
-        players_[seat] = Player(christian=seat in christian, res=tuple(held.get(r, 0) for r in RESOURCES))
+        players_[seat] = Player(christian=seat in christian, res=tuple(held.get(r, 0) for r in RESOURCES),
+                                **(players or {}).get(seat, {}))
     state = msgspec.structs.replace(
         state, provinces=provs, units=table, next_unit=len(table) + 1, players=players_, prompt=prompt,
         jobs=tuple(jobs), phase=phase, turn=turn, **state_fields,
