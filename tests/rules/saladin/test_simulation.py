@@ -1,0 +1,169 @@
+"""Seeded random-legal games to the end (STYLE.md, "A fuzzer plays random legal actions"):
+invariants after every event, legality both ways, replay from the record, and both sides win.
+
+Victory Conditions, Key Game Terms — Order and Lance: checked after every event."""
+
+from __future__ import annotations
+
+import random
+from uuid import UUID
+
+import msgspec
+import pytest
+
+from domain.events import DecisionTaken, DiceRolled
+from domain.game import project_game, take_decision
+from domain.rng import RecordedRng, SeededRng
+from domain.rules.base import RuleViolation
+from domain.rules.saladin.data import TABLES
+from tests.rules.saladin.helpers import NOW, SALADIN, SEATS, new_game
+
+GAMES = {"arsuf": 250, "hattin": 250}
+CHECK_ALL_LEGAL = 12  # games per scenario in which every listed command is tried
+TOKENS = 13
+
+
+def lance_totals(scenario: str) -> dict[str, int]:
+    t = TABLES[scenario]
+    out = {s: 0 for s in SEATS}
+    for b in t.data.banners:
+        out[b.side] += len(b.track)
+    out["ayyubids"] += t.data.arsuf_lances
+    return out
+
+
+def check_invariants(state, totals, settled: bool = False) -> None:
+    """After every event; ``settled`` adds what holds once a whole decision is folded."""
+    for seat in SEATS:
+        s = state.sides[seat]
+        counts = (s.available, s.spent, s.reserve, s.boxed, s.unused, s.losses, s.lances_boxed)
+        assert min(counts) >= 0, counts
+        assert s.available + s.spent + s.reserve + s.boxed + s.unused == TOKENS
+        board = sum(b.lances for b in state.banners.values() if b.side == seat)
+        if seat == "ayyubids":
+            board += state.arsuf_lances
+        assert board + s.losses + s.lances_boxed == totals[seat]
+    for b in state.banners.values():
+        assert b.lances >= 0
+        if settled:
+            assert (b.lances == 0) == (b.fate in ("captured", "boxed")), b
+        if b.status == "committed":
+            assert TABLES[state.scenario].banner(b.id).status_rule != "never-committed"
+
+
+def random_command(r: random.Random, state) -> dict:
+    """A command drawn from the whole vocabulary, mostly illegal."""
+    t = TABLES[state.scenario]
+    names = sorted(t.banners) + ["arsuf", "nobody"]
+    actions = sorted({a.id for c in t.data.cards for a in c.actions}) + ["fly"]
+    kind = r.choice(["activate", "activate", "leader", "react", "pass", "decline-reaction", "decline-seize",
+                     "choose-first"])
+    if kind == "activate":
+        return {"type": kind, "banner": r.choice(names), "action": r.choice(actions),
+                "target": r.choice(names + [None])}
+    if kind == "leader":
+        return {"type": kind, "action": r.choice(["recover-order", "seize-initiative", "horns", "order-loss", "x"])}
+    if kind == "react":
+        return {"type": kind, "banner": r.choice(names), "reaction": r.choice(["evade", "counter-charge",
+                                                                               "open-ranks", "x"])}
+    if kind == "choose-first":
+        return {"type": kind, "seat": r.choice(list(SEATS) + ["x"])}
+    return {"type": kind}
+
+
+def play_random(scenario: str, n: int, thorough: bool):
+    """One seeded random game through take_decision; returns (game, records, decisions)."""
+    r = random.Random(f"{scenario}-{n}")
+    game = new_game(scenario, game_id=n + 1)
+    seed = bytes([n % 256]) * 32
+    totals = lance_totals(scenario)
+    records = []
+    steps = 0
+    while game.outcome is None:
+        (seat,) = SALADIN.to_act(game.state)
+        options = [msgspec.to_builtins(c) for c in SALADIN.legal_commands(game.state, seat)]
+        assert options, SALADIN.render_text(game.state)
+        other = [s for s in SEATS if s != seat][0]
+        assert SALADIN.legal_commands(game.state, other) == []
+        if thorough:
+            for option in options:  # every listed command is accepted
+                SALADIN.decide(game.state, seat, SALADIN.parse_command(option),
+                               SeededRng(seed, game.id, "", game.next_draw))
+            for _ in range(4):  # random commands: refused unless listed, state unchanged
+                raw = random_command(r, game.state)
+                before = game.state
+                try:
+                    SALADIN.decide(game.state, seat, SALADIN.parse_command(raw),
+                                   SeededRng(seed, game.id, "", game.next_draw))
+                    assert msgspec.to_builtins(SALADIN.parse_command(raw)) in options, raw
+                except RuleViolation as violation:
+                    assert violation.code.startswith("saladin.") or violation.code == "unknown_command"
+                    assert msgspec.to_builtins(SALADIN.parse_command(raw)) not in options if \
+                        violation.code != "unknown_command" else True
+                assert game.state == before
+        command = r.choice(options)
+        new = take_decision(game, seat, command, SeededRng(seed, game.id, "", game.next_draw), NOW, seed)
+        state = game.state
+        for rec in new[1:]:
+            state = SALADIN.evolve(state, rec.typed())
+            check_invariants(state, totals)
+        assert all(state.sides[s].losses < 6 for s in SEATS)  # the 6th lance empties the track
+        check_invariants(state, totals, settled=True)
+        records += new
+        game = project_game(game, new)
+        steps += 1
+        assert steps < 3000, "a game that never ends"
+    return game, records, steps
+
+
+def replay(records, scenario: str, n: int):
+    """Run decide again over the recorded decisions with the recorded dice."""
+    game = new_game(scenario, game_id=n + 1)
+    typed = [r.typed() for r in records]
+    i = 0
+    while i < len(typed):
+        decision = typed[i]
+        assert isinstance(decision, DecisionTaken)
+        j = i + 1
+        while j < len(typed) and not isinstance(typed[j], DecisionTaken):
+            j += 1
+        rng = RecordedRng([e for e in typed[i + 1:j] if isinstance(e, DiceRolled)], game.next_draw)
+        again = take_decision(game, decision.seat, decision.command, rng, NOW, None)
+        assert [(x.type, x.data) for x in again if x.type != "SeedRevealed"] == \
+               [(x.type, x.data) for x in records[i:j] if x.type != "SeedRevealed"]
+        game = project_game(game, again)
+        i = j
+    return game
+
+
+@pytest.mark.parametrize("scenario", ["arsuf", "hattin"])
+def test_random_games_end_with_a_valid_outcome_and_both_sides_win(scenario):
+    """Victory Conditions: every random-legal game ends; each side wins some."""
+    wins = {"crusaders": 0, "ayyubids": 0, None: 0}
+    for n in range(GAMES[scenario]):
+        game, records, _ = play_random(scenario, n, thorough=n < CHECK_ALL_LEGAL)
+        outcome = game.outcome
+        assert outcome.reason
+        assert outcome.draw == (outcome.winner is None)
+        assert outcome.winner in (None, *SEATS)
+        loser = [s for s in SEATS if game.state.sides[s].orders == 0]
+        assert loser, "the game ends only when an Order pool runs dry"
+        if outcome.winner is not None and len(loser) == 1:
+            assert loser == [s for s in SEATS if s != outcome.winner]
+        wins[outcome.winner] += 1
+        if n < 5:
+            replayed = replay(records, scenario, n)
+            assert replayed.state == game.state
+    assert wins["crusaders"] > GAMES[scenario] * 0.25, wins
+    assert wins["ayyubids"] > GAMES[scenario] * 0.25, wins
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ["arsuf", "hattin"])
+def test_many_random_games(scenario):
+    """Victory Conditions: 600 more games per scenario, invariants after every event."""
+    wins = {"crusaders": 0, "ayyubids": 0, None: 0}
+    for n in range(1000, 1600):
+        game, _, _ = play_random(scenario, n, thorough=False)
+        wins[game.outcome.winner] += 1
+    assert wins["crusaders"] > 180 and wins["ayyubids"] > 180, wins
