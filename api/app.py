@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import doc, install_error_handlers, install_openapi, read_body, respond
+from api.viewer_routes import viewer_router
 from api.service import (
     CommandRequest,
     CommandResponse,
@@ -270,6 +271,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         record = await read_body(request, Record, settings.max_body)
         return respond(await run_in_threadpool(service(request).verify, record))
 
+    app.include_router(viewer_router(settings))
     install_openapi(app, [])
     return app
 

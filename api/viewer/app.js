@@ -1,0 +1,505 @@
+// The game page: one game (/viewer/{id}?v=N) or a portable record file (/viewer/record).
+// It reads the public API, draws the board of the chosen version with the rule system's
+// renderer, lists every event, steps and plays, and follows live games over SSE.
+import { ApiError, esc, getJSON, titleCase } from "./dom.js";
+import { diceRow } from "./dice.js";
+import { rendererFor } from "./renderers/index.js";
+
+const $ = (selector) => document.querySelector(selector);
+const path = location.pathname.replace(/\/+$/, "");
+const MODE = path.endsWith("/viewer/record") ? "record" : "game";
+const GAME_ID = MODE === "game" ? decodeURIComponent(path.split("/").pop()) : null;
+const TOKEN_KEY = `herald.token.${GAME_ID}`;
+const RECORD_KEY = "herald.record";
+const STUDY_TYPES = new Set(["DecisionTaken", "DiceRolled", "CardsShuffled", "GameEnded", "Annotated",
+  "DisputeRaised", "DisputeRuled", "DecisionsVoided"]);
+
+const PLAY = '<svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2v12l10-6z"/></svg> Play';
+const PAUSE = '<svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M3 2h4v12H3zM9 2h4v12H9z"/></svg> Pause';
+
+const S = {
+  game: null, // id, rules, scenario, seats, status, fork, study
+  events: [], // the stream, events[v - 1] is version v
+  timeline: new Map(), // version -> {type, seat, text}
+  head: 0,
+  version: 0,
+  states: new Map(), // version -> {version, to_act, view, text}
+  token: null,
+  playing: null,
+  renderSeq: 0,
+  unseen: 0,
+  verdict: null,
+};
+
+// -- messages -----------------------------------------------------------------------------
+function say(html, kind = "info", keep = false) {
+  const box = $("#message");
+  box.className = `message ${kind}`;
+  box.innerHTML = `${html} <button type="button" class="close" aria-label="Dismiss">×</button>`;
+  box.hidden = false;
+  box.querySelector(".close").onclick = () => { box.hidden = true; };
+  clearTimeout(say.timer);
+  if (!keep) say.timer = setTimeout(() => { box.hidden = true; }, 8000);
+}
+
+function problemText(error) {
+  if (error instanceof ApiError) return `${error.status}: ${esc(error.message)}`;
+  return esc(error && error.message ? error.message : String(error));
+}
+
+// -- loading --------------------------------------------------------------------------------
+async function pages(url, key, after = 0) {
+  const out = [];
+  for (;;) {
+    const page = await getJSON(`${url}?after=${after}&limit=1000`);
+    out.push(...page[key]);
+    if (page.next === null || page[key].length === 0) return out;
+    after = page.next;
+  }
+}
+
+async function loadGame() {
+  S.token = sessionStorage.getItem(TOKEN_KEY);
+  const summary = await getJSON(`/games/${GAME_ID}`, { token: S.token });
+  S.game = summary;
+  const [events, timeline] = await Promise.all([
+    pages(`/games/${GAME_ID}/events`, "events"),
+    pages(`/games/${GAME_ID}/timeline`, "entries"),
+  ]);
+  S.events = events;
+  for (const entry of timeline) S.timeline.set(entry.version, entry);
+  S.head = events.length ? events[events.length - 1].version : summary.version;
+}
+
+async function catchUp() {
+  // Events recorded since we last looked (after a fork, an annotation, or when the stream was down).
+  const more = [];
+  let after = S.head;
+  for (;;) {
+    const page = await getJSON(`/games/${GAME_ID}/events?after=${after}&limit=1000`);
+    more.push(...page.events);
+    if (page.next === null || !page.events.length) break;
+    after = page.next;
+  }
+  for (const e of more) addEvent(e);
+  await refreshTimeline();
+}
+
+async function loadRecord(textBody) {
+  const views = await getJSON("/viewer/record", { method: "POST", body: textBody, raw: true });
+  const h = views.header;
+  S.game = { id: h.game, rules: h.rules, scenario: h.scenario, seats: h.seats, status: h.ended_at ? "ended" : "active",
+    study: h.study, fork: h.fork, record: true };
+  S.events = views.events;
+  for (const entry of views.timeline) S.timeline.set(entry.version, entry);
+  for (const step of views.steps) S.states.set(step.version, step);
+  S.head = S.events.length;
+  S.verdict = views.verdict;
+}
+
+async function stateAt(version) {
+  if (S.states.has(version)) return S.states.get(version);
+  if (MODE === "record") throw new Error(`no step ${version} in this record`);
+  const found = await getJSON(`/games/${GAME_ID}/state?at=${version}`, { token: S.token });
+  S.states.set(version, found);
+  return found;
+}
+
+// -- the header ---------------------------------------------------------------------------
+function drawHeader() {
+  const g = S.game;
+  const players = Object.entries(g.seats || {}).map(([seat, info]) => `${titleCase(seat)}: ${info.player}`).join(" · ");
+  $("#title").textContent = `${titleCase(g.rules)} — ${titleCase(g.scenario)}`;
+  document.title = `${$("#title").textContent} · Herald viewer`;
+  $("#status").textContent = g.status === "ended" ? "ended" : MODE === "record" ? "record" : "in play";
+  $("#status").className = `badge status-${g.status}`;
+  const bits = [esc(players)];
+  if (g.study) bits.push("study game");
+  if (g.fork) bits.push(`forked from <a href="/viewer/${esc(g.fork.game)}?v=${esc(g.fork.version)}">game ${esc(g.fork.game.slice(0, 8))} at v${esc(g.fork.version)}</a> (${esc(g.fork.dice)} dice)`);
+  if (MODE === "record") {
+    bits.push(`record of game ${esc(g.id.slice(0, 8))}`);
+    const v = S.verdict;
+    if (v) bits.push(v.ok ? '<span class="ok">verified ✓</span>' : `<span class="bad">does not verify: ${esc((v.problems[0] || {}).what || "")}</span>`);
+  }
+  $("#subtitle").innerHTML = bits.join(" · ");
+  document.body.dataset.rules = g.rules;
+  document.body.dataset.status = g.status;
+}
+
+// -- the timeline ---------------------------------------------------------------------------
+function category(type) {
+  if (type === "DecisionTaken") return "decision";
+  if (type === "DiceRolled") return "dice";
+  if (type === "Annotated") return "annotation";
+  if (type === "DisputeRaised") return "dispute";
+  if (type === "DisputeRuled" || type === "DecisionsVoided") return "ruling";
+  if (type === "GameCreated" || type === "GameEnded" || type === "SeedRevealed") return "milestone";
+  if (type === "CardsShuffled") return "cards";
+  return "rule";
+}
+
+function eventItem(e) {
+  const entry = S.timeline.get(e.version);
+  const seat = (entry && entry.seat) || (e.data && (e.data.seat || e.data.side)) || "";
+  let body;
+  if (e.type === "DiceRolled") {
+    body = `<span class="txt">${esc(e.data.purpose)}</span><span class="dice">${diceRow(e.data)}</span>`;
+  } else if (entry) {
+    let txt = seat && entry.text.startsWith(`${seat}: `) ? entry.text.slice(seat.length + 2) : entry.text;
+    // A rule system's own events ("saladin.LeaderActivated: ...") read as words.
+    txt = txt.replace(/^[a-z][a-z0-9-]*\.([A-Za-z]+):/, (_, name) => `${name.replace(/([a-z])([A-Z])/g, "$1 $2")}:`);
+    body = `<span class="txt">${esc(txt)}</span>`;
+  } else {
+    body = `<span class="txt">${esc(e.type)}</span>`;
+  }
+  const cat = category(e.type);
+  const label = { decision: "decides", annotation: "note", dispute: "dispute", ruling: "ruling" }[cat];
+  return `<li class="ev ${cat}" data-version="${e.version}" data-type="${esc(e.type)}" tabindex="-1">`
+    + `<span class="v">${e.version}</span>`
+    + (seat ? `<span class="seat seat-${esc(seat)}">${esc(seat)}</span>` : "")
+    + (label ? `<span class="tag">${label}</span>` : "")
+    + `${body}</li>`;
+}
+
+function drawTimeline() {
+  $("#timeline").innerHTML = S.events.map(eventItem).join("");
+  markTimeline();
+}
+
+function appendTimeline(e) {
+  $("#timeline").insertAdjacentHTML("beforeend", eventItem(e));
+}
+
+function markTimeline() {
+  const list = $("#timeline");
+  list.classList.toggle("only-decisions", $("#only-decisions").checked);
+  const old = list.querySelector(".current");
+  if (old) old.classList.remove("current");
+  const current = list.querySelector(`[data-version="${S.version}"]`);
+  if (current) {
+    current.classList.add("current");
+    const box = list.getBoundingClientRect(), item = current.getBoundingClientRect();
+    if (item.top < box.top || item.bottom > box.bottom) {
+      list.scrollTop += item.top - box.top - box.height / 3;
+    }
+  }
+}
+
+let timelineTimer = null;
+function refreshTimeline() {
+  // Fetch the readable lines of events that arrived live, then redraw them.
+  return new Promise((resolve) => {
+    clearTimeout(timelineTimer);
+    timelineTimer = setTimeout(async () => {
+      const missing = S.events.filter((e) => !S.timeline.has(e.version));
+      if (missing.length && MODE === "game") {
+        try {
+          const entries = await pages(`/games/${GAME_ID}/timeline`, "entries", missing[0].version - 1);
+          for (const entry of entries) S.timeline.set(entry.version, entry);
+        } catch { /* the raw type stays shown */ }
+        for (const e of missing) {
+          const li = $(`#timeline [data-version="${e.version}"]`);
+          if (li) li.outerHTML = eventItem(e);
+        }
+        markTimeline();
+      }
+      resolve();
+    }, 80);
+  });
+}
+
+// -- stepping ---------------------------------------------------------------------------------
+function clamp(v) { return Math.max(1, Math.min(S.head, v | 0)); }
+
+function setUrl() {
+  const url = new URL(location.href);
+  url.searchParams.set("v", S.version);
+  history.replaceState(null, "", url);
+}
+
+function drawControls() {
+  $("#head").textContent = S.head;
+  $("#step").max = S.head;
+  $("#step").value = S.version;
+  $("#first").disabled = $("#back").disabled = S.version <= 1;
+  $("#forward").disabled = $("#last").disabled = S.version >= S.head;
+  const e = S.events[S.version - 1];
+  const entry = S.timeline.get(S.version);
+  $("#step-label").textContent = e ? `Step ${S.version} of ${S.head}: ${entry ? entry.text : e.type}` : "";
+  $("#annotate").textContent = `Annotate step ${S.version}`;
+}
+
+async function show(version) {
+  if (!S.head) return;
+  S.version = clamp(version);
+  setUrl();
+  drawControls();
+  markTimeline();
+  await drawBoard();
+}
+
+async function drawBoard() {
+  const seq = ++S.renderSeq;
+  const version = S.version;
+  let st;
+  try {
+    st = await stateAt(version);
+  } catch (error) {
+    if (seq === S.renderSeq) say(`Could not load the board at step ${version}: ${problemText(error)}`, "error");
+    return;
+  }
+  if (seq !== S.renderSeq) return; // a later step was asked for meanwhile
+  const board = $("#board");
+  const renderer = rendererFor(S.game.rules);
+  const ctx = { view: st.view, version, toAct: st.to_act, events: S.events.slice(0, version), game: S.game,
+    width: board.clientWidth || window.innerWidth };
+  try {
+    renderer.render(board, ctx);
+  } catch (error) {
+    console.error(error);
+    rendererFor("").render(board, ctx); // the generic tree never fails on JSON
+    say(`The ${esc(S.game.rules)} renderer failed at step ${version}; showing the raw view.`, "error");
+  }
+  $("#text").textContent = st.text || "";
+  document.body.dataset.version = String(version);
+  if (S.playing && version < S.head) stateAt(version + 1).catch(() => {}); // prefetch the next step
+}
+
+function step(delta) { stop(); show(S.version + delta); }
+
+function nextDecision(direction) {
+  stop();
+  let v = S.version + direction;
+  while (v >= 1 && v <= S.head && S.events[v - 1].type !== "DecisionTaken") v += direction;
+  show(v);
+}
+
+function play() {
+  if (S.playing) return stop();
+  if (S.version >= S.head) show(1);
+  const speed = Number($("#speed").value) || 2;
+  $("#play").innerHTML = PAUSE;
+  $("#play").setAttribute("aria-label", "Pause");
+  S.playing = setInterval(() => {
+    if (S.version >= S.head) return stop();
+    show(S.version + 1);
+  }, 1000 / speed);
+}
+
+function stop() {
+  if (!S.playing) return;
+  clearInterval(S.playing);
+  S.playing = null;
+  $("#play").innerHTML = PLAY;
+  $("#play").setAttribute("aria-label", "Play");
+}
+
+// -- live -------------------------------------------------------------------------------------------
+function addEvent(e) {
+  if (e.version <= S.head) return false;
+  const wasAtHead = S.version === S.head;
+  S.events.push(e);
+  S.head = e.version;
+  appendTimeline(e);
+  if (e.type === "GameEnded") { S.game.status = "ended"; drawHeader(); }
+  if (wasAtHead) {
+    S.unseen = 0;
+    show(S.head);
+  } else {
+    S.unseen += 1;
+    drawControls();
+  }
+  const badge = $("#new-events");
+  badge.hidden = S.unseen === 0;
+  badge.textContent = `${S.unseen} new`;
+  return true;
+}
+
+async function follow() {
+  // Server-Sent Events read with fetch (event types are open-ended, EventSource would need a
+  // listener per type). Reconnects after the last version seen until the game has ended.
+  const live = $("#live");
+  let failures = 0;
+  while (S.game.status !== "ended") {
+    try {
+      const response = await fetch(`/games/${GAME_ID}/events/stream?after=${S.head}`, { headers: { Accept: "text/event-stream" } });
+      if (!response.ok) throw new ApiError(response.status, "the event stream is unavailable");
+      live.hidden = false;
+      document.body.dataset.live = "on";
+      failures = 0;
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
+        let cut;
+        let added = false;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+          if (!data) continue;
+          try { added = addEvent(JSON.parse(data)) || added; } catch (error) { console.error(error); }
+        }
+        if (added) refreshTimeline();
+      }
+    } catch (error) {
+      failures += 1;
+      console.warn("event stream", error);
+    }
+    live.hidden = true;
+    document.body.dataset.live = "off";
+    if (S.game.status === "ended") break;
+    try { S.game.status = (await getJSON(`/games/${GAME_ID}`)).status; } catch { /* retry below */ }
+    await new Promise((r) => setTimeout(r, Math.min(10000, 500 * 2 ** Math.min(failures, 5))));
+  }
+  refreshTimeline();
+}
+
+// -- study: fork, annotation, token ------------------------------------------------------------
+function missingEndpoint(error, what, pathText) {
+  if (error instanceof ApiError && (error.status === 404 || error.status === 405) && (!error.body || !error.body.code || error.body.code === "not_found" || error.body.code === "http_405")) {
+    return `${what} is not available on this server yet (<code>${esc(pathText)}</code> answered ${error.status}).`;
+  }
+  return `${what} failed: ${problemText(error)}`;
+}
+
+async function fork() {
+  const body = { version: S.version, dice: $("#fork-dice").value };
+  try {
+    const made = await getJSON(`/games/${GAME_ID}/fork`, { method: "POST", body, token: S.token });
+    const id = made.id || (made.game && made.game.id);
+    const tokens = made.seat_tokens ? Object.entries(made.seat_tokens) : [];
+    if (id && tokens.length) sessionStorage.setItem(`herald.tokens.${id}`, JSON.stringify(made.seat_tokens));
+    const list = tokens.map(([seat, t]) => `<li>${esc(seat)}: <code class="token">${esc(t)}</code></li>`).join("");
+    say(`Forked at step ${S.version}: <a id="fork-link" href="/viewer/${esc(id)}">open the fork</a>.`
+      + (list ? ` Its seat tokens, shown once — keep them:<ul>${list}</ul>` : ""), "ok", true);
+    document.body.dataset.fork = id || "";
+  } catch (error) {
+    say(missingEndpoint(error, "Forking", `POST /games/${GAME_ID}/fork`), "error", true);
+  }
+}
+
+async function annotate() {
+  const note = $("#note").value.trim();
+  if (!note) { say("Write the annotation first.", "error"); return; }
+  try {
+    await getJSON(`/games/${GAME_ID}/annotations`, { method: "POST", body: { version: S.version, text: note }, token: S.token });
+    $("#note").value = "";
+    say(`Annotation recorded at step ${S.version}.`, "ok");
+    const at = S.version;
+    await catchUp();
+    await show(at);
+  } catch (error) {
+    say(missingEndpoint(error, "Annotating", `POST /games/${GAME_ID}/annotations`), "error", true);
+  }
+}
+
+function drawToken() {
+  $("#token-state").textContent = S.token ? "Viewing with a seat token" : "Viewing as a spectator";
+  $("#token").value = "";
+}
+
+async function setToken(token) {
+  S.token = token || null;
+  if (S.token) sessionStorage.setItem(TOKEN_KEY, S.token); else sessionStorage.removeItem(TOKEN_KEY);
+  S.states.clear();
+  drawToken();
+  try {
+    await getJSON(`/games/${GAME_ID}`, { token: S.token });
+  } catch (error) {
+    say(`The server refused the token: ${problemText(error)}`, "error");
+  }
+  await drawBoard();
+}
+
+// -- wiring -------------------------------------------------------------------------------------
+function wire() {
+  $("#first").onclick = () => { stop(); show(1); };
+  $("#back").onclick = () => step(-1);
+  $("#forward").onclick = () => step(1);
+  $("#last").onclick = () => { stop(); show(S.head); };
+  $("#play").onclick = play;
+  $("#speed").onchange = () => { if (S.playing) { stop(); play(); } };
+  $("#step").onchange = () => { stop(); show(Number($("#step").value)); };
+  $("#only-decisions").onchange = markTimeline;
+  $("#timeline").addEventListener("click", (ev) => {
+    const li = ev.target.closest("li[data-version]");
+    if (li) { stop(); show(Number(li.dataset.version)); }
+  });
+  document.addEventListener("keydown", (ev) => {
+    const t = ev.target;
+    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const keys = {
+      ArrowRight: () => (ev.shiftKey ? nextDecision(1) : step(1)),
+      ArrowLeft: () => (ev.shiftKey ? nextDecision(-1) : step(-1)),
+      Home: () => { stop(); show(1); },
+      End: () => { stop(); show(S.head); },
+      " ": play,
+    };
+    if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
+  });
+  let resizeTimer = null;
+  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 120); });
+  if (MODE === "game") {
+    $("#fork").onclick = fork;
+    $("#annotate").onclick = annotate;
+    $("#token-save").onclick = () => setToken($("#token").value.trim());
+    $("#token-clear").onclick = () => setToken(null);
+  } else {
+    $("#study").hidden = true;
+  }
+}
+
+async function start(loader) {
+  await loader();
+  drawHeader();
+  $("#controls").hidden = false;
+  $("#layout").hidden = false;
+  drawTimeline();
+  drawToken();
+  const asked = Number(new URLSearchParams(location.search).get("v"));
+  await show(asked >= 1 ? asked : S.head);
+  document.body.dataset.ready = "yes";
+}
+
+async function main() {
+  wire();
+  if (MODE === "game") {
+    try {
+      await start(loadGame);
+    } catch (error) {
+      $("#title").textContent = "Game not found";
+      say(`Could not open game ${esc(GAME_ID)}: ${problemText(error)}`, "error", true);
+      return;
+    }
+    if (S.game.status !== "ended") follow();
+    return;
+  }
+  // A portable record file: chosen here, kept in this tab so a reload or a ?v= link works.
+  $("#title").textContent = "Open a record";
+  $("#opener").hidden = false;
+  const open = async (textBody) => {
+    try {
+      await start(() => loadRecord(textBody));
+      try { sessionStorage.setItem(RECORD_KEY, textBody); } catch { /* too big to keep: fine */ }
+    } catch (error) {
+      say(`This record cannot be opened: ${problemText(error)}`, "error", true);
+    }
+  };
+  $("#record-file").onchange = async (ev) => {
+    const file = ev.target.files[0];
+    if (file) {
+      S.events = []; S.states.clear(); S.timeline.clear();
+      const url = new URL(location.href); url.searchParams.delete("v"); history.replaceState(null, "", url);
+      await open(await file.text());
+    }
+  };
+  const kept = sessionStorage.getItem(RECORD_KEY);
+  if (kept) await open(kept);
+}
+
+main();

@@ -1,0 +1,57 @@
+// Small helpers shared by the viewer's modules: escaping, SVG building, fetch with problems.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Escape text for HTML and SVG markup. */
+export function esc(value) {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** An attribute string from an object; null/undefined/false values are left out. */
+export function attrs(obj) {
+  return Object.entries(obj)
+    .filter(([, v]) => v !== null && v !== undefined && v !== false)
+    .map(([k, v]) => ` ${k}="${esc(v)}"`)
+    .join("");
+}
+
+/** An SVG element as markup: tag(name, attributes, ...children markup). */
+export function tag(name, attributes = {}, ...children) {
+  const inner = children.flat().filter((c) => c !== null && c !== undefined && c !== false).join("");
+  return `<${name}${attrs(attributes)}>${inner}</${name}>`;
+}
+
+/** An SVG text element with escaped content. */
+export function text(x, y, content, attributes = {}) {
+  return `<text${attrs({ x, y, ...attributes })}>${esc(content)}</text>`;
+}
+
+/** A problem+json (or any failed response) as an Error carrying status and detail. */
+export class ApiError extends Error {
+  constructor(status, detail, body) {
+    super(detail || `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** fetch + JSON, throwing ApiError with the problem's detail when the answer is not 2xx. */
+export async function getJSON(url, { token = null, method = "GET", body = undefined, raw = false } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : raw ? body : JSON.stringify(body) });
+  let parsed = null;
+  const textBody = await response.text();
+  try { parsed = textBody ? JSON.parse(textBody) : null; } catch { parsed = null; }
+  if (!response.ok) {
+    const detail = parsed && (parsed.detail || parsed.title) ? parsed.detail || parsed.title : textBody.slice(0, 200);
+    throw new ApiError(response.status, detail, parsed);
+  }
+  return parsed;
+}
+
+/** Human title case for ids like "henry-ii" or "ala_afdal". */
+export function titleCase(id) {
+  return String(id ?? "").replace(/[-_]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}

@@ -1,0 +1,16 @@
+// One renderer module per rule system; anything else falls back to the generic tree.
+// A renderer exports render(target, ctx) with ctx = { view, version, toAct, events, game, width }.
+import * as generic from "./generic.js";
+import * as openTable from "./open-table.js";
+import * as saladin from "./saladin.js";
+
+const RENDERERS = {
+  "open-table": openTable,
+  saladin,
+};
+
+export function rendererFor(rules) {
+  return RENDERERS[rules] || generic;
+}
+
+export { generic };

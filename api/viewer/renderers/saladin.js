@@ -1,0 +1,259 @@
+// Saladin (Hattin, Arsuf): both armies' banner cards, each lance location filled or empty,
+// the Losses Tracks, the three Order pools per side, the Fire and Shield wall markers,
+// Lusignan on the Horns, Arsuf's garrison and who holds which captured banner — as SVG,
+// drawn only from the rule system's view JSON.
+import { esc, tag, text, titleCase } from "../dom.js";
+
+const SIDES = ["ayyubids", "crusaders"]; // Ayyubids across the top, Crusaders facing them below
+const NAMES = { crusaders: "Crusaders", ayyubids: "Ayyubids" };
+const MARKERS = { fire: "Fire", "shield-wall": "Shield wall" };
+const PAD = 8;
+const TOKEN = 14;
+
+/** Blocks of fixed size placed left to right, wrapping at the board's width. */
+function flow(blocks, x0, y0, width, gap = PAD) {
+  const parts = [];
+  let x = x0, y = y0, rowH = 0;
+  for (const b of blocks) {
+    if (x > x0 && x + b.w > x0 + width) { x = x0; y += rowH + gap; rowH = 0; }
+    parts.push(b.draw(x, y));
+    x += b.w + gap;
+    rowH = Math.max(rowH, b.h);
+  }
+  return { svg: parts.join(""), height: y - y0 + rowH };
+}
+
+function orderPool(side, pool, label, count, slashed) {
+  const perRow = 7;
+  const rows = Math.max(1, Math.ceil(count / perRow));
+  const w = PAD * 2 + perRow * TOKEN, h = 22 + Math.max(2, rows) * TOKEN;
+  return {
+    w, h, draw: (x, y) => {
+      const tokens = [];
+      for (let i = 0; i < count; i++) {
+        const cx = x + PAD + (i % perRow) * TOKEN + TOKEN / 2, cy = y + 24 + Math.floor(i / perRow) * TOKEN + TOKEN / 2 - 2;
+        tokens.push(tag("g", { class: `order-token ${pool}` },
+          tag("circle", { cx, cy, r: TOKEN / 2 - 1.5 }),
+          slashed ? tag("line", { x1: cx - 4, y1: cy + 4, x2: cx + 4, y2: cy - 4 }) : ""));
+      }
+      return tag("g", { class: `pool pool-${pool}`, "data-side": side, "data-pool": pool, "data-count": count },
+        tag("rect", { x, y, width: w, height: h, rx: 5, class: "pool-frame" }),
+        text(x + PAD, y + 15, `${label} ${count}`, { class: "small strong" }), tokens);
+    },
+  };
+}
+
+function lossesTrack(side, s) {
+  const w = PAD * 2 + 6 * 16, h = 22 + 2 * TOKEN;
+  return {
+    w, h, draw: (x, y) => {
+      const slots = [];
+      for (let i = 0; i < 6; i++) {
+        const filled = i < s.losses_track;
+        slots.push(tag("circle", { cx: x + PAD + 8 + i * 16, cy: y + 33, r: 6.5, class: `loss ${filled ? "filled" : "empty"}` }));
+      }
+      return tag("g", { class: "losses", "data-side": side, "data-count": s.losses_track },
+        tag("rect", { x, y, width: w, height: h, rx: 5, class: "pool-frame" }),
+        text(x + PAD, y + 15, `Losses ${s.losses_track}/6`, { class: "small strong" }), slots,
+        s.lances_boxed ? text(x + w - PAD, y + h - 3, `${s.lances_boxed} in box`, { class: "small muted", "text-anchor": "end" }) : "");
+    },
+  };
+}
+
+function leaderCard(side, s) {
+  const w = 150, h = 22 + 2 * TOKEN;
+  const ordered = s.leader.card_side === "ordered";
+  return {
+    w, h, draw: (x, y) => tag("g", { class: `leader ${side}${ordered ? " ordered" : ""}`, "data-side": side, "data-card-side": s.leader.card_side },
+      tag("rect", { x, y, width: w, height: h, rx: 5, class: "card-bg" }),
+      text(x + PAD, y + 15, s.leader.name.slice(0, 24), { class: "small strong" }),
+      text(x + PAD, y + 33, `Leader · ${ordered ? "Ordered" : "Deployed"}`, { class: "small card-side" }),
+      s.leader.used.length ? text(x + PAD, y + 45, `used: ${s.leader.used.join(", ")}`.slice(0, 26), { class: "tiny muted" }) : ""),
+  };
+}
+
+function captured(side, s, names) {
+  const w = 150, h = 22 + 2 * TOKEN;
+  return {
+    w, h, draw: (x, y) => tag("g", { class: "captured", "data-side": side, "data-count": s.captured_banners.length },
+      tag("rect", { x, y, width: w, height: h, rx: 5, class: "pool-frame" }),
+      text(x + PAD, y + 15, `Captured banners ${s.captured_banners.length}`, { class: "small strong" }),
+      s.captured_banners.length
+        ? s.captured_banners.slice(0, 2).map((id, i) => tag("g", { class: "captured-banner", "data-banner": id },
+          tag("rect", { x: x + PAD, y: y + 21 + i * 13, width: 10, height: 10, class: `flag ${side === "crusaders" ? "ayyubids" : "crusaders"}` }),
+          text(x + PAD + 14, y + 30 + i * 13, (names[id] || id).slice(0, 18), { class: "tiny" })))
+          .join("") + (s.captured_banners.length > 2 ? text(x + w - PAD, y + 43, `+${s.captured_banners.length - 2}`, { class: "tiny", "text-anchor": "end" }) : "")
+        : text(x + PAD, y + 34, "none", { class: "tiny muted" })),
+  };
+}
+
+function sideBlock(side, s, view, names, width) {
+  const blocks = [
+    leaderCard(side, s),
+    orderPool(side, "available", "Available", s.orders.available, false),
+    orderPool(side, "spent", "Spent", s.orders.spent, true),
+    orderPool(side, "box", "Box", s.orders.box, false),
+  ];
+  if (s.orders.in_arsuf) blocks.push(orderPool(side, "in-arsuf", "In Arsuf", s.orders.in_arsuf, false));
+  blocks.push(lossesTrack(side, s), captured(side, s, names));
+  const toAct = view.to_act === side;
+  const head = text(PAD, 15, `${NAMES[side] || titleCase(side)}${toAct ? " — to act" : ""}${s.passed ? " — passed" : ""}`
+    + (view.initiative === side ? " · initiative" : ""), { class: `side-title ${side}` });
+  const body = flow(blocks, PAD, 24, width - 2 * PAD);
+  return { svg: head + body.svg, height: 24 + body.height };
+}
+
+function bannerCard(b, w, markers, faceUp, names) {
+  // faceUp: the edge facing the enemy is the bottom (Ayyubids) or the top (Crusaders).
+  const locations = Object.keys(b.lances);
+  const trackN = b.track.length;
+  const slot = Math.min(18, (w - 2 * PAD - 70) / trackN);
+  const h = 62 + locations.length * 26;
+  const inPlay = b.fate === "in-play";
+  const ordered = b.card_side === "ordered";
+  return {
+    w, h, draw: (x, y) => {
+      const rows = locations.map((loc, i) => {
+        const ly = y + 54 + i * 26;
+        const here = b.lances[loc] > 0;
+        const circles = b.track.map((t, k) => {
+          const cx = x + PAD + 70 + k * slot + slot / 2;
+          const filled = here && t.lance;
+          return tag("g", { class: "slot" },
+            tag("circle", { cx, cy: ly, r: Math.min(7, slot / 2 - 1), class: `lance ${filled ? "filled" : "empty"} ${b.side}`, "data-location": loc }),
+            t.marker && i === 0 ? text(cx, ly - 9, t.marker === "give" ? "▾" : t.marker, { class: "tiny track-marker", "text-anchor": "middle" }) : "");
+        }).join("");
+        return tag("g", { class: `location${here ? " occupied" : ""}`, "data-location": loc, "data-lances": b.lances[loc] },
+          text(x + PAD, ly + 4, titleCase(loc), { class: "tiny loc-name" }), circles);
+      }).join("");
+      const badges = Object.entries(markers).filter(([, banner]) => banner === b.id).map(([marker], i) => {
+        const by = faceUp ? y + h - 12 : y - 6;
+        const bx = x + w - 78 - i * 82;
+        return tag("g", { class: `marker marker-${marker}`, "data-marker": marker },
+          tag("rect", { x: bx, y: by, width: 74, height: 18, rx: 9 }),
+          text(bx + 37, by + 13, `${marker === "fire" ? "🔥 " : "🛡 "}${MARKERS[marker] || titleCase(marker)}`, { class: "tiny strong", "text-anchor": "middle" }));
+      }).join("");
+      const fate = inPlay ? "" : tag("g", { class: "fate" },
+        tag("rect", { x, y, width: w, height: h, rx: 6, class: "fate-veil" }),
+        text(x + w / 2, y + h / 2 + 5, b.fate.replace("-", " ").toUpperCase(), { class: "fate-text", "text-anchor": "middle" }));
+      return tag("g", {
+        class: `banner ${b.side}${ordered ? " ordered" : ""}`, "data-banner": b.id, "data-side": b.side,
+        "data-card-side": b.card_side, "data-status": b.status, "data-fate": b.fate,
+      },
+      tag("rect", { x, y, width: w, height: h, rx: 6, class: "card-bg" }),
+      tag("rect", { x, y, width: w, height: 20, rx: 6, class: "card-head" }),
+      text(x + PAD, y + 14, b.name.slice(0, 18), { class: "small strong card-name" }),
+      text(x + w - PAD, y + 14, ordered ? "Ordered" : "Deployed", { class: "tiny card-side", "text-anchor": "end" }),
+      text(x + PAD, y + 32, titleCase(b.status), { class: `tiny status status-${b.status}` }),
+      b.engaged_with || b.surcharge
+        ? text(x + w - PAD, y + 32, [b.surcharge ? `+${b.surcharge} Order` : "", b.engaged_with ? `⚔ ${names[b.engaged_with] || b.engaged_with}` : ""]
+          .filter(Boolean).join(" · ").slice(0, Math.floor((w - 80) / 5.5)), { class: "tiny surcharge", "text-anchor": "end" })
+        : "",
+      rows, badges, fate);
+    },
+  };
+}
+
+function centre(view, banners, width) {
+  const parts = [];
+  const blocks = [];
+  const line = [`Turn ${view.turn}`, titleCase(view.phase)];
+  if (view.to_act) line.push(`${NAMES[view.to_act] || view.to_act} to act`);
+  if (view.initiative) line.push(`initiative: ${NAMES[view.initiative] || view.initiative}`);
+  if (view.arsuf_lances !== null && view.arsuf_lances !== undefined) {
+    blocks.push({
+      w: 150, h: 40, draw: (x, y) => tag("g", { class: "arsuf", "data-lances": view.arsuf_lances },
+        tag("rect", { x, y, width: 150, height: 40, rx: 6, class: "place" }),
+        text(x + PAD, y + 15, "Arsuf", { class: "small strong" }),
+        [0, 1].map((i) => tag("circle", { cx: x + PAD + 8 + i * 18, cy: y + 28, r: 7,
+          class: `lance ${i < view.arsuf_lances ? "filled" : "empty"} ayyubids`, "data-location": "arsuf" })).join(""),
+        text(x + 56, y + 32, `${view.arsuf_lances} Ayyubid lance${view.arsuf_lances === 1 ? "" : "s"}`, { class: "tiny" })),
+    });
+  }
+  const lusignan = banners.find((b) => b.id === "lusignan" && "horns" in b.lances);
+  if (lusignan || view.horns) {
+    blocks.push({
+      w: 180, h: 40, draw: (x, y) => tag("g", { class: `horns${view.horns ? " occupied" : ""}`, "data-horns": view.horns ? "yes" : "no" },
+        tag("rect", { x, y, width: 180, height: 40, rx: 6, class: "place" }),
+        text(x + PAD, y + 15, "Horns of Hattin", { class: "small strong" }),
+        text(x + PAD, y + 32, view.horns ? "Lusignan holds the Horns" : view.horns_required ? "Lusignan must move (fewer than 5 Orders)" : "Lusignan in camp",
+          { class: `tiny${view.horns ? " strong" : ""}` })),
+    });
+  }
+  for (const [marker, banner] of Object.entries(view.markers || {})) {
+    const name = (banners.find((b) => b.id === banner) || {}).name || banner;
+    blocks.push({
+      w: 160, h: 40, draw: (x, y) => tag("g", { class: `marker-place marker-${marker}`, "data-marker": marker, "data-banner": banner },
+        tag("rect", { x, y, width: 160, height: 40, rx: 6, class: "place" }),
+        text(x + PAD, y + 15, `${marker === "fire" ? "🔥" : "🛡"} ${MARKERS[marker] || titleCase(marker)}`, { class: "small strong" }),
+        text(x + PAD, y + 32, `in front of ${name}`.slice(0, 26), { class: "tiny" })),
+    });
+  }
+  if (view.pending) {
+    const p = view.pending;
+    blocks.push({
+      w: 220, h: 40, draw: (x, y) => tag("g", { class: "pending" },
+        tag("rect", { x, y, width: 220, height: 40, rx: 6, class: "place pending-box" }),
+        text(x + PAD, y + 15, `${p.banner}: ${p.action}`.slice(0, 32), { class: "small strong" }),
+        text(x + PAD, y + 32, `${p.target ? `at ${p.target} — ` : ""}reaction?`.slice(0, 34), { class: "tiny" })),
+    });
+  }
+  parts.push(text(PAD, 16, line.join(" · "), { class: "subtitle" }));
+  let height = 24;
+  if (view.outcome) {
+    const o = view.outcome;
+    const chars = Math.floor((width - 4 * PAD) / 6.5);
+    const headline = o.draw ? "Draw" : `${NAMES[o.winner] || o.winner} win`;
+    const lines = [headline, o.reason || ""].join(": ").length <= chars ? [[headline, o.reason].filter(Boolean).join(": ")] : [headline, (o.reason || "").slice(0, chars)];
+    parts.push(tag("rect", { x: PAD, y: height, width: width - 2 * PAD, height: 10 + 16 * lines.length, rx: 5, class: "ended-band" }));
+    lines.forEach((l, i) => parts.push(text(width / 2, height + 17 + 16 * i, l, { class: "ended-text", "text-anchor": "middle", "data-outcome": o.winner || "draw" })));
+    height += 18 + 16 * lines.length;
+  }
+  if (blocks.length) {
+    const f = flow(blocks, PAD, height, width - 2 * PAD);
+    parts.push(f.svg);
+    height += f.height + PAD;
+  }
+  return { svg: parts.join(""), height };
+}
+
+export function render(target, ctx) {
+  const view = ctx.view;
+  const narrow = ctx.width < 700;
+  const cols = narrow ? 2 : 6;
+  const W = narrow ? 390 : 1016;
+  const cw = (W - PAD * (cols + 1)) / cols;
+  const names = Object.fromEntries(view.banners.map((b) => [b.id, b.name]));
+  const out = [];
+  let y = PAD;
+
+  const title = `Saladin — ${titleCase(view.scenario)}`;
+  out.push(text(PAD, y + 14, title, { class: "title" }));
+  out.push(text(W - PAD, y + 14, `turn ${view.turn}`, { class: "counts", "text-anchor": "end" }));
+  y += 24;
+
+  const bannerRows = (side, faceUp) => {
+    const cards = view.banners.filter((b) => b.side === side).map((b) => bannerCard(b, cw, view.markers || {}, faceUp, names));
+    const f = flow(cards, PAD, y + 6, W - 2 * PAD);
+    out.push(tag("g", { class: `army ${side}`, "data-side": side }, f.svg));
+    y += f.height + 12;
+  };
+  const sideRow = (side) => {
+    const block = sideBlock(side, view.sides[side], view, names, W);
+    out.push(tag("g", { class: `side ${side}`, transform: `translate(0 ${y})` },
+      tag("rect", { x: 2, y: 0, width: W - 4, height: block.height + 6, rx: 8, class: `side-band ${side}` }), block.svg));
+    y += block.height + 12;
+  };
+
+  sideRow("ayyubids");
+  bannerRows("ayyubids", true);
+  const mid = centre(view, view.banners, W);
+  out.push(tag("g", { class: "field-line", transform: `translate(0 ${y})` },
+    tag("line", { x1: PAD, y1: 0, x2: W - PAD, y2: 0, class: "front" }), mid.svg));
+  y += mid.height + 6;
+  bannerRows("crusaders", false);
+  sideRow("crusaders");
+
+  target.innerHTML = `<svg class="board saladin" data-renderer="saladin" viewBox="0 0 ${W} ${Math.ceil(y)}" width="100%" role="img"
+    aria-label="${esc(title)} at version ${esc(ctx.version)}">${out.join("")}</svg>`;
+}
