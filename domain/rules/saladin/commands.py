@@ -5,7 +5,8 @@ from __future__ import annotations
 import msgspec
 
 
-class Activate(msgspec.Struct, frozen=True, tag="activate", tag_field="type", forbid_unknown_fields=True):
+class Activate(msgspec.Struct, frozen=True, tag="activate", tag_field="type", forbid_unknown_fields=True,
+               omit_defaults=True):
     """Activate a banner: an action of its card and, when the action needs one, a target."""
 
     banner: str

@@ -1,0 +1,403 @@
+"""Sequence of Play (Chaos, Initiative, Activation, Redeployment), Key Game Terms (Order,
+Lance, Status, Action / Reaction) and Victory Conditions, through the Game aggregate."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.saladin.helpers import (
+    act,
+    banner_view,
+    decide_events,
+    finish_turn,
+    legal,
+    new_game,
+    orders,
+    play,
+    refused,
+    start,
+    view,
+    with_banner,
+    with_side,
+    with_state,
+)
+
+D, S, B, X = "double", "stroke", "blank", "slash"
+PASS = {"type": "pass"}
+
+
+# -- Initiative ------------------------------------------------------------------------------------
+def test_initiative_fewest_available_orders_arsuf_crusaders_and_ayyubids_may_seize():
+    """Sequence of Play — Initiative: 11 against 12 Available Orders gives the Crusaders the
+    initiative; the Ayyubid Leader may seize it first."""
+    g = new_game("arsuf")
+    v = view(g)
+    assert (v["initiative"], v["phase"], v["to_act"]) == ("crusaders", "seize", "ayyubids")
+    assert legal(g, "ayyubids") == [{"type": "leader", "action": "seize-initiative"}, {"type": "decline-seize"}]
+    assert legal(g, "crusaders") == []
+    g = play(g, "ayyubids", {"type": "decline-seize"})
+    assert (view(g)["initiative"], view(g)["phase"], view(g)["to_act"]) == ("crusaders", "choose-first", "crusaders")
+
+
+def test_initiative_tie_hattin_goes_to_the_ayyubids():
+    """Hattin — Special rules: initiative in case of a tie — Ayyubids (no Crusader seizing)."""
+    v = view(new_game("hattin"))
+    assert (v["initiative"], v["phase"], v["to_act"]) == ("ayyubids", "choose-first", "ayyubids")
+
+
+def test_initiative_tie_arsuf_goes_to_the_crusaders():
+    """Arsuf — Special rules: initiative in case of a tie — Crusaders."""
+    g = start(new_game("arsuf"))
+    g = with_side(g, "ayyubids", available=11, boxed=1)
+    g = finish_turn(g)  # Chaos: 10 against 10
+    assert orders(g, "crusaders")["available"] == orders(g, "ayyubids")["available"] == 10
+    assert view(g)["initiative"] == "crusaders"
+
+
+def test_initiative_holder_chooses_who_starts_the_activation_phase():
+    """Sequence of Play — Initiative: the holder chooses whether or not to start."""
+    g = play(new_game("hattin"), "ayyubids", {"type": "choose-first", "seat": "crusaders"})
+    assert (view(g)["phase"], view(g)["to_act"]) == ("activation", "crusaders")
+    assert refused(new_game("hattin"), "ayyubids", {"type": "choose-first", "seat": "x"}).code == "saladin.unknown_seat"
+
+
+def test_seizing_the_initiative_orders_the_leader_for_the_turn():
+    """Sequence of Play — Initiative: a Leader that seizes the initiative turns Ordered, so it
+    cannot act again this turn; it is seized only in the Initiative phase."""
+    g = play(new_game("arsuf"), "ayyubids", {"type": "leader", "action": "seize-initiative"})
+    g = play(g, "ayyubids", {"type": "choose-first", "seat": "ayyubids"})
+    g = play(g, "ayyubids", act("saphadin", "loose", "sable"))
+    g = play(g, "crusaders", act("lusignan", "hold"))
+    assert refused(g, "ayyubids", {"type": "leader", "action": "recover-order"}).code == "saladin.leader_ordered"
+    assert refused(g, "ayyubids", {"type": "leader", "action": "seize-initiative"}).code == "saladin.wrong_phase"
+
+
+# -- Activation ------------------------------------------------------------------------------------
+def test_activation_alternates_between_players():
+    """Sequence of Play — Activation: players alternate activations."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("lusignan", "hold"))
+    assert view(g)["to_act"] == "ayyubids"
+    assert refused(g, "crusaders", act("henry-ii", "hold")).code == "not_your_turn"
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    assert view(g)["to_act"] == "crusaders"
+
+
+def test_pass_only_with_every_card_ordered_then_opponent_continues_alone():
+    """Sequence of Play — Activation: a player passes only when all their Banners and Leader
+    are Ordered; a player who passed no longer activates; the opponent goes on until they pass."""
+    g = start(new_game("arsuf"), "crusaders")
+    violation = refused(g, "crusaders", PASS)
+    assert violation.code == "saladin.cannot_pass_with_deployed_cards"
+    assert violation.rule == "Sequence of Play — Activation"
+    crusaders = ["bourgogne", "henry-ii", "lusignan", "naplouse", "richard", "sable"]
+    ayyubids = ["ala-afdal", "ala-al-din", "aslam", "saladin", "saphadin", "soulayman"]
+    for c, a in zip(crusaders, ayyubids):
+        assert PASS not in legal(g, "crusaders")
+        g = play(g, "crusaders", act(c, "hold"))
+        g = play(g, "ayyubids", act(a, "hold"))
+    assert PASS in legal(g, "crusaders")  # the leader has no spent Order to recover
+    g = play(g, "crusaders", PASS)
+    assert view(g)["sides"]["crusaders"]["passed"] and view(g)["to_act"] == "ayyubids"
+    g = play(g, "ayyubids", act("saphadin", "loose", "sable"))  # an Ordered banner acts again
+    assert view(g)["to_act"] == "ayyubids"
+    assert refused(g, "crusaders", act("henry-ii", "loose", "ala-afdal")).code == "not_your_turn"
+    g = play(g, "ayyubids", {"type": "leader", "action": "recover-order"})
+    g = play(g, "ayyubids", PASS)
+    assert view(g)["turn"] == 2
+
+
+def test_ordered_banner_uses_only_actions_marked_for_the_back_of_the_card():
+    """Activation — Special cases: an Ordered banner can still be activated, with the actions
+    available on its Ordered side."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"))
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    assert banner_view(g, "henry-ii")["card_side"] == "ordered"
+    henry = sorted(c["action"] for c in legal(g, "crusaders") if c.get("banner") == "henry-ii")
+    assert henry == ["loose", "loose"]  # at Ala Afdal or Saphadin; Hold and Shield wall are front-side only
+    assert refused(g, "crusaders", act("henry-ii", "shield-wall")).code == "saladin.action_not_usable_when_ordered"
+    assert refused(g, "crusaders", act("henry-ii", "hold")).code == "saladin.action_not_usable_when_ordered"
+    g = play(g, "crusaders", act("henry-ii", "loose", "saphadin"))
+    assert banner_view(g, "henry-ii")["card_side"] == "ordered"
+
+
+def test_zero_cost_action_always_allowed_and_forced_when_the_pool_is_empty():
+    """Activation — Special cases: the 0-cost action is always an option; with an empty
+    Available pool a Deployed banner must use it."""
+    g = start(new_game("arsuf"), "crusaders")
+    assert act("richard", "hold") in legal(g, "crusaders")
+    g = with_side(g, "crusaders", available=0, spent=11)
+    options = legal(g, "crusaders")
+    banner_actions = {c["action"] for c in options if c["type"] == "activate"}
+    assert banner_actions == {"hold"}
+    assert {c["type"] for c in options} == {"activate", "leader"}  # Richard may recover a spent Order
+    assert refused(g, "crusaders", act("henry-ii", "loose", "ala-afdal")).code == "saladin.not_enough_orders"
+    assert refused(g, "crusaders", PASS).code == "saladin.cannot_pass_with_deployed_cards"
+
+
+def test_cost_increased_by_uncovered_plus_one_markers_but_not_for_zero_cost():
+    """Activation — Special cases: each '+1' uncovered by lost lances adds 1 to the cost;
+    there is no additional cost to an action with a cost of 0."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = with_banner(g, "sable", lances=3)  # slot 2 '+1' uncovered
+    costs = {a["id"]: a["cost"] for a in banner_view(g, "sable")["actions"]}
+    assert costs == {"hold": 0, "loose": 2, "charge": 3, "melee": 2, "regroup": 2}
+    g = with_banner(g, "sable", lances=1)  # slots 2 and 4 uncovered
+    assert {a["id"]: a["cost"] for a in banner_view(g, "sable")["actions"]}["charge"] == 4
+    g = with_side(g, "crusaders", available=3)
+    assert refused(g, "crusaders", act("sable", "charge", "saphadin")).code == "saladin.not_enough_orders"
+    events, g = decide_events(g, "crusaders", act("sable", "hold"))
+    assert orders(g, "crusaders")["available"] == 3
+
+
+def test_slash_spends_an_order_and_does_nothing_on_an_empty_pool():
+    """Combat dice / Activation — Special cases: a slash moves 1 Order of the side it hits to
+    the Spent pool; with an empty Available pool it has no effect."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), [X])
+    assert orders(g, "ayyubids")["available"] == 11 and orders(g, "ayyubids")["spent"] == 1
+    assert banner_view(g, "ala-afdal")["lances"] == {"field": 4}
+    g = with_side(g, "crusaders", available=0, spent=11)
+    g = play(g, "ayyubids", act("saphadin", "loose", "sable"), [X])
+    assert orders(g, "crusaders")["available"] == 0 and orders(g, "crusaders")["spent"] == 11
+
+
+def test_red_dice_hit_the_ayyubid_banner_green_the_crusader_banner_rolled_together():
+    """Key Game Terms — Action / Reaction: red dice apply to the Ayyubid banner and green dice to
+    the Crusader banner; both are rolled, then applied together."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("naplouse", "charge", "soulayman"))
+    events, g = decide_events(g, "ayyubids", {"type": "decline-reaction"}, [S, B, D])
+    dice = [e for e in events if type(e).__name__ == "DiceRolled"]
+    assert [(d.seat, d.faces) for d in dice] == [("crusaders", ["stroke", "blank"]), ("ayyubids", ["double"])]
+    names = [type(e).__name__ for e in events]
+    assert names.index("LancesLost") > max(i for i, n in enumerate(names) if n == "DiceRolled")
+    assert banner_view(g, "soulayman")["lances"] == {"field": 3}
+    assert banner_view(g, "naplouse")["lances"] == {"uncommitted": 0, "committed": 2}
+
+
+def test_status_change_moves_lances_and_drags_the_single_location_enemy():
+    """Key Game Terms — Status / Activation — Special cases: a Charge moves the lances to the
+    Committed location and the single-location target takes the same status."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("sable", "charge", "saphadin"))
+    g = play(g, "ayyubids", {"type": "decline-reaction"})
+    assert banner_view(g, "sable")["lances"] == {"uncommitted": 0, "committed": 5}
+    saphadin = banner_view(g, "saphadin")
+    assert (saphadin["status"], saphadin["engaged_with"], saphadin["location"]) == ("committed", "sable", "field")
+    # Henry II (never Committed) looses at the Committed Saphadin: Saphadin stays in melee with Sablé
+    g = play(g, "ayyubids", act("aslam", "hold")) if view(g)["to_act"] == "ayyubids" else g
+    g = play(g, "crusaders", act("henry-ii", "loose", "saphadin"))
+    assert banner_view(g, "saphadin")["status"] == "committed"
+    # a Committed actor reaching an Uncommitted single-location banner engages it
+    assert "melee" in {a["id"] for a in banner_view(g, "saphadin")["actions"]}
+
+
+def test_action_status_and_target_modes_are_checked():
+    """Key Game Terms — Status and Action / Reaction: an action of the other status, an enemy
+    the card does not list, a mode the card does not allow, or a missing target is refused."""
+    g = start(new_game("arsuf"), "crusaders")
+    assert refused(g, "crusaders", act("sable", "melee", "saphadin")).code == "saladin.action_needs_status"
+    assert refused(g, "crusaders", act("henry-ii", "loose", "soulayman")).code == "saladin.invalid_target"
+    assert refused(g, "crusaders", act("henry-ii", "loose", "richard")).code == "saladin.invalid_target"
+    assert refused(g, "crusaders", act("henry-ii", "loose")).code == "saladin.target_required"
+    assert refused(g, "crusaders", act("henry-ii", "hold", "saphadin")).code == "saladin.target_not_allowed"
+    assert refused(g, "crusaders", act("saladin", "hold")).code == "saladin.not_your_banner"
+    assert refused(g, "crusaders", act("templars", "hold")).code == "saladin.unknown_banner"
+    assert refused(g, "crusaders", act("henry-ii", "fly")).code == "saladin.unknown_action"
+    g = play(g, "crusaders", act("lusignan", "hold"))
+    # Saladin targets Richard only in Reaction
+    assert refused(g, "ayyubids", act("saladin", "loose", "richard")).code == "saladin.invalid_target"
+    assert refused(g, "ayyubids", {"type": "choose-first", "seat": "ayyubids"}).code == "saladin.not_initiative_holder"
+
+
+# -- Reactions -------------------------------------------------------------------------------------
+def test_reaction_needs_its_condition_the_reaction_mode_and_a_deployed_banner():
+    """Key Game Terms — Action / Reaction: no reaction against an action it does not name,
+    from a banner that cannot target the actor in Reaction, or from an Ordered banner."""
+    g = start(new_game("arsuf"), "crusaders")
+    # Bourgogne charges Ala al Din: Ala al Din's Counter-charge answers only Richard
+    g = play(g, "crusaders", act("bourgogne", "charge", "ala-al-din"))
+    assert view(g)["phase"] == "activation" and view(g)["to_act"] == "ayyubids"
+    # Soulaymân, Ordered, cannot evade Naplouse's Charge
+    g = play(g, "ayyubids", act("soulayman", "loose", "naplouse"))
+    g = play(g, "crusaders", act("naplouse", "charge", "soulayman"))
+    assert view(g)["phase"] == "activation"
+    assert banner_view(g, "naplouse")["status"] == "committed"
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    # Naplouse's Melee is no Charge: no Evade
+    g = play(g, "crusaders", act("naplouse", "melee", "soulayman"))
+    assert view(g)["phase"] == "activation"
+
+
+def test_declined_reaction_lets_the_action_resolve():
+    """Key Game Terms — Action / Reaction: if the targeted banner does not react, the action's
+    effects apply."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("naplouse", "charge", "soulayman"))
+    assert refused(g, "ayyubids", {"type": "react", "banner": "saphadin", "reaction": "evade"}).code == \
+        "saladin.reaction_not_allowed"
+    assert refused(g, "ayyubids", act("aslam", "hold")).code == "saladin.wrong_phase"
+    g = play(g, "ayyubids", {"type": "decline-reaction"}, [D, B, B])
+    assert banner_view(g, "soulayman")["lances"] == {"field": 2}
+    assert banner_view(g, "naplouse")["status"] == "committed"
+    assert banner_view(g, "soulayman")["status"] == "committed"
+
+
+# -- Leader ----------------------------------------------------------------------------------------
+def test_leader_activation_recovers_a_spent_order_and_turns_ordered():
+    """Activation — Activating a Leader: choose the action, apply it, turn the card Ordered."""
+    g = start(new_game("arsuf"), "crusaders")
+    assert refused(g, "crusaders", {"type": "leader", "action": "recover-order"}).code == \
+        "saladin.leader_action_unavailable"
+    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"))
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    g = play(g, "crusaders", {"type": "leader", "action": "recover-order"})
+    assert orders(g, "crusaders")["available"] == 11 and orders(g, "crusaders")["spent"] == 0
+    assert view(g)["sides"]["crusaders"]["leader"]["card_side"] == "ordered"
+    g = play(g, "ayyubids", act("saladin", "hold"))
+    assert refused(g, "crusaders", {"type": "leader", "action": "recover-order"}).code == "saladin.leader_ordered"
+    assert refused(g, "crusaders", {"type": "leader", "action": "horns"}).code == "saladin.unknown_leader_action"
+
+
+# -- Redeployment and Chaos --------------------------------------------------------------------------
+def test_redeployment_returns_cards_and_spent_orders_then_chaos_from_turn_two():
+    """Sequence of Play — Redeployment and Chaos: every card back to Deployed, spent Orders
+    available again; from turn 2, 1 Order to the box plus 1 per banner given away."""
+    g = start(new_game("hattin"), "ayyubids")
+    g = play(g, "ayyubids", act("husam-lulu", "loose", "ridefort"))
+    g = with_banner(g, "raymond-iii", fate="captured", lances=0)
+    g = finish_turn(g)
+    v = view(g)
+    assert v["turn"] == 2 and v["phase"] in ("choose-first", "seize")
+    assert all(b["card_side"] == "deployed" for b in v["banners"])
+    assert all(v["sides"][s]["leader"]["card_side"] == "deployed" for s in ("crusaders", "ayyubids"))
+    assert orders(g, "ayyubids") == {"available": 11, "spent": 0, "box": 1, "in_arsuf": 0, "unused": 1}
+    assert orders(g, "crusaders") == {"available": 10, "spent": 0, "box": 2, "in_arsuf": 0, "unused": 1}
+    assert v["initiative"] == "crusaders"
+
+
+def test_orders_are_boxed_from_the_available_pool_first():
+    """Key Game Terms — Order: an Order placed in the box comes from the Available pool, then
+    from the Spent pool when the Available pool is empty."""
+    g = start(new_game("arsuf"), "ayyubids")
+    g = with_side(g, "crusaders", available=1, spent=10, losses=5)
+    g = play(g, "ayyubids", act("saphadin", "loose", "sable"), [S])
+    assert orders(g, "crusaders") == {"available": 0, "spent": 10, "box": 1, "in_arsuf": 1, "unused": 1}
+    g = with_side(g, "crusaders", losses=5)
+    g = play(g, "crusaders", act("lusignan", "hold"))
+    g = play(g, "ayyubids", act("soulayman", "loose", "naplouse"), [S])
+    assert orders(g, "crusaders") == {"available": 0, "spent": 9, "box": 2, "in_arsuf": 1, "unused": 1}
+
+
+def test_sixth_lance_boxes_one_order_and_the_six_lances():
+    """Key Game Terms — Lance: the 6th lance lost places 1 Order and the 6 lances in the box;
+    later losses start a new Losses Track."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = with_side(g, "ayyubids", losses=5, available=0, spent=12)
+    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), [D])
+    v = view(g)
+    assert v["sides"]["ayyubids"]["losses_track"] == 1 and v["sides"]["ayyubids"]["lances_boxed"] == 6
+    assert orders(g, "ayyubids") == {"available": 0, "spent": 11, "box": 1, "in_arsuf": 0, "unused": 1}
+    track = banner_view(g, "ala-afdal")["track"]
+    assert [s["lance"] for s in track] == [False, False, True, True]  # removed bottom-up by number
+
+
+def test_eliminated_banner_is_given_to_the_opponent_and_never_returns():
+    """Key Game Terms — Lance: a banner with no lance left is given to the opponent; it never
+    comes back (it cannot be reinforced)."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = with_banner(g, "ala-afdal", lances=1)
+    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), [S])
+    assert banner_view(g, "ala-afdal")["fate"] == "captured"
+    assert view(g)["sides"]["crusaders"]["captured_banners"] == ["ala-afdal"]
+    assert refused(g, "ayyubids", act("aslam", "reinforce", "ala-afdal")).code == "saladin.invalid_target"
+    assert refused(g, "ayyubids", act("ala-afdal", "hold")).code == "saladin.banner_not_in_play"
+
+
+def test_replacement_lances_come_only_from_the_losses_track():
+    """Key Game Terms — Lance: a replaced lance comes from the Losses Track, never the box;
+    with none on the track no lance is replaced."""
+    g = start(new_game("arsuf"), "ayyubids")
+    g = with_banner(g, "ala-al-din", lances=3)
+    g = with_side(g, "ayyubids", lances_boxed=2)
+    assert refused(g, "ayyubids", act("aslam", "reinforce", "ala-al-din")).code == "saladin.no_lance_on_losses_track"
+    assert refused(g, "ayyubids", act("aslam", "reinforce", "ala-afdal")).code == "saladin.nothing_to_reinforce"
+    g = with_side(g, "ayyubids", losses=2, lances_boxed=0)
+    g = play(g, "ayyubids", act("aslam", "reinforce", "ala-al-din"))
+    assert banner_view(g, "ala-al-din")["lances"] == {"field": 4}
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == 1
+
+
+# -- Victory -------------------------------------------------------------------------------------------
+def _end_of_turn(scenario="arsuf"):
+    """A prepared position: every card Ordered, the Crusaders passed, the Ayyubids to pass."""
+    g = start(new_game(scenario), "crusaders")
+    for bid in g.state.banners:
+        g = with_banner(g, bid, ordered=True)
+    g = with_side(g, "crusaders", passed=True)
+    return with_state(g, active="ayyubids")
+
+
+def test_last_order_in_the_box_loses_at_once():
+    """Victory Conditions: the player who places their last Order in the box loses at once."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = with_side(g, "ayyubids", available=1, spent=0, boxed=11, losses=5)
+    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), [S])
+    assert g.outcome is not None and g.outcome.winner == "crusaders"
+    assert "ayyubids placed their last Order" in g.outcome.reason
+    assert view(g)["phase"] == "over" and g.to_act() == []
+    assert refused_after_end(g)
+
+
+def refused_after_end(g) -> bool:
+    from domain.rules.base import RuleViolation
+
+    try:
+        play(g, "ayyubids", act("aslam", "hold"))
+    except RuleViolation as violation:
+        return violation.code == "game_over"
+    return False
+
+
+def test_simultaneous_loss_most_orders_just_before_wins():
+    """Victory Conditions: both lose their last Order together: most Orders (available +
+    spent) just before wins."""
+    g = _end_of_turn()
+    g = with_side(g, "crusaders", available=1, spent=0, boxed=10)
+    g = with_side(g, "ayyubids", available=2, spent=0, boxed=10)
+    g = with_banner(g, "henry-ii", fate="captured", lances=0)  # Chaos: the Crusaders lose 1 + 1
+    g = with_banner(g, "aslam", fate="captured", lances=0)  # Chaos: the Ayyubids lose 1 + 1
+    g = play(g, "ayyubids", PASS)
+    assert g.outcome.winner == "ayyubids"
+    assert "most Orders just before" in g.outcome.reason
+    assert g.outcome.scores == {"crusaders": 1.0, "ayyubids": 2.0}
+
+
+def test_simultaneous_loss_equal_orders_most_lances_on_the_board_then_draw():
+    """Victory Conditions: equal Orders just before: most lances on the board (set-aside
+    banners included) wins; equal lances: a draw."""
+    g = _end_of_turn()
+    g = with_side(g, "crusaders", available=1, boxed=10)
+    g = with_side(g, "ayyubids", available=1, boxed=11)
+    g = with_banner(g, "saladin", fate="set-aside")  # its 6 lances still count
+    later = play(g, "ayyubids", PASS)
+    assert later.outcome.winner == "ayyubids" and "most lances" in later.outcome.reason  # 30 against 28
+    # take 2 Ayyubid lances away: 28 against 28
+    g = with_state(g, arsuf_lances=0)
+    g = with_side(g, "ayyubids", lances_boxed=2)
+    draw = play(g, "ayyubids", PASS)
+    assert draw.outcome.draw and draw.outcome.winner is None
+
+
+@pytest.mark.parametrize("scenario", ["arsuf", "hattin"])
+def test_text_board_and_narrative(scenario):
+    """herald replay show: a board a person reads at a glance; one-line narratives."""
+    from tests.rules.saladin.helpers import SALADIN
+
+    g = start(new_game(scenario))
+    text = SALADIN.render_text(g.state)
+    assert "Crusaders: Orders available" in text and "Ayyubids: Orders available" in text
+    assert SALADIN.describe_command(act("henry-ii", "loose", "ala-afdal")) == "henry-ii: loose at ala-afdal"
+    assert SALADIN.describe_command({"type": "pass"}) == "passes"
