@@ -1,0 +1,167 @@
+"""Player ratings per rule system and scenario, from every finished rated game, tournament
+or not: OpenSkill's Plackett-Luce model (it rates two-player games and multi-player tables
+alike). A read model in the store's database, caught up from the notification log in
+order, so the same history always gives the same ratings; rebuildable from zero.
+
+A game is rated unless it is a study game (its seed chosen by its creator), a fork, a game
+with fewer than two distinct players, or a game of a tournament created unrated.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from openskill.models import PlackettLuce
+
+from domain.events import GameCreated, Outcome
+from domain.game import Recorded
+from domain.tournaments.standings import order_of
+from projections.sql import TRACKING_TABLE, Database, Session, position, set_position
+
+NAME = "ratings"
+BATCH = 500
+MODEL = PlackettLuce()
+
+SCHEMA = [
+    TRACKING_TABLE,
+    """CREATE TABLE IF NOT EXISTS herald_ratings (
+        rules TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        player TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        last_game TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (rules, scenario, player)
+    )""",
+    "CREATE INDEX IF NOT EXISTS herald_ratings_player ON herald_ratings (player)",
+    """CREATE TABLE IF NOT EXISTS herald_rated_games (
+        game_id TEXT PRIMARY KEY,
+        rules TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        rated_at TEXT NOT NULL
+    )""",
+]
+
+
+class Rating(msgspec.Struct, frozen=True):
+    """A player's rating in one rule system and scenario. ``ordinal`` = mu − 3·sigma, the
+    conservative figure leaderboards sort by."""
+
+    rules: str
+    scenario: str
+    player: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    last_game: str
+    updated_at: str
+
+
+GameInfo = Callable[[UUID], tuple[GameCreated, bool] | None]  # (GameCreated, rated?) or None
+
+
+class Ratings:
+    """The ratings projection over a store's notification log."""
+
+    def __init__(self, db: Database, read_notifications: Callable[[int, int], list[tuple[int, Any]]],
+                 game_info: GameInfo):
+        self._db = db
+        self._read = read_notifications
+        self._info = game_info
+        self._lock = threading.Lock()
+        with db.transaction() as s:
+            for statement in SCHEMA:
+                s.execute(statement)
+
+    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
+        done = 0
+        with self._lock:
+            while True:
+                with self._db.transaction() as s:
+                    start = position(s, NAME)
+                batch = self._read(start + 1, BATCH)
+                if not batch:
+                    return done
+                ended = [(seq, e) for seq, e in batch if isinstance(e, Recorded) and e.type == "GameEnded"]
+                infos = {e.originator_id: self._info(e.originator_id) for _, e in ended}
+                with self._db.transaction() as s:
+                    for _, event in ended:
+                        info = infos[event.originator_id]
+                        if info is not None and info[1]:
+                            _rate(s, event, info[0])
+                    set_position(s, NAME, batch[-1][0])
+                done += len(batch)
+                if progress:
+                    progress(len(batch))
+
+    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
+        with self._lock, self._db.transaction() as s:
+            s.execute("DELETE FROM herald_ratings")
+            s.execute("DELETE FROM herald_rated_games")
+            set_position(s, NAME, 0)
+        return self.catch_up(progress)
+
+    def of_player(self, player: str) -> list[Rating]:
+        self.catch_up()
+        with self._db.transaction() as s:
+            rows = s.rows("SELECT * FROM herald_ratings WHERE player = %(p)s ORDER BY rules, scenario", {"p": player})
+        return [_rating(r) for r in rows]
+
+    def leaderboard(self, rules: str, scenario: str, limit: int = 50) -> list[Rating]:
+        self.catch_up()
+        with self._db.transaction() as s:
+            rows = s.rows("SELECT * FROM herald_ratings WHERE rules = %(r)s AND scenario = %(s)s "
+                          "ORDER BY mu - 3 * sigma DESC, player LIMIT %(limit)s",
+                          {"r": rules, "s": scenario, "limit": limit})
+        return [_rating(r) for r in rows]
+
+
+def _rating(r: dict[str, Any]) -> Rating:
+    mu, sigma = float(r["mu"]), float(r["sigma"])
+    return Rating(r["rules"], r["scenario"], r["player"], mu, sigma, mu - 3 * sigma, int(r["games"]),
+                  r["last_game"], r["updated_at"])
+
+
+def ranks(created: GameCreated, outcome: Outcome) -> dict[str, int]:
+    """Each seat's rank for OpenSkill (1 best; equal ranks are ties)."""
+    places = order_of({s: i.player for s, i in created.seats.items()}, outcome)
+    return {seat: place + 1 for seat, place in places.items()}
+
+
+def _rate(s: Session, event: Recorded, created: GameCreated) -> None:
+    game = str(event.originator_id)
+    if s.rows("SELECT game_id FROM herald_rated_games WHERE game_id = %(g)s", {"g": game}):
+        return  # rated once: a later GameEnded of the same game does not count twice
+    players = [info.player for info in created.seats.values()]
+    if len(set(players)) != len(players) or len(players) < 2:
+        return
+    outcome = msgspec.convert(event.data["outcome"], Outcome)
+    by_seat = ranks(created, outcome)
+    seats = list(created.seats)
+    current = []
+    for seat in seats:
+        rows = s.rows("SELECT mu, sigma, games FROM herald_ratings WHERE rules = %(r)s AND scenario = %(s)s "
+                      "AND player = %(p)s", {"r": created.rules, "s": created.scenario,
+                                             "p": created.seats[seat].player})
+        current.append((MODEL.rating(mu=float(rows[0]["mu"]), sigma=float(rows[0]["sigma"])), int(rows[0]["games"]))
+                       if rows else (MODEL.rating(), 0))
+    rated = MODEL.rate([[r] for r, _ in current], ranks=[by_seat[seat] for seat in seats])
+    at = event.timestamp.isoformat(timespec="microseconds")
+    for seat, (team, (_, games)) in zip(seats, zip(rated, current)):
+        s.execute(
+            "INSERT INTO herald_ratings (rules, scenario, player, mu, sigma, games, last_game, updated_at) "
+            "VALUES (%(r)s, %(s)s, %(p)s, %(mu)s, %(sigma)s, %(games)s, %(g)s, %(at)s) "
+            "ON CONFLICT (rules, scenario, player) DO UPDATE SET mu = %(mu)s, sigma = %(sigma)s, "
+            "games = %(games)s, last_game = %(g)s, updated_at = %(at)s",
+            {"r": created.rules, "s": created.scenario, "p": created.seats[seat].player, "mu": float(team[0].mu),
+             "sigma": float(team[0].sigma), "games": games + 1, "g": game, "at": at},
+        )
+    s.execute("INSERT INTO herald_rated_games (game_id, rules, scenario, rated_at) VALUES (%(g)s, %(r)s, %(s)s, "
+              "%(at)s)", {"g": game, "r": created.rules, "s": created.scenario, "at": at})

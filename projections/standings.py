@@ -1,0 +1,142 @@
+"""Tournament results from the game records: a process that reads the notification log and,
+for every ``GameEnded``, hands the event to ``record`` (which appends a ``ResultRecorded``
+to the tournament that paired that game, if any). It also keeps the list of tournaments.
+
+Standings themselves are a pure fold of the tournament's stream
+(:mod:`domain.tournaments.standings`); this process is what puts the games' results into
+that stream, so the director never types a result in. Recording is idempotent (a result
+already recorded with the same GameEnded hash is skipped), so a crash between recording and
+saving the tracking position only repeats work.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from domain.game import Recorded
+from domain.tournaments.events import TournamentCreated, TournamentRecorded
+from projections.sql import TRACKING_TABLE, Database, Session, position, set_position
+
+NAME = "tournament-results"
+BATCH = 500
+
+SCHEMA = [
+    TRACKING_TABLE,
+    """CREATE TABLE IF NOT EXISTS herald_tournaments (
+        seq BIGINT PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        format TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        players INTEGER NOT NULL DEFAULT 0,
+        rounds INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL
+    )""",
+]
+
+
+class TournamentRow(msgspec.Struct, frozen=True):
+    """A tournament as the list shows it."""
+
+    id: str
+    name: str
+    rules: str
+    format: str
+    created_at: str
+    updated_at: str
+    players: int
+    rounds: int
+    version: int
+
+
+ReadLog = Callable[[int, int], list[tuple[int, Any]]]
+
+
+class TournamentResults:
+    """The results process and the tournament list, over a store's notification log."""
+
+    def __init__(self, db: Database, read_notifications: ReadLog, record: Callable[[Recorded], None]):
+        self._db = db
+        self._read = read_notifications
+        self._record = record
+        self._lock = threading.Lock()
+        with db.transaction() as s:
+            for statement in SCHEMA:
+                s.execute(statement)
+
+    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
+        """Handle every notification after the tracking position; return how many."""
+        done = 0
+        with self._lock:
+            while True:
+                with self._db.transaction() as s:
+                    start = position(s, NAME)
+                batch = self._read(start + 1, BATCH)
+                if not batch:
+                    return done
+                for _, event in batch:  # outside the projection's transaction: record saves events
+                    if isinstance(event, Recorded) and event.type == "GameEnded":
+                        self._record(event)
+                with self._db.transaction() as s:
+                    for seq, event in batch:
+                        if isinstance(event, TournamentRecorded):
+                            _apply(s, seq, event)
+                    set_position(s, NAME, batch[-1][0])
+                done += len(batch)
+                if progress:
+                    progress(len(batch))
+
+    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
+        """Forget the list and read the log again from the start (results already recorded
+        are skipped as duplicates)."""
+        with self._lock, self._db.transaction() as s:
+            s.execute("DELETE FROM herald_tournaments")
+            set_position(s, NAME, 0)
+        return self.catch_up(progress)
+
+    def list(self, *, rules: str | None = None, after: int | None = None,
+             limit: int = 50) -> tuple[list[TournamentRow], int | None]:
+        """A page of tournaments, newest first, and the cursor of the next page (or None)."""
+        self.catch_up()
+        where: list[str] = ["1 = 1"]
+        params: dict[str, Any] = {"limit": limit + 1}
+        if rules is not None:
+            where.append("rules = %(rules)s")
+            params["rules"] = rules
+        if after is not None:
+            where.append("seq < %(after)s")
+            params["after"] = after
+        with self._db.transaction() as s:
+            rows = s.rows(f"SELECT * FROM herald_tournaments WHERE {' AND '.join(where)} "
+                          "ORDER BY seq DESC LIMIT %(limit)s", params)
+        page = [TournamentRow(id=r["id"], name=r["name"], rules=r["rules"], format=r["format"],
+                              created_at=r["created_at"], updated_at=r["updated_at"], players=int(r["players"]),
+                              rounds=int(r["rounds"]), version=int(r["version"])) for r in rows[:limit]]
+        return page, (int(rows[limit - 1]["seq"]) if len(rows) > limit else None)
+
+
+def _apply(s: Session, seq: int, event: TournamentRecorded) -> None:
+    tid, at = str(event.originator_id), event.timestamp.isoformat(timespec="microseconds")
+    if event.type == TournamentCreated.type_name:
+        data = event.data
+        s.execute(
+            "INSERT INTO herald_tournaments (seq, id, name, rules, format, created_at, updated_at, version) "
+            "VALUES (%(seq)s, %(id)s, %(name)s, %(rules)s, %(format)s, %(at)s, %(at)s, %(v)s) "
+            "ON CONFLICT (id) DO NOTHING",
+            {"seq": seq, "id": tid, "name": data["name"], "rules": data["rules"], "format": data["format"],
+             "at": at, "v": event.version},
+        )
+        return
+    extra = ""
+    if event.type == "PlayerRegistered":
+        extra = ", players = players + 1"
+    elif event.type == "RoundPaired":
+        extra = ", rounds = rounds + 1"
+    s.execute(f"UPDATE herald_tournaments SET version = %(v)s, updated_at = %(at)s{extra} "
+              "WHERE id = %(id)s AND version < %(v)s", {"v": event.version, "at": at, "id": tid})
