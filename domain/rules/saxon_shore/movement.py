@@ -143,20 +143,28 @@ def move_apply(ctx: Ctx, seat: str, c: Move) -> None:
         left = tuple(a - b for a, b in zip(ctx.player(seat).paths, plan.paths_used))
         ctx.set_player(seat, "paths used (§11 12)", paths=left)
     ids = list(c.units)
+    spent = 0
     for i, (here, nxt, cost) in enumerate(plan.steps):
         units = [ctx.state.units[u] for u in ids if u in ctx.state.units]
-        boats = [u for u in units if u.kind == "boat"]
         touched = (nxt,) if R.is_sea(here) else (*R.coasts.get(here, ()), nxt)
-        if boats and any(z in ctx.storms for z in touched):
+        if any(u.kind == "boat" for u in units) and any(z in ctx.storms for z in touched):
             ids = storm(ctx, seat, units, here, nxt)
-            units = [ctx.state.units[u] for u in ids]
-            if not any(u.kind == "boat" for u in units):
+            if not any(ctx.state.units[u].kind == "boat" for u in ids):
+                if ids and i:  # riders left ashore where the boats were lost at the start of a step
+                    break
                 return
-        last = i == len(plan.steps) - 1
-        moved = [msgspec.structs.replace(u, loc=nxt, mp=-1 if last and plan.halted else u.mp - cost,
-                                         steps=u.steps + 1, coast=plan.coasts[i] if u.kind == "boat" else None)
-                 for u in units]
-        ctx.update_units(moved, f"moves {here} to {nxt} (§7)")
+        spent += cost
+    else:
+        i = len(plan.steps)
+    # one event for the whole path: units are never recorded inside a wild province they pass through
+    final = plan.steps[i - 1][1] if i else None
+    if final is None:
+        return
+    coast = plan.coasts[i - 1]
+    moved = [msgspec.structs.replace(u, loc=final, mp=-1 if plan.halted and i == len(plan.steps) else u.mp - spent,
+                                     steps=u.steps + i, coast=coast if u.kind == "boat" else None)
+             for u in (ctx.state.units[x] for x in ids)]
+    ctx.update_units(moved, f"moves {plan.steps[0][0]} to {final} (§7)")
 
 
 def storm(ctx: Ctx, seat: str, units: list[Unit], here: str, nxt: str) -> list[int]:

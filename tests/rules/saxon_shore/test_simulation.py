@@ -1,0 +1,110 @@
+"""Seeded random-legal games of 2 to 5 players through the aggregate path, to a victory or
+the documented turn limit, with invariants checked after every event: no unit in a wild
+province, regulars never above provinces owned after raising, resources never negative,
+listed legal commands accepted, random illegal commands refused with the game unchanged;
+and a replay of the decisions reproduces the record exactly."""
+
+from __future__ import annotations
+
+import random
+from uuid import UUID
+
+import msgspec
+import pytest
+
+from domain.game import project_game, take_decision
+from domain.rng import SeededRng
+from domain.rules.base import RuleViolation
+from domain.rules.saxon_shore.board import BOARD
+from domain.rules.saxon_shore.core import REGULAR_KINDS, owned
+
+from .helpers import NOW, SEED, S, new_game
+
+OPTIONS = {"turn_limit": 12, "warrior_monks": True, "city_defences": True, "feeble_rulers": True}
+WEIGHTS = {"declare": 4, "move": 2, "raise_regular": 4, "improve": 3, "offer": 0.5, "done": 1}
+
+
+def pick(rnd: random.Random, commands: list[dict], aggressive: bool) -> dict:
+    if not aggressive:
+        undone = [c for c in commands if c["type"] != "done"]
+        return rnd.choice(undone) if undone and rnd.random() < 0.8 else rnd.choice(commands)
+    weights = [WEIGHTS.get(c["type"], 1) * (6 if c.get("action") == "invade" else 1) for c in commands]
+    return rnd.choices(commands, weights)[0]
+
+
+def illegal_commands(state, seat: str, rnd: random.Random) -> list[tuple[str, dict]]:
+    """Commands the rules must refuse now."""
+    other = next(s for s in state.seats if s != seat)
+    not_mine = next(p for p in BOARD.provinces if state.provinces[p].owner != seat)
+    out = [
+        (other, {"type": "done"}),
+        (seat, {"type": "choose", "option": "no such option"}),
+        (seat, {"type": "move", "units": [10_000], "path": ["Kent"]}),
+        (seat, {"type": "improve", "province": not_mine, "improvement": "road", "pay": ["wheat", "wheat"]}),
+        (seat, {"type": "offer", "to": seat, "give": {"wheat": 1}, "take": {}}),
+        (seat, {"type": "declare", "province": "The Weald", "action": "raid"}),
+        (seat, {"type": "no_such_command"}),
+    ]
+    mine = [u for u in state.units.values() if u.owner == seat and u.kind != "boat" and u.loc in BOARD.index]
+    if mine:
+        u = rnd.choice(mine)
+        out.append((seat, {"type": "move", "units": [u.id], "path": [rnd.choice(BOARD.wild)]}))
+    return out
+
+
+def check_invariants(state, last_command: dict | None) -> None:
+    for u in state.units.values():
+        assert u.loc not in BOARD.wild, f"unit {u} in a wild province"
+    for seat, player in state.players.items():
+        assert min(player.res) >= 0, f"{seat} has negative resources {player.res}"
+    if last_command and last_command["type"] == "raise_regular":
+        for seat in state.seats:
+            regulars = sum(1 for u in state.units.values() if u.owner == seat and u.kind in REGULAR_KINDS)
+            assert regulars <= len(owned(state, seat)) or not state.players[seat].alive
+
+
+def play(players: int, seed: int, aggressive: bool, check_every: int = 7, max_decisions: int = 20_000):
+    rnd = random.Random(seed)
+    game = new_game(players, OPTIONS, game_id=UUID(int=seed * 10 + players))
+    decisions = []
+    for n in range(max_decisions):
+        if game.ended:
+            return game, decisions
+        [seat] = game.to_act()
+        commands = [msgspec.to_builtins(c) for c in S.legal_commands(game.state, seat)]
+        assert commands, f"dead end at {game.state.prompt}"
+        if n % check_every == 0:  # every listed command is accepted
+            for command in rnd.sample(commands, min(4, len(commands))):
+                take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
+            for who, command in illegal_commands(game.state, seat, rnd):
+                before = game
+                with pytest.raises(RuleViolation):
+                    take_decision(game, who, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
+                assert game is before and game.state == before.state
+        command = pick(rnd, commands, aggressive)
+        recorded = take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
+        decisions.append((seat, command))
+        for event in recorded:
+            game = project_game(game, [event])
+            check_invariants(game.state, command)
+    raise AssertionError(f"no end after {max_decisions} decisions")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("seed,aggressive", [(1, False), (2, True)])
+def test_random_legal_games_end_in_victory_or_turn_limit(players, seed, aggressive):
+    game, decisions = play(players, seed, aggressive)
+    outcome = game.outcome
+    assert outcome is not None
+    assert outcome.reason in {"eliminated all other players", "built four cities", "controls eight resource provinces",
+                              "controls ten provinces"} or outcome.reason.startswith("turn limit (12)")
+    assert len(decisions) > 50
+
+
+def test_replaying_the_decisions_reproduces_every_event():
+    game, decisions = play(3, 5, True, check_every=10_000)
+    again = new_game(3, OPTIONS, game_id=game.id)
+    for seat, command in decisions:
+        again = project_game(again, take_decision(again, seat, command,
+                                                  SeededRng(SEED, again.id, "", again.next_draw), NOW, SEED))
+    assert again.head == game.head and again.state == game.state
