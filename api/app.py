@@ -17,6 +17,7 @@ from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import doc, install_error_handlers, install_openapi, read_body, respond
 from api.viewer_routes import viewer_router
+from api.tournaments import router as tournaments_router
 from api.service import (
     CommandRequest,
     CommandResponse,
@@ -272,6 +273,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         return respond(await run_in_threadpool(service(request).verify, record))
 
     app.include_router(viewer_router(settings))
+    app.include_router(tournaments_router)
     install_openapi(app, [])
     return app
 
