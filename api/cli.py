@@ -61,9 +61,14 @@ def _load(path: Path):
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from replays.archive import is_archive, report
     from replays.show import show
     from replays.verify import verify
 
+    if args.replay_command == "verify" and args.file.is_file() and is_archive(args.file.read_bytes()):
+        code, lines = report(args.file.read_bytes())  # a tournament archive: every game, results, standings
+        print("\n".join(lines))
+        return code
     record = _load(args.file)
     if args.replay_command == "verify":
         verdict = verify(record)

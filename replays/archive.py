@@ -193,3 +193,19 @@ def _check_games(t: Tournament, records: dict[str, Record], problems: list[Archi
                 problems.append(ArchiveProblem(where, "the recorded result differs from the game's GameEnded outcome"))
             if ended and ended[-1].hash != result.hash:
                 problems.append(ArchiveProblem(where, "the game ended again later; the result recorded is stale"))
+
+
+def report(raw: bytes) -> tuple[int, list[str]]:
+    """``herald replay verify`` on an archive: the exit code and the lines to print."""
+    try:
+        archive = decode_archive(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        return 2, [f"herald: not a Herald tournament archive: {error}"]
+    verdict = verify_archive(archive)
+    lines = [f"note: {n}" for n in verdict.notes]
+    if verdict.ok:
+        lines.append(f"OK: tournament {archive.tournament}: {len(archive.events)} events, chain intact; "
+                     f"{verdict.games} game records verified; results match their games; standings recomputed")
+        return 0, lines
+    lines += [f"FAIL {p.where}: {p.what}" for p in verdict.problems]
+    return 1, lines
