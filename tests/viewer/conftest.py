@@ -67,7 +67,7 @@ def page(browser):
     assert not errors, f"JavaScript errors in the page: {errors}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Iterator[LiveServer]:
     """A real ``herald serve`` (uvicorn, SQLite file) shared by a module's browser tests;
     the SSE stream polls every 50 ms so live tests stay quick."""
@@ -80,7 +80,7 @@ def server(tmp_path_factory) -> Iterator[LiveServer]:
         found.process.kill()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def api(server) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=server.url, timeout=10) as client:
         yield client
@@ -122,7 +122,7 @@ def play_random(api: httpx.Client, game: dict, rnd: random.Random, limit: int | 
 ARSUF_SEATS = {"crusaders": "Richard", "ayyubids": "Saladin"}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def arsuf(api) -> dict:
     """A recorded Arsuf game, played to its end by random legal commands over HTTP."""
     game = create(api, "saladin", ARSUF_SEATS, "arsuf", seed="a1" * 32)  # a study game: the same record every run

@@ -1,0 +1,140 @@
+"""The viewer's other pages in a real browser: the open table (seats, decisions, dice log),
+a portable record file opened from disk, the generic tree for rule systems without a
+renderer, the seat token kept in sessionStorage and sent on state requests, the home list."""
+
+from __future__ import annotations
+
+import json
+
+from tests.viewer.conftest import create
+
+
+def post(api, game, seat, command):
+    response = api.post(f"/games/{game['id']}/commands", json={"seat": seat, "command": command},
+                        headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def at_version(page, version):
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version)
+
+
+def test_open_table_draws_seats_decisions_and_the_dice_log(page, server, api):
+    game = create(api, "open-table", {"p1": "Ann", "p2": "Bo"})
+    post(api, game, "p1", {"type": "note", "text": "Raymond charges"})
+    post(api, game, "p2", {"type": "roll", "label": "counter-attack", "dice": "3d6"})
+    rolled = post(api, game, "p1", {"type": "roll", "label": "melee", "dice": "2xsaladin-combat"})
+    head = rolled["version"]
+    page.goto(f"{server.url}/viewer/{game['id']}")
+    at_version(page, head)
+    board = page.locator("#board svg.open-table")
+    assert board.locator('[data-seat="p1"]').get_attribute("data-decisions") == "2"
+    assert board.locator('[data-seat="p2"]').get_attribute("data-decisions") == "1"
+    assert board.locator(".roll").count() == 2
+    combat = next(e for e in rolled["events"] if e["type"] == "DiceRolled")
+    faces = board.locator(f'.roll[data-version="{combat["version"]}"] g.die')
+    assert [faces.nth(i).get_attribute("data-face") for i in range(faces.count())] == combat["data"]["faces"]
+    view = api.get(f"/games/{game['id']}/state", params={"at": head}).json()["view"]
+    assert board.locator("[data-decisions][data-rolls]").get_attribute("data-rolls") == str(view["rolls"])
+
+    # Back to before any roll: the log is empty again.
+    first_roll = min(e["version"] for e in api.get(f"/games/{game['id']}/events").json()["events"]
+                     if e["type"] == "DiceRolled")
+    page.keyboard.press("Home")
+    at_version(page, 1)
+    for version in range(2, first_roll):
+        page.keyboard.press("ArrowRight")
+        at_version(page, version)
+    assert board.locator(".roll").count() == 0
+    page.keyboard.press("ArrowRight")
+    at_version(page, first_roll)
+    assert board.locator(".roll").count() == 1
+
+
+def test_a_portable_record_file_opens_and_steps(page, server, api, arsuf, tmp_path):
+    record = api.get(f"/games/{arsuf['id']}/record").json()
+    path = tmp_path / "arsuf.record.json"
+    path.write_text(json.dumps(record))
+    page.goto(f"{server.url}/viewer/record")
+    page.set_input_files("#record-file", str(path))
+    head = len(record["events"])
+    at_version(page, head)
+    assert "verified" in page.locator("#subtitle").inner_text()
+    assert page.locator("#timeline li").count() == head
+    page.keyboard.press("Home")
+    at_version(page, 1)
+    page.keyboard.press("ArrowRight")
+    at_version(page, 2)
+    want = api.get(f"/games/{arsuf['id']}/state", params={"at": 2}).json()["view"]
+    drawn = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#board g.pool')]
+        .map((g) => [g.dataset.side + '/' + g.dataset.pool, Number(g.dataset.count)]))""")
+    assert drawn["crusaders/available"] == want["sides"]["crusaders"]["orders"]["available"]
+    assert drawn["ayyubids/spent"] == want["sides"]["ayyubids"]["orders"]["spent"]
+    # A reload keeps the record (this tab only) and the linked step.
+    page.reload()
+    at_version(page, 2)
+
+
+def test_a_broken_record_file_is_refused_with_a_reason(page, server, tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text('{"not": "a record"}')
+    page.goto(f"{server.url}/viewer/record")
+    page.set_input_files("#record-file", str(path))
+    message = page.locator("#message")
+    message.wait_for(state="visible")
+    assert "cannot be opened" in message.inner_text()
+
+
+def test_the_generic_renderer_draws_any_view_as_a_tree(page, server):
+    page.goto(f"{server.url}/viewer")
+    found = page.evaluate("""async () => {
+      const m = await import('/viewer/assets/renderers/index.js');
+      const div = document.createElement('div');
+      document.body.append(div);
+      const r = m.rendererFor('a-rule-system-added-later');
+      r.render(div, { view: { turn: 3, hands: { p1: ['card-a', null] } }, version: 9, toAct: [], events: [],
+                      game: { rules: 'a-rule-system-added-later', seats: {} }, width: 800 });
+      return { generic: r === m.generic, renderer: div.firstElementChild.dataset.renderer,
+               keys: [...div.querySelectorAll('.key')].map((k) => k.textContent), saladin: m.rendererFor('saladin') !== m.generic };
+    }""")
+    assert found["generic"] and found["saladin"]
+    assert found["renderer"] == "generic"
+    assert {"turn", "hands", "p1"} <= set(found["keys"])
+
+
+def test_a_seat_token_stays_in_this_tab_and_goes_with_state_requests(page, server, api):
+    game = create(api, "open-table", {"p1": "Ann", "p2": "Bo"})
+    post(api, game, "p1", {"type": "note", "text": "hello"})
+    token = game["seat_tokens"]["p1"]
+    page.goto(f"{server.url}/viewer/{game['id']}?v=1")
+    at_version(page, 1)
+    sent = []
+    page.on("request", lambda r: sent.append((r.url, r.headers.get("authorization"))) if "/state" in r.url else None)
+    page.click("#token-box summary")
+    page.fill("#token", token)
+    page.click("#token-save")
+    page.wait_for_function("() => document.querySelector('#token-state').textContent.includes('seat token')")
+    page.keyboard.press("ArrowRight")
+    at_version(page, 2)
+    assert any(auth == f"Bearer {token}" for url, auth in sent), sent
+    assert page.evaluate(f"() => sessionStorage.getItem('herald.token.{game['id']}')") == token
+    assert page.evaluate(f"() => localStorage.getItem('herald.token.{game['id']}')") is None
+    page.click("#token-clear")
+    page.wait_for_function("() => document.querySelector('#token-state').textContent.includes('spectator')")
+    assert page.evaluate(f"() => sessionStorage.getItem('herald.token.{game['id']}')") is None
+
+
+def test_home_lists_games_and_links_to_their_boards(page, server, api, arsuf):
+    page.goto(f"{server.url}/viewer")
+    link = page.locator(f'#games a[href="/viewer/{arsuf["id"]}"]')
+    link.click()
+    page.wait_for_function("() => document.body.dataset.ready === 'yes'")
+    assert page.locator("#title").inner_text().startswith("Saladin")
+
+
+def test_an_unknown_game_says_so(page, server):
+    page.goto(f"{server.url}/viewer/00000000-0000-4000-8000-000000000000")
+    message = page.locator("#message")
+    message.wait_for(state="visible")
+    assert "404" in message.inner_text()

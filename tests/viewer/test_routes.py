@@ -1,0 +1,87 @@
+"""The viewer's routes without a browser: pages, assets (and nothing outside api/viewer/),
+and POST /viewer/record, which folds a record without storing it."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.config import Settings
+from api.service import Herald
+from tests.conftest import new_game, post
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    db = tmp_path_factory.mktemp("viewer-routes") / "herald.db"
+    herald = Herald(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    with TestClient(create_app(herald, Settings())) as test_client:
+        yield test_client
+    herald.close()
+
+
+@pytest.mark.parametrize("path", ["/viewer", "/viewer/record", "/viewer/7f3c0b54-3f1e-4a43-9a51-5d5ad0a0e6b1"])
+def test_pages_are_html(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert 'type="module"' in response.text
+
+
+@pytest.mark.parametrize("asset", ["app.js", "home.js", "dice.js", "dom.js", "viewer.css", "renderers/index.js",
+                                   "renderers/open-table.js", "renderers/saladin.js", "renderers/generic.js"])
+def test_assets_are_served_with_their_types(client, asset):
+    response = client.get(f"/viewer/assets/{asset}")
+    assert response.status_code == 200
+    expected = "text/css" if asset.endswith(".css") else "text/javascript"
+    assert response.headers["content-type"].startswith(expected)
+
+
+@pytest.mark.parametrize("path", ["/viewer/assets/%2e%2e/viewer_routes.py", "/viewer/assets/..%2fapp.py",
+                                  "/viewer/assets/nope.js", "/viewer/assets/renderers"])
+def test_nothing_outside_the_viewer_folder_is_served(client, path):
+    response = client.get(path)
+    assert response.status_code in (404, 422)
+    assert response.headers["content-type"] == "application/problem+json"
+
+
+def test_a_game_id_that_is_not_a_uuid_is_a_problem_not_a_page(client):
+    response = client.get("/viewer/not-a-game")
+    assert response.status_code == 422
+
+
+def test_a_record_opened_in_the_viewer_gives_every_step_and_is_not_stored(client):
+    game = new_game(client, seats=("p1", "p2"))
+    post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
+    record = client.get(f"/games/{game['id']}/record").json()
+    games_before = client.get("/games").json()["games"]
+    response = client.post("/viewer/record", json=record)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert [s["version"] for s in body["steps"]] == [e["version"] for e in record["events"]]
+    assert body["steps"][-1]["view"] == client.get(f"/games/{game['id']}/state").json()["view"]
+    assert [t["version"] for t in body["timeline"]] == [s["version"] for s in body["steps"]]
+    assert body["verdict"]["ok"] is True
+    assert client.get("/games").json()["games"] == games_before
+
+
+def test_a_tampered_record_opens_but_says_it_does_not_verify(client):
+    game = new_game(client, seats=("p1",))
+    post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
+    record = client.get(f"/games/{game['id']}/record").json()
+    record["events"][-1]["data"]["faces"] = [6, 6]
+    body = client.post("/viewer/record", json=record).json()
+    assert body["verdict"]["ok"] is False
+
+
+@pytest.mark.parametrize("raw", [b"", b"[]", b"{", b'{"header": 1}'])
+def test_bad_records_are_problems(client, raw):
+    response = client.post("/viewer/record", content=raw)
+    assert response.status_code in (400, 422)
+    assert response.headers["content-type"] == "application/problem+json"
+
+
+def test_the_viewer_routes_stay_out_of_the_api_contract(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert not [p for p in paths if p.startswith("/viewer")]
