@@ -69,7 +69,8 @@ def religion(state: SaxonState, side: str | None, prov: str) -> bool:
 @job("combat_start")
 def combat_start(ctx: Ctx, j: Job) -> None:
     ctx.phase, ctx.stage = "combat", j.n
-    ctx.declared = []
+    if ctx.state.declared:
+        ctx.declare([])
 
 
 def to_declare(state: SaxonState, seat: str, declared) -> list[str]:
@@ -94,8 +95,8 @@ def declare_check(state: SaxonState, seat: str, c: Declare) -> None:
 def declare_apply(ctx: Ctx, seat: str, c: Declare) -> None:
     if c.action == "invade":
         ctx.pay(seat, [c.pay], f"invasion of {c.province} (§8)")
-    ctx.declared.append((seat, c.province, c.action))
-    if not to_declare(ctx.state, seat, ctx.declared):
+    ctx.declare([*ctx.state.declared, (seat, c.province, c.action)])
+    if not to_declare(ctx.state, seat, ctx.state.declared):
         ctx.prompt = None
 
 
@@ -124,7 +125,7 @@ PHASES["declare"] = Phase(
 def raids(ctx: Ctx, j: Job) -> None:
     """Raids first, in game order (§8)."""
     order = alive(ctx.state)
-    todo = sorted(((order.index(s), R.index[p], s, p) for s, p, a in ctx.declared if a == "raid" and s in order))
+    todo = sorted(((order.index(s), R.index[p], s, p) for s, p, a in ctx.state.declared if a == "raid" and s in order))
     ctx.push(*[Job("raid", s, prov=p) for _, _, s, p in todo])
 
 
@@ -225,7 +226,7 @@ def outsider_raid(ctx: Ctx, prov: str, strength: int, who: str, seat: str) -> No
 def invasions(ctx: Ctx, j: Job) -> None:
     order = alive(ctx.state)
     by_prov: dict[str, list[str]] = {}
-    for s, p, a in ctx.declared:
+    for s, p, a in ctx.state.declared:
         if a == "invade" and s in order:
             by_prov.setdefault(p, []).append(s)
     keyed = sorted((min(order.index(s) for s in ss), R.index[p], p) for p, ss in by_prov.items())

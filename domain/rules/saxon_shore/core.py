@@ -17,6 +17,7 @@ from domain.rules.saxon_shore.model import (
     NO_RES,
     Battle,
     BattleSet,
+    Declared,
     EventDrawn,
     Flow,
     GameDecided,
@@ -66,9 +67,10 @@ def evolve(state: SaxonState, event: EventData) -> SaxonState:
             return replace(state, turn=turn, order=tuple(order))
         case BattleSet(battle=battle):
             return replace(state, battle=battle)
-        case Flow(phase=phase, stage=stage, jobs=jobs, prompt=prompt, storms=storms, declared=declared):
-            return replace(state, phase=phase, stage=stage, jobs=tuple(jobs), prompt=prompt, storms=tuple(storms),
-                           declared=tuple(tuple(d) for d in declared))
+        case Flow(phase=phase, stage=stage, jobs=jobs, prompt=prompt, storms=storms):
+            return replace(state, phase=phase, stage=stage, jobs=tuple(jobs), prompt=prompt, storms=tuple(storms))
+        case Declared(declared=declared):
+            return replace(state, declared=tuple(tuple(d) for d in declared))
         case GameDecided(outcome=outcome):
             return replace(state, ended=outcome, prompt=None, jobs=())
         case DiceRolled() | DecisionTaken() | EventDrawn() | Resolved():
@@ -215,7 +217,6 @@ class Ctx:
         self.phase = state.phase
         self.stage = state.stage
         self.storms = list(state.storms)
-        self.declared = [tuple(d) for d in state.declared]
 
     # events and dice
     def emit(self, event: EventData) -> None:
@@ -295,7 +296,10 @@ class Ctx:
 
     def flow_event(self) -> Flow:
         return Flow(phase=self.phase, stage=self.stage, jobs=list(self.jobs), prompt=self.prompt,
-                    storms=list(self.storms), declared=[list(d) for d in self.declared])  # type: ignore[misc]
+                    storms=list(self.storms))
+
+    def declare(self, entries: list[tuple[str, str, str]]) -> None:
+        self.emit(Declared(declared=[list(e) for e in entries]))  # type: ignore[misc]
 
     def over(self) -> bool:
         return self.state.ended is not None or victory(self.state) is not None

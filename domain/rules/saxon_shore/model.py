@@ -313,6 +313,12 @@ class Flow(EventData, frozen=True):
     jobs: list[Job]
     prompt: Prompt | None
     storms: list[str]
+
+
+@event_type("saxon-shore.Declared")
+class Declared(EventData, frozen=True):
+    """§8 combat declarations of this movement-and-combat stage so far (raid, invade or hold)."""
+
     declared: list[tuple[str, str, str]]
 
 
