@@ -1,0 +1,105 @@
+"""The Battle of Arsuf — 1191: Special rules and Scenario-specific Actions."""
+
+from __future__ import annotations
+
+from tests.rules.saladin.helpers import (
+    FakeRng,
+    SALADIN,
+    act,
+    banner_view,
+    decide_events,
+    finish_turn,
+    new_game,
+    orders,
+    play,
+    refused,
+    start,
+    view,
+    with_banner,
+    with_side,
+    with_state,
+)
+
+D, S, B, X = "double", "stroke", "blank", "slash"
+
+
+def test_assault_on_arsuf_and_the_twelfth_order():
+    """Arsuf — Orders and Lusignan (Assault on Arsuf): the two Ayyubid lances in Arsuf are the
+    target; when both are eliminated the Crusaders' twelfth Order goes to their Available pool."""
+    g = start(new_game("arsuf"), "crusaders")
+    assert refused(g, "crusaders", act("lusignan", "assault-arsuf", "saladin")).code == "saladin.invalid_target"
+    g = play(g, "crusaders", act("lusignan", "assault-arsuf", "arsuf"), [S, B, B])
+    assert view(g)["arsuf_lances"] == 1 and orders(g, "crusaders")["in_arsuf"] == 1
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    g = finish_turn(g)
+    g = start(g, "crusaders")
+    available = orders(g, "crusaders")["available"]
+    g = play(g, "crusaders", act("lusignan", "assault-arsuf", "arsuf"), [D, B, S])
+    v = view(g)
+    assert v["arsuf_lances"] == 0
+    assert orders(g, "crusaders")["in_arsuf"] == 0
+    assert orders(g, "crusaders")["available"] == available - 2 + 1
+    assert v["sides"]["ayyubids"]["losses_track"] == 2
+    assert banner_view(g, "lusignan")["lances"] == {"field": 3}
+    assert refused(g, "ayyubids", act("aslam", "reinforce-arsuf")).code == "saladin.nothing_to_reinforce"
+
+
+def test_aslam_reinforce_arsuf():
+    """Arsuf — Aslam (Reinforce Arsuf): a lance from the Losses Track goes back to the last
+    lost location in Arsuf."""
+    g = start(new_game("arsuf"), "ayyubids")
+    assert refused(g, "ayyubids", act("aslam", "reinforce-arsuf")).code == "saladin.nothing_to_reinforce"
+    g = with_state(g, arsuf_lances=1)
+    assert refused(g, "ayyubids", act("aslam", "reinforce-arsuf")).code == "saladin.no_lance_on_losses_track"
+    g = with_side(g, "ayyubids", losses=1)
+    g = play(g, "ayyubids", act("aslam", "reinforce-arsuf"))
+    assert view(g)["arsuf_lances"] == 2 and view(g)["sides"]["ayyubids"]["losses_track"] == 0
+
+
+def test_aslam_reinforce_ala_afdal_or_ala_al_din():
+    """Arsuf — Aslam (Reinforce): only Ala Afdal or Ala al Din."""
+    g = start(new_game("arsuf"), "ayyubids")
+    g = play(g, "ayyubids", act("saphadin", "loose", "sable"))
+    g = with_side(g, "ayyubids", losses=1)
+    g = with_banner(g, "saphadin", lances=4)
+    g = with_banner(g, "ala-afdal", lances=3)
+    g = play(g, "crusaders", act("lusignan", "hold"))
+    assert refused(g, "ayyubids", act("aslam", "reinforce", "saphadin")).code == "saladin.invalid_target"
+    g = play(g, "ayyubids", act("aslam", "reinforce", "ala-afdal"))
+    assert banner_view(g, "ala-afdal")["lances"] == {"field": 4}
+
+
+def test_saladin_sacrifice():
+    """Arsuf — Saladin (Sacrifice): the Crusaders place 1 Order in the Spent pool, then
+    Saladin's banner suffers 2 dice."""
+    g = start(new_game("arsuf"), "ayyubids")
+    events, g = decide_events(g, "ayyubids", act("saladin", "sacrifice"), [D, S])
+    names = [type(e).__name__ for e in events]
+    assert names.index("OrdersSpent") < names.index("DiceRolled")
+    assert orders(g, "crusaders") == {"available": 10, "spent": 1, "box": 0, "in_arsuf": 1, "unused": 1}
+    assert orders(g, "ayyubids")["spent"] == 1
+    assert banner_view(g, "saladin")["lances"] == {"field": 3}
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == 3
+
+
+def test_henry_ii_shield_wall():
+    """Arsuf — Henry II (Shield wall): Ayyubid actions against Henry II use 1 less die; the
+    marker is removed during Redeployment."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("henry-ii", "shield-wall"))
+    assert view(g)["markers"] == {"shield-wall": "henry-ii"}
+    probe = FakeRng()
+    SALADIN.decide(g.state, "ayyubids", SALADIN.parse_command(act("ala-afdal", "harass", "henry-ii")), probe)
+    assert probe.requests == [("Harass: ala-afdal at henry-ii (green)", 1)]
+    events, g = decide_events(g, "ayyubids", act("ala-afdal", "loose", "henry-ii"))
+    assert not [e for e in events if type(e).__name__ == "DiceRolled"]
+    g = finish_turn(g)
+    assert view(g)["markers"] == {}
+
+
+def test_statuses_never_committed_arsuf_banners():
+    """Arsuf — Statuses: Lusignan, Henry II, Aslam and Saladin can never be Committed."""
+    g = start(new_game("arsuf"))
+    for banner in ("lusignan", "henry-ii", "aslam", "saladin"):
+        assert all(a["status"] != "committed" for a in banner_view(g, banner)["actions"])
+        assert banner_view(g, banner)["lances"] == {"field": len(banner_view(g, banner)["track"])}

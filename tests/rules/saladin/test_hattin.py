@@ -1,0 +1,231 @@
+"""The Battle of Hattin — 1187: Special rules and Scenario-specific Actions."""
+
+from __future__ import annotations
+
+from tests.rules.saladin.helpers import (
+    FakeRng,
+    act,
+    banner_view,
+    decide_events,
+    finish_turn,
+    legal,
+    new_game,
+    orders,
+    play,
+    refused,
+    start,
+    view,
+    with_banner,
+    with_side,
+    with_state,
+)
+
+D, S, B, X = "double", "stroke", "blank", "slash"
+HORNS = {"type": "leader", "action": "horns"}
+ORDER_LOSS = {"type": "leader", "action": "order-loss"}
+
+
+def crusaders_first():
+    return start(new_game("hattin"), "crusaders")
+
+
+def test_statuses_two_location_banner_moves_and_single_location_enemy_follows():
+    """Hattin — Statuses: D'Ibelin changes location when Committed; Keukburi keeps its one
+    location and takes D'Ibelin's status."""
+    g = crusaders_first()
+    g = play(g, "crusaders", act("d-ibelin", "charge", "keukburi"))
+    assert legal(g, "ayyubids") == [{"type": "react", "banner": "keukburi", "reaction": "evade"},
+                                    {"type": "decline-reaction"}]
+    g = play(g, "ayyubids", {"type": "decline-reaction"})
+    assert banner_view(g, "d-ibelin")["lances"] == {"uncommitted": 0, "committed": 5}
+    keukburi = banner_view(g, "keukburi")
+    assert (keukburi["status"], keukburi["location"], keukburi["engaged_with"]) == ("committed", "field", "d-ibelin")
+
+
+def test_statuses_ridefort_and_husam_lulu_are_never_committed():
+    """Hattin — Statuses: Ridefort and Husam Lulu can never be Committed."""
+    g = crusaders_first()
+    for banner in ("ridefort", "husam-lulu"):
+        assert banner_view(g, banner)["lances"] == {"field": len(banner_view(g, banner)["track"])}
+        assert all(a["status"] != "committed" for a in banner_view(g, banner)["actions"])
+
+
+def test_lusignan_moves_to_the_horns_recovers_an_order_and_swaps_four_cards():
+    """Hattin — Lusignan (Leader) and Cards: once per game, Lusignan's lances go to the Horns,
+    1 boxed Order comes back to the Available pool, and the cards of Lusignan, Châtillon,
+    Saladin and Manguras are replaced on the same side (Deployed or Ordered)."""
+    g = crusaders_first()
+    g = with_side(g, "crusaders", available=10, boxed=2)
+    g = with_banner(g, "chatillon", ordered=True)
+    g = with_banner(g, "saladin", status="committed", location="committed")
+    assert banner_view(g, "lusignan")["lances"] == {"camp": 6, "horns": 0}
+    assert banner_view(g, "lusignan")["status"] == "uncommitted"
+    g = play(g, "crusaders", HORNS)
+    lusignan = banner_view(g, "lusignan")
+    assert lusignan["lances"] == {"camp": 0, "horns": 6} and lusignan["card"] == "lusignan-horns"
+    assert lusignan["status"] == "committed"  # the status of Saladin, its only possible enemy
+    assert lusignan["card_side"] == "deployed"
+    chatillon = banner_view(g, "chatillon")
+    assert (chatillon["card"], chatillon["card_side"]) == ("chatillon-horns", "ordered")
+    assert (banner_view(g, "saladin")["card"], banner_view(g, "saladin")["card_side"]) == ("saladin-horns", "deployed")
+    assert banner_view(g, "manguras")["card"] == "manguras-horns"
+    assert banner_view(g, "d-ibelin")["card"] == "d-ibelin"
+    assert orders(g, "crusaders") == {"available": 11, "spent": 0, "box": 1, "in_arsuf": 0, "unused": 1}
+    v = view(g)
+    assert v["horns"] and v["sides"]["crusaders"]["leader"]["card_side"] == "ordered"
+    assert v["sides"]["crusaders"]["leader"]["used"] == ["horns"]
+    # Manguras can no longer reach Lusignan
+    assert refused(g, "ayyubids", act("manguras", "loose", "lusignan")).code == "saladin.invalid_target"
+    g = finish_turn(g)
+    g = start(g, "crusaders")
+    assert refused(g, "crusaders", HORNS).code == "saladin.once_per_game_used"
+
+
+def test_lusignan_at_the_horns_has_the_status_of_saladin():
+    """Hattin — Statuses: at the Horns, Lusignan has the same status as Saladin."""
+    g = crusaders_first()
+    g = play(g, "crusaders", HORNS)
+    g = play(g, "ayyubids", act("saladin", "charge", "lusignan"))
+    assert banner_view(g, "saladin")["status"] == "committed"
+    assert banner_view(g, "lusignan")["status"] == "committed"
+    assert banner_view(g, "lusignan")["lances"] == {"camp": 0, "horns": 6}
+    g = finish_turn(g)
+    g = start(g, "ayyubids")
+    g = play(g, "ayyubids", act("saladin", "regroup"))
+    assert banner_view(g, "lusignan")["status"] == "uncommitted"
+
+
+def test_horns_action_is_mandatory_when_available_and_spent_fall_below_five():
+    """Hattin — Lusignan (Leader): below 5 Orders (available + spent) with the Leader card
+    Deployed, the Horns must be the next Crusader action."""
+    g = crusaders_first()
+    g = with_side(g, "crusaders", available=3, spent=1, boxed=8)
+    assert legal(g, "crusaders") == [HORNS]
+    assert refused(g, "crusaders", act("ridefort", "hold")).code == "saladin.horns_action_required"
+    assert refused(g, "crusaders", {"type": "pass"}).code == "saladin.cannot_pass_with_deployed_cards"
+    g = with_side(g, "crusaders", available=4, spent=1)
+    assert HORNS in legal(g, "crusaders") and len(legal(g, "crusaders")) > 1
+
+
+def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_turn():
+    """Hattin — Lusignan (Leader): if the Leader card is Ordered, the Horns is the first
+    Crusader action of the next turn."""
+    g = crusaders_first()
+    g = with_side(g, "crusaders", available=4, boxed=8, leader_ordered=True)
+    assert HORNS not in legal(g, "crusaders") and legal(g, "crusaders")
+    g = play(g, "crusaders", act("ridefort", "hold"))
+    g = finish_turn(g)
+    assert view(g)["turn"] == 2
+    g = start(g, "crusaders")
+    assert legal(g, "crusaders") == [HORNS]
+
+
+def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon():
+    """Hattin — Saladin (Leader): once per game, when Lusignan has moved to the Horns or is
+    eliminated and Châtillon is eliminated, the Crusaders place 1 Order in the box."""
+    g = start(new_game("hattin"), "ayyubids")
+    assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
+    g = with_state(g, horns=True)
+    assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
+    g = with_banner(g, "chatillon", fate="captured", lances=0)
+    g = play(g, "ayyubids", ORDER_LOSS)
+    assert orders(g, "crusaders") == {"available": 11, "spent": 0, "box": 1, "in_arsuf": 0, "unused": 1}
+    g = finish_turn(g)
+    g = start(g, "ayyubids")
+    assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.once_per_game_used"
+
+
+def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
+    """Hattin — Saladin (Leader): Lusignan eliminated counts like Lusignan at the Horns."""
+    g = start(new_game("hattin"), "ayyubids")
+    g = with_banner(g, "chatillon", fate="captured", lances=0)
+    g = with_banner(g, "lusignan", fate="captured", lances=0)
+    assert ORDER_LOSS in legal(g, "ayyubids")
+
+
+def test_reinforce_saladin_and_ridefort():
+    """Hattin — Saladin / Ridefort (Reinforce): a lance from the Losses Track goes back to the
+    last lost location of Saphadin or Manguras (Saladin) or Lusignan (Ridefort)."""
+    g = start(new_game("hattin"), "ayyubids")
+    g = with_banner(g, "saphadin", lances=3)
+    g = with_side(g, "ayyubids", losses=2)
+    assert refused(g, "ayyubids", act("saladin", "reinforce", "keukburi")).code == "saladin.invalid_target"
+    g = play(g, "ayyubids", act("saladin", "reinforce", "saphadin"))
+    assert banner_view(g, "saphadin")["lances"] == {"field": 4}
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == 1
+    g = with_banner(g, "lusignan", lances=4)
+    g = with_side(g, "crusaders", losses=2)
+    g = play(g, "crusaders", act("ridefort", "reinforce", "lusignan"))
+    assert banner_view(g, "lusignan")["lances"] == {"camp": 5, "horns": 0}
+    assert banner_view(g, "lusignan")["surcharge"] == 0  # the '+1' of slot 2 is covered again
+
+
+def test_set_fire_feed_fire_and_the_fire_marker_removal():
+    """Hattin — Husam Lulu (Set Fire, Feed Fire): the marker goes on the board and the
+    Crusaders spend 1 Order; Feed Fire needs the marker and spends 1 more; at the end of a turn
+    without Feed Fire the marker is removed."""
+    g = start(new_game("hattin"), "ayyubids")
+    assert refused(g, "ayyubids", act("husam-lulu", "feed-fire")).code == "saladin.no_fire_marker"
+    g = play(g, "ayyubids", act("husam-lulu", "set-fire"))
+    assert view(g)["markers"] == {"fire": "husam-lulu"}
+    assert orders(g, "crusaders")["spent"] == 1 and orders(g, "ayyubids")["spent"] == 1
+    g = play(g, "crusaders", act("ridefort", "hold"))
+    g = play(g, "ayyubids", act("husam-lulu", "feed-fire"))  # on the back of the card
+    assert orders(g, "crusaders")["spent"] == 2
+    g = finish_turn(g)
+    assert view(g)["markers"] == {"fire": "husam-lulu"}  # fed this turn: it stays
+    g = start(g, "ayyubids")
+    assert refused(g, "ayyubids", act("husam-lulu", "set-fire")).code == "saladin.fire_already_set"
+    g = finish_turn(g)
+    assert view(g)["markers"] == {}  # not fed this turn: removed
+
+
+def test_taqui_al_din_against_raymond_iii_charges_sends_two_lances_to_the_box():
+    """Hattin — Taqui al Din: against a Charge or an Uncontrolled Charge of Raymond III, Taqui
+    al Din suffers 1 die and Raymond III places 2 lances in the box, not on the Losses Track."""
+    for charge in ("charge", "uncontrolled-charge"):
+        g = crusaders_first()
+        g = play(g, "crusaders", act("raymond-iii", charge, "taqui-al-din"))
+        assert legal(g, "ayyubids") == [{"type": "react", "banner": "taqui-al-din", "reaction": "open-ranks"},
+                                        {"type": "decline-reaction"}]
+        events, g = decide_events(g, "ayyubids", {"type": "react", "banner": "taqui-al-din",
+                                                  "reaction": "open-ranks"}, [S])
+        dice = [e for e in events if type(e).__name__ == "DiceRolled"]
+        assert [(d.seat, d.faces) for d in dice] == [("crusaders", ["stroke"])]
+        raymond = banner_view(g, "raymond-iii")
+        assert raymond["lances"] == {"uncommitted": 3, "committed": 0} and raymond["status"] == "uncommitted"
+        assert raymond["card_side"] == "ordered"
+        crus = view(g)["sides"]["crusaders"]
+        assert (crus["losses_track"], crus["lances_boxed"]) == (0, 2)
+        assert banner_view(g, "taqui-al-din")["lances"] == {"field": 3}
+        assert banner_view(g, "taqui-al-din")["card_side"] == "deployed"
+
+
+def test_lusignan_shield_wall_takes_one_die_from_ayyubid_actions_until_redeployment():
+    """Hattin — Lusignan (Shield wall): Ayyubid actions against Lusignan use 1 less die; the
+    marker is removed in the Redeployment phase."""
+    g = crusaders_first()
+    g = play(g, "crusaders", act("lusignan", "shield-wall"))
+    assert view(g)["markers"] == {"shield-wall": "lusignan"}
+    rng_probe = FakeRng()
+    from domain.rules.saladin import Saladin
+
+    Saladin().decide(g.state, "ayyubids",
+                     Saladin().parse_command(act("manguras", "harass", "lusignan")), rng_probe)
+    assert rng_probe.requests == [("Harass: manguras at lusignan (green)", 1)]
+    g = play(g, "ayyubids", act("manguras", "loose", "lusignan"))  # 1 die less: no die at all
+    assert banner_view(g, "lusignan")["lances"] == {"camp": 6, "horns": 0}
+    g = finish_turn(g)
+    assert view(g)["markers"] == {}
+
+
+def test_husam_lulu_is_not_given_to_the_crusaders():
+    """Hattin — Husam Lulu: its last lance lost, the banner goes back to the box, not to the
+    Crusaders, and costs no Order in the Chaos phase."""
+    g = crusaders_first()
+    g = with_banner(g, "husam-lulu", lances=1)
+    g = play(g, "crusaders", act("ridefort", "loose", "husam-lulu"), [S])
+    assert banner_view(g, "husam-lulu")["fate"] == "boxed"
+    assert view(g)["sides"]["crusaders"]["captured_banners"] == []
+    g = finish_turn(g)
+    assert orders(g, "ayyubids")["box"] == 1
