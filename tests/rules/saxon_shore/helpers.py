@@ -60,6 +60,15 @@ def new_game(players: int = 2, options: dict[str, Any] | None = None, game_id: U
     return project_game(None, create_game(game_id, created, NOW))
 
 
+def decision(game: Game, seat: str, command: dict[str, Any], rng) -> tuple[list, Game]:
+    """``take_decision`` then fold: (stored events, the game after). Works whether the core
+    returns the stored events or a ``Decision`` (events and the game they leave)."""
+    result = take_decision(game, seat, command, rng, NOW, SEED)
+    if hasattr(result, "events"):
+        return list(result.events), result.game
+    return list(result), project_game(game, result)
+
+
 def act(game: Game, seat: str, command: dict[str, Any], dice: list[int] | None = None,
         filler: int | None = None) -> Game:
     """Take one decision; with ``dice`` the fake Rng shows those faces (all must be used),
@@ -68,15 +77,15 @@ def act(game: Game, seat: str, command: dict[str, Any], dice: list[int] | None =
         rng = SeededRng(SEED, game.id, "", game.next_draw)
     else:
         rng = FakeRng(dice or [], game.next_draw, filler)
-    recorded = take_decision(game, seat, command, rng, NOW, SEED)
+    _, after = decision(game, seat, command, rng)
     if dice is not None and filler is None:
         assert not rng.faces, f"unused dice {rng.faces}; purposes {rng.purposes}"
-    return project_game(game, recorded)
+    return after
 
 
 def events_of(game: Game, seat: str, command: dict[str, Any], dice: list[int], filler: int | None = None) -> list:
     rng = FakeRng(dice, game.next_draw, filler)
-    return [r.typed() for r in take_decision(game, seat, command, rng, NOW, SEED)]
+    return [r.typed() for r in decision(game, seat, command, rng)[0]]
 
 
 def with_state(game: Game, state: SaxonState) -> Game:

@@ -12,13 +12,13 @@ from uuid import UUID
 import msgspec
 import pytest
 
-from domain.game import project_game, take_decision
+from domain.game import project_game
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.saxon_shore.board import BOARD
 from domain.rules.saxon_shore.core import REGULAR_KINDS, owned
 
-from .helpers import NOW, SEED, S, new_game
+from .helpers import SEED, S, decision, new_game
 
 OPTIONS = {"turn_limit": 12, "warrior_monks": True, "city_defences": True, "feeble_rulers": True}
 WEIGHTS = {"declare": 4, "move": 2, "raise_regular": 4, "improve": 3, "offer": 0.5, "done": 1}
@@ -75,18 +75,19 @@ def play(players: int, seed: int, aggressive: bool, check_every: int = 7, max_de
         assert commands, f"dead end at {game.state.prompt}"
         if n % check_every == 0:  # every listed command is accepted
             for command in rnd.sample(commands, min(4, len(commands))):
-                take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
+                decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw))
             for who, command in illegal_commands(game.state, seat, rnd):
                 before = game
                 with pytest.raises(RuleViolation):
-                    take_decision(game, who, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
+                    decision(game, who, command, SeededRng(SEED, game.id, "", game.next_draw))
                 assert game is before and game.state == before.state
         command = pick(rnd, commands, aggressive)
-        recorded = take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
+        recorded, after = decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw))
         decisions.append((seat, command))
         for event in recorded:
             game = project_game(game, [event])
             check_invariants(game.state, command)
+        assert game.head == after.head and game.state == after.state
     raise AssertionError(f"no end after {max_decisions} decisions")
 
 
@@ -105,6 +106,5 @@ def test_replaying_the_decisions_reproduces_every_event():
     game, decisions = play(3, 5, True, check_every=10_000)
     again = new_game(3, OPTIONS, game_id=game.id)
     for seat, command in decisions:
-        again = project_game(again, take_decision(again, seat, command,
-                                                  SeededRng(SEED, again.id, "", again.next_draw), NOW, SEED))
+        _, again = decision(again, seat, command, SeededRng(SEED, again.id, "", again.next_draw))
     assert again.head == game.head and again.state == game.state
