@@ -16,8 +16,13 @@ SHORT = {"king": "K", "regular": "R", "knight": "N", "berserker": "B", "monk": "
          "peasant": "p", "boat": "b"}
 
 
+def _plain(value: Any) -> Any:
+    """JSON-ready builtins (lists, not tuples)."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
 def _units(state: SaxonState, loc: str) -> list[dict[str, Any]]:
-    return [msgspec.to_builtins(u) for _, u in sorted(state.units.items()) if u.loc == loc]
+    return [_plain(u) for _, u in sorted(state.units.items()) if u.loc == loc]
 
 
 def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
@@ -49,12 +54,12 @@ def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
     return {
         "turn": state.turn, "phase": state.phase, "stage": state.stage, "order": list(state.order),
         "to_act": [state.prompt.seat] if state.prompt and outcome is None else [],
-        "prompt": msgspec.to_builtins(state.prompt) if state.prompt and outcome is None else None,
+        "prompt": _plain(state.prompt) if state.prompt and outcome is None else None,
         "provinces": provinces, "players": players,
         "sea_zones": {z: {"units": _units(state, z), "storm": z in state.storms} for z in R.seas},
-        "battle": msgspec.to_builtins(state.battle) if state.battle else None,
-        "options": msgspec.to_builtins(state.options),
-        "outcome": msgspec.to_builtins(outcome) if outcome else None,
+        "battle": _plain(state.battle) if state.battle else None,
+        "options": _plain(state.options),
+        "outcome": _plain(outcome) if outcome else None,
     }
 
 
