@@ -92,7 +92,9 @@ def alive(state: SaxonState) -> tuple[str, ...]:
 
 
 def owned(state: SaxonState, seat: str) -> list[str]:
-    return [p for p in R.provinces if state.provinces[p].owner == seat]
+    """The seat's provinces, in map order."""
+    provinces = state.provinces
+    return [name for name in R.provinces if provinces[name].owner == seat]
 
 
 def units_at(state: SaxonState, loc: str, owner: Any = ..., kinds: Iterable[str] | None = None) -> list[Unit]:
@@ -139,7 +141,7 @@ def can_pay(player: Player, pay: Iterable[str]) -> bool:
 
 def held(player: Player) -> list[str]:
     """The kinds of resource a player holds at least one of."""
-    return [n for n in RESOURCES if res_count(player, n) > 0]
+    return [n for n, k in zip(RESOURCES, player.res) if k > 0]
 
 
 def nearest_friendly(state: SaxonState, seat: str, start: str, free_of_enemies: bool = False) -> list[str]:
@@ -168,13 +170,20 @@ def victory(state: SaxonState) -> Outcome | None:
         return Outcome(winner=living[0], reason="eliminated all other players", ranking=list(living))
     if not living:
         return Outcome(draw=True, reason="every kingdom fell")
+    provinces: dict[str, int] = {}
+    cities: dict[str, int] = {}
+    producing: dict[str, int] = {}
+    for name, p in state.provinces.items():
+        if p.owner is not None:
+            provinces[p.owner] = provinces.get(p.owner, 0) + 1
+            cities[p.owner] = cities.get(p.owner, 0) + p.city
+            producing[p.owner] = producing.get(p.owner, 0) + bool(R.produces[name])
     for seat in living:
-        mine = owned(state, seat)
-        if sum(state.provinces[p].city for p in mine) >= 4:
+        if cities.get(seat, 0) >= 4:
             return Outcome(winner=seat, reason="built four cities", scores=scores(state))
-        if sum(1 for p in mine if R.produces[p]) >= 8:
+        if producing.get(seat, 0) >= 8:
             return Outcome(winner=seat, reason="controls eight resource provinces", scores=scores(state))
-        if len(mine) >= 10:
+        if provinces.get(seat, 0) >= 10:
             return Outcome(winner=seat, reason="controls ten provinces", scores=scores(state))
     return None
 
