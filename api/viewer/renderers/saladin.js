@@ -103,18 +103,32 @@ function sideBlock(side, s, view, names, width) {
   return { svg: head + body.svg, height: 24 + body.height };
 }
 
+const STRIP = 20;
+const ICONS = {
+  "shield-wall": "M6 0L12 2V6C12 9 9 11.5 6 12C3 11.5 0 9 0 6V2Z",
+  fire: "M6 0C7 3 11 5 10 9C9.5 11 8 12 6 12C4 12 2.5 11 2 9C1.5 7 3 5.5 4 4C4 6 5 7 6 7C6 5 5 3 6 0Z",
+};
+
+function icon(marker, x, y) {
+  return tag("path", { d: ICONS[marker] || "M0 0H12V12H0Z", transform: `translate(${x} ${y})`, class: `icon icon-${marker}` });
+}
+
 function bannerCard(b, w, markers, faceUp, names) {
-  // faceUp: the edge facing the enemy is the bottom (Ayyubids) or the top (Crusaders).
+  // The strip on the edge facing the enemy (bottom for the Ayyubids, top for the Crusaders)
+  // carries the markers in front of the banner's lances and whom it is engaged with.
   const locations = Object.keys(b.lances);
   const trackN = b.track.length;
   const slot = Math.min(18, (w - 2 * PAD - 70) / trackN);
-  const h = 62 + locations.length * 26;
+  const h = 62 + locations.length * 26 + STRIP;
   const inPlay = b.fate === "in-play";
   const ordered = b.card_side === "ordered";
+  const own = Object.entries(markers).filter(([, banner]) => banner === b.id).map(([marker]) => marker);
   return {
     w, h, draw: (x, y) => {
+      const top = y + (faceUp ? 0 : STRIP);
+      const stripY = faceUp ? y + h - STRIP - 1 : y + 21;
       const rows = locations.map((loc, i) => {
-        const ly = y + 54 + i * 26;
+        const ly = top + 54 + i * 26;
         const here = b.lances[loc] > 0;
         const circles = b.track.map((t, k) => {
           const cx = x + PAD + 70 + k * slot + slot / 2;
@@ -126,13 +140,17 @@ function bannerCard(b, w, markers, faceUp, names) {
         return tag("g", { class: `location${here ? " occupied" : ""}`, "data-location": loc, "data-lances": b.lances[loc] },
           text(x + PAD, ly + 4, titleCase(loc), { class: "tiny loc-name" }), circles);
       }).join("");
-      const badges = Object.entries(markers).filter(([, banner]) => banner === b.id).map(([marker], i) => {
-        const by = faceUp ? y + h - 12 : y - 6;
-        const bx = x + w - 78 - i * 82;
+      const badges = own.map((marker, i) => {
+        const bw = 78, bx = x + w - PAD - bw - i * (bw + 4);
         return tag("g", { class: `marker marker-${marker}`, "data-marker": marker },
-          tag("rect", { x: bx, y: by, width: 74, height: 18, rx: 9 }),
-          text(bx + 37, by + 13, `${marker === "fire" ? "🔥 " : "🛡 "}${MARKERS[marker] || titleCase(marker)}`, { class: "tiny strong", "text-anchor": "middle" }));
+          tag("rect", { x: bx, y: stripY + 1, width: bw, height: STRIP - 4, rx: 8 }),
+          icon(marker, bx + 5, stripY + 3),
+          text(bx + 20, stripY + 13, MARKERS[marker] || titleCase(marker), { class: "tiny strong" }));
       }).join("");
+      const engaged = b.engaged_with
+        ? text(x + PAD, stripY + 13, `engaged: ${names[b.engaged_with] || b.engaged_with}`.slice(0, own.length ? Math.floor((w - 100) / 5) : 40),
+          { class: "tiny engaged", "data-engaged": b.engaged_with })
+        : "";
       const fate = inPlay ? "" : tag("g", { class: "fate" },
         tag("rect", { x, y, width: w, height: h, rx: 6, class: "fate-veil" }),
         text(x + w / 2, y + h / 2 + 5, b.fate.replace("-", " ").toUpperCase(), { class: "fate-text", "text-anchor": "middle" }));
@@ -144,12 +162,11 @@ function bannerCard(b, w, markers, faceUp, names) {
       tag("rect", { x, y, width: w, height: 20, rx: 6, class: "card-head" }),
       text(x + PAD, y + 14, b.name.slice(0, 18), { class: "small strong card-name" }),
       text(x + w - PAD, y + 14, ordered ? "Ordered" : "Deployed", { class: "tiny card-side", "text-anchor": "end" }),
-      text(x + PAD, y + 32, titleCase(b.status), { class: `tiny status status-${b.status}` }),
-      b.engaged_with || b.surcharge
-        ? text(x + w - PAD, y + 32, [b.surcharge ? `+${b.surcharge} Order` : "", b.engaged_with ? `⚔ ${names[b.engaged_with] || b.engaged_with}` : ""]
-          .filter(Boolean).join(" · ").slice(0, Math.floor((w - 80) / 5.5)), { class: "tiny surcharge", "text-anchor": "end" })
-        : "",
-      rows, badges, fate);
+      tag("line", { x1: x + 4, x2: x + w - 4, y1: faceUp ? stripY : stripY + STRIP, y2: faceUp ? stripY : stripY + STRIP, class: "strip-line" }),
+      text(x + PAD, top + 32, titleCase(b.status), { class: `tiny status status-${b.status}` }),
+      b.surcharge ? text(x + w - PAD, top + 32, `+${b.surcharge} Order${b.surcharge > 1 ? "s" : ""}`,
+        { class: "tiny surcharge", "text-anchor": "end" }) : "",
+      rows, engaged, badges, fate);
     },
   };
 }
@@ -185,7 +202,8 @@ function centre(view, banners, width) {
     blocks.push({
       w: 160, h: 40, draw: (x, y) => tag("g", { class: `marker-place marker-${marker}`, "data-marker": marker, "data-banner": banner },
         tag("rect", { x, y, width: 160, height: 40, rx: 6, class: "place" }),
-        text(x + PAD, y + 15, `${marker === "fire" ? "🔥" : "🛡"} ${MARKERS[marker] || titleCase(marker)}`, { class: "small strong" }),
+        icon(marker, x + PAD, y + 5),
+        text(x + PAD + 16, y + 15, MARKERS[marker] || titleCase(marker), { class: "small strong" }),
         text(x + PAD, y + 32, `in front of ${name}`.slice(0, 26), { class: "tiny" })),
     });
   }
@@ -194,12 +212,18 @@ function centre(view, banners, width) {
     blocks.push({
       w: 220, h: 40, draw: (x, y) => tag("g", { class: "pending" },
         tag("rect", { x, y, width: 220, height: 40, rx: 6, class: "place pending-box" }),
-        text(x + PAD, y + 15, `${p.banner}: ${p.action}`.slice(0, 32), { class: "small strong" }),
-        text(x + PAD, y + 32, `${p.target ? `at ${p.target} — ` : ""}reaction?`.slice(0, 34), { class: "tiny" })),
+        text(x + PAD, y + 15, `${(banners.find((b) => b.id === p.banner) || {}).name || p.banner}: ${titleCase(p.action)}`.slice(0, 32), { class: "small strong" }),
+        text(x + PAD, y + 32, `${p.target ? `at ${(banners.find((b) => b.id === p.target) || {}).name || p.target} — ` : ""}reaction?`.slice(0, 34), { class: "tiny" })),
     });
   }
-  parts.push(text(PAD, 16, line.join(" · "), { class: "subtitle" }));
   let height = 24;
+  if (line.join(" · ").length * 7 > width - 2 * PAD) {
+    parts.push(text(PAD, 16, line.slice(0, 2).join(" · "), { class: "subtitle" }));
+    parts.push(text(PAD, 34, line.slice(2).join(" · "), { class: "subtitle" }));
+    height += 18;
+  } else {
+    parts.push(text(PAD, 16, line.join(" · "), { class: "subtitle" }));
+  }
   if (view.outcome) {
     const o = view.outcome;
     const chars = Math.floor((width - 4 * PAD) / 6.5);
