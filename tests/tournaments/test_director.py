@@ -1,0 +1,138 @@
+"""What only the director (or an admin) may do, and how each act shows in the standings and
+the tournament's history: adjustments, forfeits, withdrawals, byes — each with its reason."""
+
+from __future__ import annotations
+
+import random
+
+from tests.conftest import ADMIN_TOKEN, new_game, post
+from tests.tournaments.sim import my_seat_tokens, open_tournament, pair, play_open_table
+
+PLAYERS = ["Ann", "Bert", "Cid", "Dora"]
+
+
+def _history(client, run) -> list[dict]:
+    page = client.get(f"/tournaments/{run.id}/events", params={"limit": 1000}).json()
+    events = page["events"]
+    for before, after in zip(events, events[1:]):
+        assert after["prev_hash"] == before["hash"] and after["version"] == before["version"] + 1
+    return events
+
+
+def _standings(client, run) -> list[dict]:
+    return client.get(f"/tournaments/{run.id}/standings").json()["standings"]
+
+
+def _play_round(client, run, number, rng, winner="p1"):
+    tokens = my_seat_tokens(client, run, number)
+    for table in run.rounds[-1]["tables"]:
+        play_open_table(client, table["game"], tokens[table["game"]], rng, moves=1,
+                        outcome={"winner": winner, "reason": "simulated"})
+
+
+def test_an_adjustment_changes_the_standings_and_the_history_says_why(client):
+    rng = random.Random("adjust")
+    run = open_tournament(client, PLAYERS, rules="open-table", format="swiss", rounds=2)
+    pair(client, run)
+    _play_round(client, run, 1, rng)
+    before = _standings(client, run)
+    last = before[-1]["player"]
+    reason = "Arbiter: opponent's clock misread in round 1; half point restored"
+    adjusted = client.post(f"/tournaments/{run.id}/adjustments", headers=run.director,
+                           json={"player": last, "points": 1.5, "reason": reason, "round": 1})
+    assert adjusted.status_code == 200, adjusted.text
+    after = _standings(client, run)
+    assert after[0]["player"] == last and after[0]["points"] == before[-1]["points"] + 1.5
+    assert after[0]["adjustment"] == 1.5
+    entry = _history(client, run)[-1]
+    assert entry["type"] == "PointsAdjusted"
+    assert entry["data"] == {"player": last, "points": 1.5, "reason": reason, "round": 1}
+
+
+def test_director_actions_need_the_director_or_admin_token(client):
+    run = open_tournament(client, PLAYERS[:2], rules="open-table", format="swiss", rounds=1)
+    body = {"player": "Ann", "points": 1, "reason": "test"}
+    url = f"/tournaments/{run.id}/adjustments"
+    assert client.post(url, json=body).status_code == 401
+    player = {"Authorization": f"Bearer {run.players['Ann']}"}
+    refused = client.post(url, json=body, headers=player)
+    assert refused.status_code == 403 and refused.json()["code"] == "not_director"
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert client.post(f"/tournaments/{run.id}/rounds", headers=player).status_code == 403
+    assert client.post(f"/tournaments/{run.id}/players", json={"name": "X"}, headers=player).status_code == 403
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    assert client.post(url, json=body, headers=admin).status_code == 200
+    other = open_tournament(client, ["Zed"], rules="open-table", format="swiss", rounds=1)
+    assert client.post(url, json=body, headers=other.director).status_code == 403  # another tournament's director
+    assert client.get(f"/tournaments/{run.id}/my-games", headers=run.director).status_code == 403
+
+
+def test_bad_requests_are_problems_not_crashes(client):
+    director = open_tournament(client, [], rules="open-table", format="swiss", rounds=1)
+    for body, code in [
+        ({"name": "X", "rules": "chess", "format": "swiss", "rounds": 3}, "unknown_rules"),
+        ({"name": "X", "rules": "open-table", "format": "ladder", "rounds": 3}, "unknown_format"),
+        ({"name": "X", "rules": "open-table", "format": "swiss"}, "bad_rounds"),
+        ({"name": "X", "rules": "saladin", "scenarios": ["arsuf"], "format": "swiss", "rounds": 3, "table_size": 4},
+         "bad_table_size"),
+        ({"name": "X", "rules": "open-table", "format": "knockout", "table_size": 4}, "bad_format"),
+        ({"name": " ", "rules": "open-table", "format": "swiss", "rounds": 1}, "bad_name"),
+    ]:
+        r = client.post("/tournaments", json=body)
+        assert r.status_code == 422 and r.json()["code"] == code, (body, r.text)
+    assert client.post("/tournaments", json={"name": "X"}).status_code == 422
+    assert client.post("/tournaments", content=b"{").status_code == 400
+    assert client.get("/tournaments/not-a-uuid").status_code == 422
+    assert client.get("/tournaments/00000000-0000-0000-0000-000000000000").status_code == 404
+    game = new_game(client)
+    assert client.get(f"/tournaments/{game['id']}").status_code == 404  # a game is not a tournament
+    url = f"/tournaments/{director.id}/players"
+    assert client.post(url, json={"name": "Ann"}, headers=director.director).status_code == 201
+    assert client.post(url, json={"name": "Ann"}, headers=director.director).json()["code"] == "already_registered"
+    one = client.post(f"/tournaments/{director.id}/rounds", headers=director.director)
+    assert one.status_code == 409 and one.json()["code"] == "too_few_players"
+    assert client.get(f"/tournaments/{director.id}/rounds/1").status_code == 404
+
+
+def test_forfeit_withdrawal_and_a_spoofed_game(client):
+    rng = random.Random("forfeit")
+    run = open_tournament(client, PLAYERS, rules="open-table", format="swiss", rounds=3)
+    first = pair(client, run)
+    early = client.post(f"/tournaments/{run.id}/rounds", headers=run.director)
+    assert early.status_code == 409 and early.json()["code"] == "round_unfinished"
+    late = client.post(f"/tournaments/{run.id}/players", json={"name": "Late"}, headers=run.director)
+    assert late.status_code == 409 and late.json()["code"] == "registration_closed"
+
+    # A game created by anyone, naming this tournament, is not one of its results.
+    spoof = new_game(client, seats=("p1", "p2"), tournament={"id": run.id, "round": 1, "table": 1})
+    for seat in ("p1", "p2"):
+        post(client, spoof, seat, {"type": "end", "outcome": {"winner": "p1"}})
+
+    forfeited_table, played_table = first["tables"]
+    absent = forfeited_table["seats"]["p2"]
+    reason = "did not arrive within 30 minutes"
+    r = client.post(f"/tournaments/{run.id}/forfeits", headers=run.director,
+                    json={"game": forfeited_table["game"], "forfeited": [absent], "reason": reason})
+    assert r.status_code == 200, r.text
+    tokens = my_seat_tokens(client, run, 1)
+    play_open_table(client, played_table["game"], tokens[played_table["game"]], rng, moves=1,
+                    outcome={"winner": "p2", "reason": "simulated"})
+    round1 = client.get(f"/tournaments/{run.id}/rounds/1").json()
+    assert [t["status"] for t in round1["tables"]] == ["forfeit", "ended"]
+    assert round1["tables"][0]["reason"] == reason
+    points = {r["player"]: r["points"] for r in _standings(client, run)}
+    assert points[absent] == 0 and points[forfeited_table["seats"]["p1"]] == 1
+    assert points[played_table["seats"]["p2"]] == 1 and sum(points.values()) == 2
+
+    w = client.post(f"/tournaments/{run.id}/players/{absent}/withdraw", headers=run.director,
+                    json={"reason": "left the venue"})
+    assert w.status_code == 200 and w.json()["players"][PLAYERS.index(absent)]["withdrawn_after"] == 1
+    second = pair(client, run)
+    seated = [p for t in second["tables"] for p in t["seats"].values()]
+    assert absent not in seated and len(second["byes"]) == 1 and second["byes"][0]["player"] != absent
+    types = [e["type"] for e in _history(client, run)]
+    assert types[:5] == ["TournamentCreated"] + ["PlayerRegistered"] * 4
+    assert types[5:] == ["RoundPaired", "ForfeitRecorded", "ResultRecorded", "PlayerWithdrawn", "RoundPaired",
+                         "ByeAssigned"]
+    row = next(r for r in client.get(f"/tournaments/{run.id}/crosstable").json()["rows"] if r["player"] == absent)
+    assert row["rounds"][0]["kind"] == "forfeit" and row["rounds"][1]["kind"] == "none"
