@@ -17,10 +17,11 @@ import msgspec
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
+from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
 from api.store import GameSecrets, HeraldStore, secrets_id, store_env
 from domain.events import ForkRef, GameCreated, SeatInfo, TournamentRef
-from domain.game import Game, IncompatibleRecord, Recorded, create_game, fingerprint, project_game, take_decision
+from domain.game import Game, IncompatibleRecord, Recorded, create_game, fingerprint, resolve_decision
 from domain.randomness import commitment
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
@@ -143,21 +144,19 @@ class Herald:
         self.admin_token = admin_token
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
-        self._locks = [threading.Lock() for _ in range(64)]
+        self.committer = Committer(self._load_for_write, self._append, self._cache_put)
         self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
         self._secrets_lock = threading.Lock()
         self.changed = threading.Condition()  # notified after every save (SSE)
 
     def close(self) -> None:
+        self.committer.close()
         self.store.close()
 
     # -- internals ----------------------------------------------------------------------------
     def _notifications(self, start: int, limit: int) -> list[tuple[int, Recorded | None]]:
         batch = self.store.recorder.select_notifications(start=start, limit=limit)
         return decode_batch(batch, self.store.mapper.to_domain_event)
-
-    def _lock(self, game_id: UUID) -> threading.Lock:
-        return self._locks[game_id.int % len(self._locks)]
 
     def game(self, game_id: UUID) -> Game:
         try:
@@ -182,13 +181,17 @@ class Herald:
                 self._secrets.popitem(last=False)
         return found
 
-    def _save(self, *events: Any) -> None:
-        try:
-            self.store.save(*events)
-        except IntegrityError:
-            raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
+    def _append(self, *events: Any) -> None:
+        """Save events (IntegrityError when a version is taken) and wake live streams."""
+        self.store.append(*events)
         with self.changed:
             self.changed.notify_all()
+
+    def _save(self, *events: Any) -> None:
+        try:
+            self._append(*events)
+        except IntegrityError:
+            raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
 
     def authorize_seat(self, game_id: UUID, seat: str, token: str | None) -> None:
         """A seat's token acts only for that seat."""
@@ -274,13 +277,14 @@ class Herald:
         return GameCreatedResponse(str(game_id), 1, created.seed_commitment, tokens,
                                    {"version": 1, "hash": events[-1].hash})
 
-    def command(self, game_id: UUID, body: CommandRequest, token: str | None,
-                idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
-        """Record a seat's command. Returns the response and whether it is a replayed retry."""
+    def submit_command(self, game_id: UUID, body: CommandRequest, token: str | None,
+                       idempotency_key: str | None = None, *, awaitable: bool = False) -> Any:
+        """Queue a seat's command for the writer. The future (an asyncio one to await when
+        ``awaitable``, called from the event loop) gives (response, replayed)."""
         if idempotency_key is not None and not 1 <= len(idempotency_key) <= MAX_KEY:
             raise Invalid(f"Idempotency-Key is 1 to {MAX_KEY} characters", code="bad_idempotency_key")
-        with self._lock(game_id):
-            game = self.game(game_id)
+
+        def decide(game: Game) -> Decided:
             self.authorize_seat(game_id, body.seat, token)
             if idempotency_key is not None:
                 used = game.key_use(idempotency_key)
@@ -288,21 +292,41 @@ class Herald:
                     if used.seat != body.seat or used.fingerprint != fingerprint(body.seat, body.command):
                         raise Invalid("this Idempotency-Key was used for a different command",
                                       code="idempotency_key_reused")
-                    return self._replayed(game_id, used.version, body.seat), True
+                    return Decided([], None, lambda: (self._replayed(game_id, used.version, body.seat), True))
             if body.expected_version is not None and body.expected_version != game.version:
                 raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
                                code="stale_version", version=game.version)
             seed = bytes.fromhex(self.secrets(game_id).seed)
             rng = SeededRng(seed, game_id, game.created.client_seed, game.next_draw)
             try:
-                events = take_decision(game, body.seat, body.command, rng, _now(), seed, idempotency_key)
+                decision = resolve_decision(game, body.seat, body.command, rng, _now(), seed, idempotency_key)
             except RuleViolation as error:
                 raise Illegal(error.message, code=error.code, rule=error.rule) from None
-            self._save(*events)
-            game = project_game(game, events)
-            if self.store.repository.cache is not None:
-                self.store.repository.cache.put(game_id, game)
-        return self._response(game, events, body.seat), False
+            after, events = decision.game, decision.events
+            return Decided(events, after, lambda: (self._response(after, events, body.seat), False))
+
+        if awaitable:
+            return self.committer.submit_async(game_id, decide)
+        return self.committer.submit(game_id, decide)
+
+    def command(self, game_id: UUID, body: CommandRequest, token: str | None,
+                idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
+        """Record a seat's command and wait for it. Returns the response and whether it is a
+        replayed retry of an earlier one with the same Idempotency-Key."""
+        return self.submit_command(game_id, body, token, idempotency_key).result()
+
+    def _load_for_write(self, game_id: UUID, fresh: bool) -> Game:
+        cache = self.store.repository.cache
+        if not fresh and cache is not None:
+            try:
+                return cache.get(game_id)
+            except KeyError:
+                pass
+        return self.game(game_id)
+
+    def _cache_put(self, game_id: UUID, game: Game) -> None:
+        if self.store.repository.cache is not None:
+            self.store.repository.cache.put(game_id, game)
 
     def _response(self, game: Game, events: list[Recorded], seat: str) -> CommandResponse:
         return CommandResponse(

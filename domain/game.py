@@ -149,14 +149,17 @@ def rule_system_for(created: GameCreated) -> RuleSystem:
 
 def apply(game: Game | None, event: Recorded) -> Game:
     """Fold one stored event into the game."""
-    data = event.typed()
+    return advance(game, event, event.typed())
+
+
+def advance(game: Game | None, event: Recorded, data: EventData) -> Game:
+    """Fold one stored event, already decoded as ``data``, into the game."""
     if game is None:
         if not isinstance(data, GameCreated):
             raise IncompatibleRecord(f"a game starts with GameCreated, not {event.type}")
         rules = rule_system_for(data)
         state = rules.setup(data.scenario, tuple(data.seats), data.options)
-        return Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash,
-                    seed=None)
+        return Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash)
     changes: dict[str, Any] = {
         "version": event.version,
         "modified_on": event.timestamp,
@@ -195,6 +198,13 @@ def create_game(game_id: UUID, created: GameCreated, now: datetime) -> list[Reco
     return chain(game_id, 1, GENESIS_HASH, [created], now)
 
 
+class Decision(msgspec.Struct, frozen=True):
+    """What a command caused: the stored events and the game they leave."""
+
+    events: list[Recorded]
+    game: Game
+
+
 def take_decision(
     game: Game,
     seat: str,
@@ -206,23 +216,41 @@ def take_decision(
 ) -> list[Recorded]:
     """Decide a seat's command: the DecisionTaken, the events the rules cause, and, if the
     game ends, GameEnded and SeedRevealed. Raises RuleViolation; changes nothing."""
+    return resolve_decision(game, seat, raw_command, rng, now, server_seed, idempotency_key).events
+
+
+def resolve_decision(
+    game: Game,
+    seat: str,
+    raw_command: Any,
+    rng: Rng,
+    now: datetime,
+    server_seed: bytes | None,
+    idempotency_key: str | None = None,
+) -> Decision:
+    """:func:`take_decision`, also returning the game its events leave (folded once)."""
     if game.ended:
         raise RuleViolation(GAME_OVER, "the game has ended; no more commands are taken")
     rules = game.rules
     if seat not in game.created.seats:
         raise RuleViolation("unknown_seat", f"this game has no seat {seat!r}")
-    if seat not in rules.to_act(game.state):
-        raise RuleViolation(NOT_YOUR_TURN, f"{seat} may not act now; to act: {', '.join(rules.to_act(game.state)) or 'nobody'}")
+    to_act = rules.to_act(game.state)
+    if seat not in to_act:
+        raise RuleViolation(NOT_YOUR_TURN, f"{seat} may not act now; to act: {', '.join(to_act) or 'nobody'}")
     command = rules.parse_command(raw_command)
     accepted = msgspec.to_builtins(command)
-    caused = rules.decide(game.state, seat, command, rng)
-    events: list[EventData] = [DecisionTaken(seat=seat, command=accepted, idempotency_key=idempotency_key), *caused]
+    typed: list[EventData] = [DecisionTaken(seat=seat, command=accepted, idempotency_key=idempotency_key)]
+    typed += rules.decide(game.state, seat, command, rng)
     state = game.state
-    for event in events:
+    for event in typed:
         state = rules.evolve(state, event)
     outcome = rules.outcome(state)
     if outcome is not None:
-        events.append(GameEnded(outcome=outcome))
+        typed.append(GameEnded(outcome=outcome))
         if server_seed is not None:
-            events.append(SeedRevealed(seed=server_seed.hex()))
-    return chain(game.id, game.version + 1, game.head, events, now)
+            typed.append(SeedRevealed(seed=server_seed.hex()))
+    recorded = chain(game.id, game.version + 1, game.head, typed, now)
+    after = game
+    for event, data in zip(recorded, typed):
+        after = advance(after, event, data)
+    return Decision(recorded, after)

@@ -16,7 +16,7 @@ LoadEvents = Callable[[UUID, int, int], list[Recorded]]  # (game, after, upto) -
 class Boards:
     """Checkpoints every ``every`` versions for the ``games`` most recently asked about."""
 
-    def __init__(self, load_events: LoadEvents, every: int = 64, games: int = 256):
+    def __init__(self, load_events: LoadEvents, every: int = 16, games: int = 256):
         self._load = load_events
         self._every = every
         self._games = games

@@ -1,0 +1,177 @@
+"""Benchmark of the record service, every figure measured in one run on one machine.
+
+(a) a trivial FastAPI endpoint (GET /health)                      — the baseline
+(b) recording a decision with one die over HTTP (POST a 1d6 roll)
+(c) board state at a random version of a 2,000-event game over HTTP
+(d) full verification of that game's record (chain, every draw, replay), in process
+
+A real ``herald serve`` (uvicorn, one process) on SQLite in a temporary folder; the load
+comes from ``wrk`` (Debian package) on the other core. Prints requests/s, latency
+percentiles and (b)/(a) — the target is at least 0.5.
+
+    .venv/bin/python bench/bench_api.py [--seconds 10] [--connections 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import msgspec
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+LUA_REPORT = """
+done = function(summary, latency, requests)
+  local errors = summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
+  io.write(string.format('{"requests": %d, "seconds": %.3f, "errors": %d, "p50_ms": %.3f, "p90_ms": %.3f, "p99_ms": %.3f, "max_ms": %.3f}\\n',
+    summary.requests, summary.duration / 1e6, errors,
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+end
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU the process has used (from /proc; clock ticks of 1/100 s)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url: str, seconds: int, connections: int, script: str, pid: int) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(script + LUA_REPORT)
+    cpu0 = cpu_seconds(pid)
+    out = subprocess.run(
+        ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-s", f.name, url],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    os.unlink(f.name)
+    result = json.loads(out.strip().splitlines()[-1])
+    result["per_second"] = round(result["requests"] / result["seconds"], 1)
+    # Server CPU per request: steadier than throughput on a shared, noisy machine.
+    result["server_cpu_us_per_request"] = round((cpu_seconds(pid) - cpu0) / result["requests"] * 1e6, 1)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--events", type=int, default=2000)
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("bench: needs wrk (apt-get install wrk)")
+
+    work = Path(tempfile.mkdtemp(prefix="herald-bench-"))
+    port = free_port()
+    env = {**os.environ, "HERALD_DB": str(work / "herald.db")}
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "herald"), "serve", "--port", str(port), "--log-level", "warning"],
+        env=env, cwd=work,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        http = httpx.Client(base_url=base, timeout=30)
+        for _ in range(100):
+            try:
+                http.get("/health")
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+
+        results = {}
+        results["a_trivial_endpoint"] = wrk(base + "/health", args.seconds, args.connections, "", server.pid)
+
+        game = http.post("/games", json={"rules": "open-table", "seats": {"p1": {"player": "Bench"}}}).json()
+        body = json.dumps({"seat": "p1", "command": {"type": "roll", "label": "bench", "dice": "1d6"}})
+        script = (f'wrk.method = "POST"\nwrk.body = {json.dumps(body)}\n'
+                  f'wrk.headers["Content-Type"] = "application/json"\n'
+                  f'wrk.headers["Authorization"] = "Bearer {game["seat_tokens"]["p1"]}"\n')
+        results["b_record_decision_with_one_die"] = wrk(
+            f"{base}/games/{game['id']}/commands", args.seconds, args.connections, script, server.pid)
+        after_b = http.get(f"/games/{game['id']}").json()["version"]
+        results["b_record_decision_with_one_die"]["game_version_reached"] = after_b
+
+        # A 2,000-event game: 999 one-die decisions of two events each after GameCreated.
+        long = http.post("/games", json={"rules": "open-table", "seats": {"p1": {"player": "Long"}}}).json()
+        headers = {"Authorization": f"Bearer {long['seat_tokens']['p1']}"}
+        version = 1
+        while version + 2 <= args.events:
+            version = http.post(f"/games/{long['id']}/commands", headers=headers,
+                                json={"seat": "p1", "command": {"type": "roll", "label": "x", "dice": "1d6"}}).json()["version"]
+        while version < args.events:
+            version = http.post(f"/games/{long['id']}/commands", headers=headers,
+                                json={"seat": "p1", "command": {"type": "note", "text": "x"}}).json()["version"]
+        # restart the server so no checkpoint is warm: the first requests pay the fold
+        server.terminate()
+        server.wait()
+        server = subprocess.Popen(
+            [str(Path(sys.executable).parent / "herald"), "serve", "--port", str(port), "--log-level", "warning"],
+            env=env, cwd=work,
+        )
+        for _ in range(100):
+            try:
+                http.get("/health")
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        script = (f'math.randomseed(7)\nrequest = function()\n'
+                  f'  return wrk.format("GET", "/games/{long["id"]}/state?at=" .. math.random(1, {version}))\nend\n')
+        results["c_state_at_random_version"] = wrk(base, args.seconds, args.connections, script, server.pid)
+        results["c_state_at_random_version"]["game_events"] = version
+
+        from replays.record import Record
+        from replays.verify import verify
+
+        raw = http.get(f"/games/{long['id']}/record").content
+        record = msgspec.json.decode(raw, type=Record)
+        runs = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            verdict = verify(record)
+            runs.append(time.perf_counter() - t0)
+        assert verdict.ok, verdict.problems
+        best = min(runs)
+        results["d_full_verification"] = {
+            "events": len(record.events), "best_seconds": round(best, 4),
+            "median_seconds": round(sorted(runs)[2], 4), "events_per_second": round(len(record.events) / best),
+        }
+        t0 = time.perf_counter()
+        over_http = http.post("/records/verify", content=raw, headers={"Content-Type": "application/json"}).json()
+        results["d_full_verification"]["over_http_seconds"] = round(time.perf_counter() - t0, 4)
+        assert over_http["ok"]
+
+        a = results["a_trivial_endpoint"]["per_second"]
+        b = results["b_record_decision_with_one_die"]["per_second"]
+        results["ratio_b_over_a"] = round(b / a, 3)
+        cpu_a = results["a_trivial_endpoint"]["server_cpu_us_per_request"]
+        cpu_b = results["b_record_decision_with_one_die"]["server_cpu_us_per_request"]
+        results["cpu_ratio_a_over_b"] = round(cpu_a / cpu_b, 3)
+        for name, r in results.items():
+            print(f"{name}: {json.dumps(r) if isinstance(r, dict) else r}")
+        print(f"(b)/(a) throughput = {b:.0f}/{a:.0f} = {b / a:.2f}  (target >= 0.5)")
+        print(f"server CPU per request (a)/(b) = {cpu_a:.0f}/{cpu_b:.0f} us = {cpu_a / cpu_b:.2f}")
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
