@@ -101,6 +101,8 @@ def test_pass_only_with_every_card_ordered_then_opponent_continues_alone():
     assert view(g)["sides"]["crusaders"]["passed"] and view(g)["to_act"] == "ayyubids"
     g = play(g, "ayyubids", act("saphadin", "loose", "sable"))  # an Ordered banner acts again
     assert view(g)["to_act"] == "ayyubids"
+    # a Leader that can recover the spent Order is a Deployed card too
+    assert refused(g, "ayyubids", PASS).code == "saladin.cannot_pass_with_deployed_cards"
     assert refused(g, "crusaders", act("henry-ii", "loose", "ala-afdal")).code == "not_your_turn"
     g = play(g, "ayyubids", {"type": "leader", "action": "recover-order"})
     g = play(g, "ayyubids", PASS)
@@ -163,6 +165,20 @@ def test_slash_spends_an_order_and_does_nothing_on_an_empty_pool():
     assert orders(g, "crusaders")["available"] == 0 and orders(g, "crusaders")["spent"] == 11
 
 
+def test_combat_die_faces_blank_stroke_double_slash():
+    """Key Game Terms — Combat dice: blank nothing, stroke 1 lance, double 2 lances, slash 1
+    Order spent; the die is 2 blank, 2 stroke, 1 double, 1 slash."""
+    from domain.dice import STANDARD_DICE
+
+    assert STANDARD_DICE["saladin-combat"].faces == ("blank", "blank", "stroke", "stroke", "double", "slash")
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("richard", "charge", "ala-al-din"))
+    g = play(g, "ayyubids", {"type": "decline-reaction"}, [B, S, D, X])
+    assert banner_view(g, "ala-al-din")["lances"] == {"field": 2}
+    assert banner_view(g, "richard")["lances"] == {"uncommitted": 0, "committed": 6}
+    assert orders(g, "crusaders")["spent"] == 2 + 1
+
+
 def test_red_dice_hit_the_ayyubid_banner_green_the_crusader_banner_rolled_together():
     """Key Game Terms — Action / Reaction: red dice apply to the Ayyubid banner and green dice to
     the Crusader banner; both are rolled, then applied together."""
@@ -179,19 +195,40 @@ def test_red_dice_hit_the_ayyubid_banner_green_the_crusader_banner_rolled_togeth
 
 def test_status_change_moves_lances_and_drags_the_single_location_enemy():
     """Key Game Terms — Status / Activation — Special cases: a Charge moves the lances to the
-    Committed location and the single-location target takes the same status."""
+    Committed location and the single-location target takes the same status; an Uncommitted
+    banner targeting it does not change it."""
     g = start(new_game("arsuf"), "crusaders")
     g = play(g, "crusaders", act("sable", "charge", "saphadin"))
     g = play(g, "ayyubids", {"type": "decline-reaction"})
     assert banner_view(g, "sable")["lances"] == {"uncommitted": 0, "committed": 5}
     saphadin = banner_view(g, "saphadin")
     assert (saphadin["status"], saphadin["engaged_with"], saphadin["location"]) == ("committed", "sable", "field")
-    # Henry II (never Committed) looses at the Committed Saphadin: Saphadin stays in melee with Sablé
-    g = play(g, "ayyubids", act("aslam", "hold")) if view(g)["to_act"] == "ayyubids" else g
-    g = play(g, "crusaders", act("henry-ii", "loose", "saphadin"))
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    g = play(g, "crusaders", act("henry-ii", "loose", "saphadin"))  # Henry II is never Committed
     assert banner_view(g, "saphadin")["status"] == "committed"
-    # a Committed actor reaching an Uncommitted single-location banner engages it
-    assert "melee" in {a["id"] for a in banner_view(g, "saphadin")["actions"]}
+    assert banner_view(g, "saphadin")["engaged_with"] == "sable"
+
+
+def test_single_location_banner_follows_the_committed_banner_that_last_reached_it():
+    """Arsuf — Statuses: Ala al Din's status is that of the Crusader banner that targets it:
+    engaged by Bourgogne's Charge, then by Richard's; Bourgogne regrouping leaves it Committed
+    with Richard."""
+    g = start(new_game("arsuf"), "crusaders")
+    g = play(g, "crusaders", act("bourgogne", "charge", "ala-al-din"))
+    assert banner_view(g, "ala-al-din")["engaged_with"] == "bourgogne"
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    g = play(g, "crusaders", act("richard", "charge", "ala-al-din"))
+    g = play(g, "ayyubids", {"type": "decline-reaction"})
+    assert banner_view(g, "ala-al-din")["engaged_with"] == "richard"
+    g = finish_turn(g)
+    g = start(g, "crusaders")
+    g = play(g, "crusaders", act("bourgogne", "regroup"))
+    assert banner_view(g, "bourgogne")["status"] == "uncommitted"
+    assert banner_view(g, "ala-al-din")["status"] == "committed"
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    g = play(g, "crusaders", act("richard", "regroup"))
+    assert banner_view(g, "ala-al-din")["status"] == "uncommitted"
+    assert banner_view(g, "ala-al-din")["engaged_with"] is None
 
 
 def test_action_status_and_target_modes_are_checked():
