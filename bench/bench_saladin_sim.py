@@ -72,7 +72,8 @@ def main() -> None:
         baseline = open_table_decisions(decisions)
         print(f"saladin/{scenario}: {games} games, {decisions} decisions in {seconds:.2f} s: "
               f"{games / seconds:.1f} games/s, {decisions / seconds:.0f} decisions/s; wins {wins}")
-        print(f"  baseline open-table: {decisions} decisions in {baseline:.2f} s: {decisions / baseline:.0f} decisions/s")
+        print(f"  baseline open-table: {decisions} decisions in {baseline:.2f} s: "
+              f"{decisions / baseline:.0f} decisions/s")
         print(f"  ratio saladin/open-table decisions per second: {(decisions / seconds) / (decisions / baseline):.2f}")
 
 

@@ -158,9 +158,10 @@ def hattin():
                        friendly=["saphadin", "manguras"])]
     sal = card("saladin", [tgt("ridefort", U), tgt("d-ibelin", U, C)], sal_actions)
     sal_horns = card("saladin-horns", [tgt("lusignan", U, C), tgt("ridefort", U)], sal_actions, horns=True)
-    mang = card("manguras", [tgt("chatillon", U, C), tgt("lusignan", U)], ayyubid_horse(harass=True, loose_when_ordered=False))
-    mang_horns = card("manguras-horns", [tgt("chatillon", U, C), tgt("ridefort", U)], ayyubid_horse(harass=True, loose_when_ordered=False),
-                      horns=True)
+    mang = card("manguras", [tgt("chatillon", U, C), tgt("lusignan", U)],
+                ayyubid_horse(harass=True, loose_when_ordered=False))
+    mang_horns = card("manguras-horns", [tgt("chatillon", U, C), tgt("ridefort", U)],
+                      ayyubid_horse(harass=True, loose_when_ordered=False), horns=True)
     specs = [
         banner("lusignan", "Lusignan", cru, 6, "camp-then-horns", lus_camp, horns_card=lus_horns,
                follows="saladin"),
@@ -189,9 +190,11 @@ def hattin():
              act("feed-fire", "Feed Fire", 1, U, True, effect="feed-fire")]), plus=(2,), give=False),
         banner("saladin", "Saladin", ayy, 7, "two-locations", sal, horns_card=sal_horns, plus=(2, 4, 6)),
         banner("keukburi", "Keukburi", ayy, 5, "follows-target", card(
-            "keukburi", [tgt("d-ibelin", U, C, R), tgt("ridefort", U)], ayyubid_horse(loose_when_ordered=False), [EVADE])),
+            "keukburi", [tgt("d-ibelin", U, C, R), tgt("ridefort", U)], ayyubid_horse(loose_when_ordered=False),
+            [EVADE])),
         banner("saphadin", "Saphadin", ayy, 5, "follows-target", card(
-            "saphadin", [tgt("naplouse", U, C, R), tgt("ridefort", U)], ayyubid_horse(loose_when_ordered=False), [EVADE])),
+            "saphadin", [tgt("naplouse", U, C, R), tgt("ridefort", U)], ayyubid_horse(loose_when_ordered=False),
+            [EVADE])),
         banner("manguras", "Manguras", ayy, 5, "follows-target", mang, horns_card=mang_horns),
         banner("taqui-al-din", "Taqui al Din", ayy, 4, "follows-target", card(
             "taqui-al-din", [tgt("raymond-iii", U, C, R)], ayyubid_horse(loose_when_ordered=False),

@@ -44,7 +44,8 @@ def evolve(state: SaladinState, event: EventData) -> SaladinState:
         case ev.ActivationBegan(first=first):
             return replace(state, phase="activation", active=first)
         case ev.ActionDeclared(side=side, banner=banner, action=action, target=target):
-            return replace(state, pending=Pending(side=side, banner=banner, action=action, target=target), activations=state.activations + 1)
+            pending = Pending(side=side, banner=banner, action=action, target=target)
+            return replace(state, pending=pending, activations=state.activations + 1)
         case ev.ReactionOffered(side=side):
             return replace(state, phase="reaction", active=side)
         case ev.ReactionDeclared() | ev.ReactionDeclined():

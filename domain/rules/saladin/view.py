@@ -104,6 +104,7 @@ def render_text(state: SaladinState) -> str:
     if state.result:
         r = state.result
         lines.append(f"ENDED: {'draw' if r.draw else r.winner + ' win'} ({r.reason})")
+    lines.append("key: [D]eployed/[O]rdered, U/C status; track from slot 1: | lance, + uncovered +1, . empty")
     return "\n".join(lines)
 
 
