@@ -24,7 +24,7 @@ FLOAT_ORDER = 10**3    # per rank step: who floats down from an odd chunk (the l
 FOLD = 10              # per step away from the Dutch top-half/bottom-half partner
 
 GLOBAL_LIMIT = 48      # up to this many players one exact matching; above, score groups in chunks
-CHUNK = 28             # players per chunk of a large score group
+CHUNK = 20             # players per chunk of a large score group
 
 
 class PairingImpossible(Exception):
@@ -174,9 +174,9 @@ def _match_in_chunks(players: Sequence[Entrant], chunk: int) -> tuple[list[tuple
     pairs: list[tuple[int, int]] = []
     done: list[list[tuple[int, int]]] = []
     carry: list[int] = []
-    for block in blocks:
+    for block in blocks:  # a pair that would unbalance sides waits for the next block
         members = sorted(carry + block)
-        found, carry = _solve_part(players, members)
+        found, carry = _solve_part(players, members, strict=True)
         done.append(found)
     undo = 1
     while carry:  # the last players could not meet: re-solve a growing tail together
@@ -185,14 +185,18 @@ def _match_in_chunks(players: Sequence[Entrant], chunk: int) -> tuple[list[tuple
             raise PairingImpossible("no pairing without a rematch for the lowest players")
         tail = done[-undo:] if undo < len(done) else done
         members = sorted(set(carry) | {v for part in tail for e in part for v in e})
-        found, carry = _solve_part(players, members)
+        found, carry = _solve_part(players, members, strict=True)
+        if carry:
+            found, carry = _solve_part(players, members, strict=False)
         done = done[: len(done) - len(tail)] + [found]
     for part in done:
         pairs.extend(part)
     return pairs, (players[bye].name if bye is not None else None)
 
 
-def _solve_part(players: Sequence[Entrant], members: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
+def _solve_part(players: Sequence[Entrant], members: list[int],
+                strict: bool) -> tuple[list[tuple[int, int]], list[int]]:
+    """One chunk, exactly. ``strict``: no pair that pushes a player's sides two apart."""
     sub = [players[i] for i in members]
     if len(sub) < 2:
         return [], members
@@ -205,6 +209,8 @@ def _solve_part(players: Sequence[Entrant], members: list[int]) -> tuple[list[tu
     for i in range(len(sub)):
         for j in range(i + 1, len(sub)):
             if sub[j].name not in sub[i].opponents:
+                if strict and min(_side_cost(sub[i], sub[j], True), _side_cost(sub[i], sub[j], False)) >= SIDE:
+                    continue
                 graph.add_edge(i, j, weight=_weight(sub, i, j, group_of))
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     paired = {v for e in matching for v in e}
