@@ -68,15 +68,14 @@ def illegal_commands(state, seat: str, rnd: random.Random) -> list[tuple[str, di
     return out
 
 
-def check_invariants(state, last_command: dict | None) -> None:
+def check_invariants(state, last_command: dict | None, seat: str) -> None:
     for u in state.units.values():
         assert u.loc not in BOARD.wild, f"unit {u} in a wild province"
     for seat, player in state.players.items():
         assert min(player.res) >= 0, f"{seat} has negative resources {player.res}"
-    if last_command and last_command["type"] == "raise_regular":
-        for seat in state.seats:
-            regulars = sum(1 for u in state.units.values() if u.owner == seat and u.kind in REGULAR_KINDS)
-            assert regulars <= len(owned(state, seat)) or not state.players[seat].alive
+    if last_command and last_command["type"] == "raise_regular":  # the raiser, after raising (§4.6.2)
+        regulars = sum(1 for u in state.units.values() if u.owner == seat and u.kind in REGULAR_KINDS)
+        assert regulars <= len(owned(state, seat))
 
 
 def play(players: int, seed: int, aggressive: bool, check_every: int = 7, max_decisions: int = 20_000,
@@ -103,7 +102,7 @@ def play(players: int, seed: int, aggressive: bool, check_every: int = 7, max_de
         decisions.append((seat, command))
         for event in recorded:
             game = project_game(game, [event])
-            check_invariants(game.state, command)
+            check_invariants(game.state, command, seat)
         assert game.head == after.head and game.state == after.state
     raise AssertionError(f"no end after {max_decisions} decisions")
 
