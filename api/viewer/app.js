@@ -129,21 +129,55 @@ function drawHeader() {
 // -- the timeline ---------------------------------------------------------------------------
 function category(type) {
   if (type === "DecisionTaken") return "decision";
-  if (type === "DiceRolled") return "dice";
+  if (type === "DiceRolled" || type === "DiceForced") return "dice";
   if (type === "Annotated") return "annotation";
   if (type === "DisputeRaised") return "dispute";
   if (type === "DisputeRuled" || type === "DecisionsVoided") return "ruling";
-  if (type === "GameCreated" || type === "GameEnded" || type === "SeedRevealed") return "milestone";
+  if (type === "GameCreated" || type === "GameEnded" || type === "SeedRevealed" || type === "AbandonAgreed") return "milestone";
   if (type === "CardsShuffled") return "cards";
   return "rule";
+}
+
+function goto(version) {
+  return `<button type="button" class="goto" data-goto="${esc(version)}">step ${esc(version)}</button>`;
+}
+
+/** The words of the audit and study events, which the rule systems do not narrate. */
+function auditText(e) {
+  const d = e.data || {};
+  switch (e.type) {
+    case "Annotated":
+      return `${esc(d.by || "")} on ${goto(d.at_version)}: “${esc(d.text)}”`
+        + (d.arrow ? ` <span class="arrow">${esc(d.arrow[0])} → ${esc(d.arrow[1])}</span>` : "")
+        + (d.target ? ` <span class="target">(${esc([d.target.piece, d.target.location].filter(Boolean).join(" at "))})</span>` : "");
+    case "DisputeRaised":
+      return `disputes ${goto(d.about_version)}: ${esc(d.reason)}${d.freeze ? " — play frozen" : ""}`;
+    case "DisputeRuled":
+      return `dispute ${esc(d.dispute)} ${esc(d.ruling)} by ${esc(d.by)}: ${esc(d.reason)}`;
+    case "DecisionsVoided":
+      return `play voided from ${goto(d.from_version)} (dispute ${esc(d.dispute)}); the dice stay drawn`;
+    case "AbandonAgreed":
+      return `${esc(d.seat)} agrees to abandon`;
+    default:
+      return null;
+  }
+}
+
+/** Versions whose play a ruling voided: [from, ruling's version) for each DecisionsVoided. */
+function voidedRanges() {
+  return S.events.filter((e) => e.type === "DecisionsVoided").map((e) => [e.data.from_version, e.version]);
 }
 
 function eventItem(e) {
   const entry = S.timeline.get(e.version);
   const seat = (entry && entry.seat) || (e.data && (e.data.seat || e.data.side)) || "";
   let body;
-  if (e.type === "DiceRolled") {
-    body = `<span class="txt">${esc(e.data.purpose)}</span><span class="dice">${diceRow(e.data)}</span>`;
+  const audit = auditText(e);
+  if (e.type === "DiceRolled" || e.type === "DiceForced") {
+    body = `<span class="txt">${esc(e.data.purpose)}${e.type === "DiceForced" ? " <b>(forced)</b>" : ""}</span>`
+      + `<span class="dice">${diceRow(e.data)}</span>`;
+  } else if (audit !== null) {
+    body = `<span class="txt">${audit}</span>`;
   } else if (entry) {
     let txt = seat && entry.text.startsWith(`${seat}: `) ? entry.text.slice(seat.length + 2) : entry.text;
     // A rule system's own events ("saladin.LeaderActivated: ...") read as words.
@@ -154,11 +188,24 @@ function eventItem(e) {
   }
   const cat = category(e.type);
   const label = { decision: "decides", annotation: "note", dispute: "dispute", ruling: "ruling" }[cat];
-  return `<li class="ev ${cat}" data-version="${e.version}" data-type="${esc(e.type)}" tabindex="-1">`
+  const voided = voidedRanges().some(([from, by]) => e.version >= from && e.version < by && cat !== "annotation");
+  return `<li class="ev ${cat}${voided ? " voided" : ""}" data-version="${e.version}" data-type="${esc(e.type)}" tabindex="-1"`
+    + (voided ? ' title="voided by a ruling"' : "") + ">"
     + `<span class="v">${e.version}</span>`
     + (seat ? `<span class="seat seat-${esc(seat)}">${esc(seat)}</span>` : "")
     + (label ? `<span class="tag">${label}</span>` : "")
     + `${body}</li>`;
+}
+
+/** The study notes and disputes about the step on the board. */
+function drawNotes() {
+  const here = S.events.filter((e) => (e.type === "Annotated" && e.data.at_version === S.version)
+    || (e.type === "DisputeRaised" && e.data.about_version === S.version));
+  const box = $("#notes");
+  box.hidden = here.length === 0;
+  box.innerHTML = here.map((e) => `<li class="${category(e.type)}" data-version="${e.version}">`
+    + (e.type === "Annotated" ? `<b>${esc(e.data.by || "note")}</b>: ${esc(e.data.text)}`
+      : `<b>${esc(e.data.seat)} disputes</b>: ${esc(e.data.reason)}`) + ` <span class="muted">(v${e.version})</span></li>`).join("");
 }
 
 function drawTimeline() {
@@ -167,6 +214,7 @@ function drawTimeline() {
 }
 
 function appendTimeline(e) {
+  if (e.type === "DecisionsVoided") { drawTimeline(); return; }
   $("#timeline").insertAdjacentHTML("beforeend", eventItem(e));
 }
 
@@ -235,6 +283,7 @@ async function show(version) {
   setUrl();
   drawControls();
   markTimeline();
+  drawNotes();
   await drawBoard();
 }
 
@@ -386,7 +435,7 @@ async function annotate() {
   const note = $("#note").value.trim();
   if (!note) { say("Write the annotation first.", "error"); return; }
   try {
-    await getJSON(`/games/${GAME_ID}/annotations`, { method: "POST", body: { version: S.version, text: note }, token: S.token });
+    await getJSON(`/games/${GAME_ID}/annotations`, { method: "POST", body: { at_version: S.version, text: note }, token: S.token });
     $("#note").value = "";
     say(`Annotation recorded at step ${S.version}.`, "ok");
     const at = S.version;
@@ -426,6 +475,8 @@ function wire() {
   $("#step").onchange = () => { stop(); show(Number($("#step").value)); };
   $("#only-decisions").onchange = markTimeline;
   $("#timeline").addEventListener("click", (ev) => {
+    const jump = ev.target.closest("button[data-goto]");
+    if (jump) { stop(); show(Number(jump.dataset.goto)); return; }
     const li = ev.target.closest("li[data-version]");
     if (li) { stop(); show(Number(li.dataset.version)); }
   });
