@@ -67,6 +67,7 @@ def open_table_decisions(count: int) -> float:
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    open_table_decisions(500)  # warm-up
     for scenario in ("arsuf", "hattin"):
         decisions, seconds, wins = saladin_games(scenario, games)
         baseline = open_table_decisions(decisions)

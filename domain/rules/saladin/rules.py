@@ -302,16 +302,21 @@ def candidates(state: SaladinState, seat: str) -> Iterator[object]:
             yield cmd.React(banner=banner, reaction=reaction.id)
         yield cmd.DeclineReaction()
     elif state.phase == "activation":
+        available = state.sides[seat].available
         for banner_id in sorted(state.banners):
             banner = state.banners[banner_id]
             if banner.side != seat or not banner.in_play:
                 continue
             card = card_of(state, banner_id)
             for action in card.actions:
+                # cheap filters that mirror check_activate; check() still decides
+                if (banner.ordered and not action.ordered) or action.status not in ("any", banner.status) \
+                        or action_cost(state, banner_id, action) > available:
+                    continue
                 if action.target == "none":
                     targets: list[str | None] = [None]
                 elif action.target == "enemy":
-                    targets = sorted(t.banner for t in card.targets if t.banner != ARSUF)
+                    targets = enemy_targets(state, banner, card)
                 elif action.target == "arsuf":
                     targets = [ARSUF]
                 else:
