@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.rules.saladin.helpers import SALADIN, act, new_game, play, start
+from tests.rules.saladin.helpers import SALADIN, act, new_game, play, start, with_side
 
 
 def test_view_is_json_ready_and_the_same_for_every_seat():
@@ -29,5 +29,6 @@ def test_render_text_shows_pools_banners_and_the_end():
     text = SALADIN.render_text(g.state)
     assert "in Arsuf 1" in text and "Arsuf: 2 Ayyubid lance(s)" in text
     assert "Henry II" in text and "Soulaymân" in text
-    g2 = g.state.__class__.__struct_fields__  # the state is a Struct
-    assert "banners" in g2
+    g = with_side(g, "ayyubids", available=1, boxed=11, losses=5)
+    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), ["stroke"])
+    assert "ENDED: crusaders win (ayyubids placed their last Order in the box)" in SALADIN.render_text(g.state)
