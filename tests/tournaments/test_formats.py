@@ -129,3 +129,20 @@ def test_ten_players_seated_at_tables_of_allowed_sizes(client):
     standings = client.get(f"/tournaments/{run.id}/standings").json()["standings"]
     assert_standings_match(standings, recompute(records_of(client, run.id), players))
     assert sum(r["points"] for r in standings) == 3 * (4 / 2 + 3 / 2 + 3 / 2)  # k/2 points at a table of k
+
+
+def test_ten_saxon_shore_kings_at_tables_of_the_allowed_sizes(client):
+    """Saxon Shore seats two to five kingdoms p1..p5: tables of four to five make 5 + 5."""
+    players = [f"Rex{i}" for i in range(1, 11)]
+    run = open_tournament(client, players, rules="saxon-shore", scenarios=["standard"], format="swiss", rounds=2,
+                          table_size=5, min_table=4)
+    paired = pair(client, run)
+    assert [len(t["seats"]) for t in paired["tables"]] == [5, 5] and not paired["byes"]
+    for table in paired["tables"]:
+        game = client.get(f"/games/{table['game']}").json()
+        assert game["rules"] == "saxon-shore" and game["status"] == "active"
+        assert {s: i["player"] for s, i in game["seats"].items()} == table["seats"]
+        assert sorted(table["seats"]) == ["p1", "p2", "p3", "p4", "p5"]
+    too_big = client.post("/tournaments", json={"name": "X", "rules": "saxon-shore", "format": "swiss", "rounds": 1,
+                                                "table_size": 6})
+    assert too_big.status_code == 422 and too_big.json()["code"] == "bad_table_size"
