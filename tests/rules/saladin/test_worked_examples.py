@@ -77,6 +77,9 @@ def test_chaos_and_initiative_example_at_arsuf():
         "bourgogne": ("in-play", 5), "richard": ("in-play", 6), "naplouse": ("captured", 0),
     }
     assert all(b["card_side"] == "deployed" for b in v["banners"])
+    on_board = [b for b in v["banners"] if b["fate"] != "captured"]
+    assert all(b["status"] == "uncommitted" and b["engaged_with"] is None for b in on_board)
+    assert v["sides"]["crusaders"]["leader"]["used"] == v["sides"]["ayyubids"]["leader"]["used"] == []
     assert v["sides"]["crusaders"]["losses_track"] == 0 and v["sides"]["crusaders"]["lances_boxed"] == 12
     assert v["sides"]["ayyubids"]["losses_track"] == 0 and v["sides"]["ayyubids"]["lances_boxed"] == 18
     assert v["arsuf_lances"] == 2 and v["markers"] == {}
