@@ -238,3 +238,55 @@ def test_phone_and_desktop_windows_do_not_scroll_sideways(browser, server, arsuf
                 box = tab.locator("#board svg").bounding_box()
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= inner
         context.close()
+
+
+def test_hattin_draws_fire_and_lusignan_on_the_horns(page, server, api):
+    """Hattin's own pieces: a policy that sets Fire and moves Lusignan to the Horns whenever
+    it may, otherwise random legal commands; the board is checked where each first appears."""
+    game = create(api, "saladin", {"crusaders": "Guy", "ayyubids": "Saladin"}, "hattin", seed="b2" * 32)
+    rnd = random.Random(3)
+
+    def prefer(commands):
+        wanted = [c for c in commands if c.get("action") in ("set-fire", "feed-fire", "horns")]
+        return rnd.choice(wanted) if wanted and rnd.random() < 0.9 else rnd.choice(commands)
+
+    first = {}
+    for _ in range(400):
+        summary = api.get(f"/games/{game['id']}").json()
+        if not summary["to_act"]:
+            break
+        seat = summary["to_act"][0]
+        commands = api.get(f"/games/{game['id']}/legal-commands", params={"seat": seat}).json()["commands"]
+        response = api.post(f"/games/{game['id']}/commands", json={"seat": seat, "command": prefer(commands)},
+                            headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"})
+        assert response.status_code == 201, response.text
+        view = response.json()["view"]
+        version = response.json()["version"]
+        if view["horns"]:
+            first.setdefault("horns", version)
+        if "fire" in view["markers"]:
+            first.setdefault("fire", version)
+        if len(first) == 2:
+            break
+    assert set(first) == {"horns", "fire"}, f"the game never showed {({'horns', 'fire'} - set(first))}"
+    # A command records several events: find the very event that moved Lusignan.
+    while state(api, game["id"], first["horns"] - 1)["view"]["horns"]:
+        first["horns"] -= 1
+
+    page.goto(f"{server.url}/viewer/{game['id']}?v={first['horns'] - 1}")
+    before = state(api, game["id"], first["horns"] - 1)["view"]
+    check_board(at_version(page, first["horns"] - 1), before, first["horns"] - 1)
+    assert page.locator("g.horns").get_attribute("data-horns") == "no"
+    page.goto(f"{server.url}/viewer/{game['id']}?v={first['horns']}")
+    after = state(api, game["id"], first["horns"])["view"]
+    check_board(at_version(page, first["horns"]), after, first["horns"])
+    assert page.locator("g.horns").get_attribute("data-horns") == "yes"
+    lusignan = next(b for b in after["banners"] if b["id"] == "lusignan")
+    assert page.locator('g.banner[data-banner="lusignan"] g.location[data-location="horns"] .lance.filled').count() \
+        == lusignan["lances"]["horns"]
+
+    page.goto(f"{server.url}/viewer/{game['id']}?v={first['fire']}")
+    fire = state(api, game["id"], first["fire"])["view"]
+    check_board(at_version(page, first["fire"]), fire, first["fire"])
+    burning = fire["markers"]["fire"]
+    assert page.locator(f'g.banner[data-banner="{burning}"] g.marker[data-marker="fire"]').count() == 1
