@@ -93,7 +93,9 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         return board.view(state)
 
     def render_text(self, state: SaladinState) -> str:
+        """The board as text: Order pools, lance tracks, markers, who acts."""
         return board.render_text(state)
 
     def describe_command(self, command: dict[str, Any]) -> str:
+        """A one-line narrative of a recorded command."""
         return board.describe_command(command)

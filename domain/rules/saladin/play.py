@@ -281,6 +281,7 @@ def react(b: Step, seat: str, c: cmd.React) -> None:
 
 
 def decline(b: Step, seat: str) -> None:
+    """No reaction: the declared action resolves."""
     b.emit(ev.ReactionDeclined(side=seat, banner=b.state.pending.target))
     resolve_action(b)
 
@@ -314,6 +315,7 @@ def leader(b: Step, seat: str, c: cmd.Leader) -> None:
 
 
 def pass_(b: Step, seat: str) -> None:
+    """The seat passes; when both have, the turn ends."""
     other = opponent(seat)
     both = b.state.sides[other].passed
     b.emit(ev.Passed(side=seat, next=None if both else other))
@@ -356,6 +358,7 @@ def initiative(state: SaladinState) -> tuple[str, str, str, str]:
 
 
 def execute(b: Step, seat: str, c, checked) -> None:
+    """Play out a command that :func:`rules.check` accepted."""
     match c:
         case cmd.Activate():
             activate(b, seat, c, checked[1])

@@ -109,6 +109,7 @@ def render_text(state: SaladinState) -> str:
 
 
 def describe_command(command: dict[str, Any]) -> str:
+    """One line per command, in the rulebook's words."""
     kind = command.get("type")
     if kind == "activate":
         target = command.get("target")
