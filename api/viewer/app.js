@@ -168,6 +168,11 @@ function voidedRanges() {
   return S.events.filter((e) => e.type === "DecisionsVoided").map((e) => [e.data.from_version, e.version]);
 }
 
+/** A rule system's own event lines ("saladin.LeaderActivated: ...") read as words. */
+function humanize(line) {
+  return String(line).replace(/^[a-z][a-z0-9-]*\.([A-Za-z]+):/, (_, name) => `${name.replace(/([a-z])([A-Z])/g, "$1 $2")}:`);
+}
+
 function eventItem(e) {
   const entry = S.timeline.get(e.version);
   const seat = (entry && entry.seat) || (e.data && (e.data.seat || e.data.side)) || "";
@@ -179,9 +184,7 @@ function eventItem(e) {
   } else if (audit !== null) {
     body = `<span class="txt">${audit}</span>`;
   } else if (entry) {
-    let txt = seat && entry.text.startsWith(`${seat}: `) ? entry.text.slice(seat.length + 2) : entry.text;
-    // A rule system's own events ("saladin.LeaderActivated: ...") read as words.
-    txt = txt.replace(/^[a-z][a-z0-9-]*\.([A-Za-z]+):/, (_, name) => `${name.replace(/([a-z])([A-Z])/g, "$1 $2")}:`);
+    const txt = humanize(seat && entry.text.startsWith(`${seat}: `) ? entry.text.slice(seat.length + 2) : entry.text);
     body = `<span class="txt">${esc(txt)}</span>`;
   } else {
     body = `<span class="txt">${esc(e.type)}</span>`;
@@ -273,7 +276,7 @@ function drawControls() {
   $("#forward").disabled = $("#last").disabled = S.version >= S.head;
   const e = S.events[S.version - 1];
   const entry = S.timeline.get(S.version);
-  $("#step-label").textContent = e ? `Step ${S.version} of ${S.head}: ${entry ? entry.text : e.type}` : "";
+  $("#step-label").textContent = e ? `Step ${S.version} of ${S.head}: ${entry ? humanize(entry.text) : e.type}` : "";
   $("#annotate").textContent = `Annotate step ${S.version}`;
 }
 
