@@ -477,8 +477,3 @@ def conquer(ctx: Ctx, j: Job) -> None:
             and ctx.prov(prov).monastery)
     ctx.set_prov(prov, f"conquered by {seat} (§8.2)", owner=seat, morale=1 if high else -1)
     eliminate_if_empty(ctx)
-
-
-def check_has_prompt(state: SaxonState) -> None:
-    if state.prompt is None:
-        raise violation("no_prompt", "nothing is asked now", RULE)

@@ -3,16 +3,16 @@ production and city trade (§4.1, §4.2), ravage removal (§6) and end of turn (
 
 from __future__ import annotations
 
+import msgspec
+
+from domain.events import Outcome
 from domain.rules.saxon_shore.board import RESOURCES
 from domain.rules.saxon_shore.core import (
-    REGULAR_KINDS,
     TROOP_KINDS,
     Ctx,
     R,
     alive,
     choice,
-    held,
-    is_christian_province,
     job,
     king_of,
     nearest_friendly,
@@ -21,7 +21,7 @@ from domain.rules.saxon_shore.core import (
     units_at,
     units_of,
 )
-from domain.rules.saxon_shore.model import Job, Options, Player, Province, SaxonState
+from domain.rules.saxon_shore.model import Job, Options, Player, Prompt, Province, SaxonState
 
 IRELAND_CHRISTIAN = ("Ulster", "Leinster", "Munster")
 ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
@@ -29,16 +29,12 @@ ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
 
 def initial_state(seats: tuple[str, ...], options: Options) -> SaxonState:
     """§10: game order is the order of the seats; each picks a starting province in turn."""
-    from domain.rules.saxon_shore.model import Prompt
-
     state = SaxonState(
         seats=seats, order=seats, options=options,
         provinces={p: Province() for p in R.provinces},
         players={s: Player() for s in seats},
     )
     jobs = tuple(Job("start", s) for s in seats[1:]) + (Job("mercenaries"), Job("begin_turn"))
-    import msgspec
-
     return msgspec.structs.replace(state, jobs=jobs, prompt=Prompt("start", seats[0], tuple(R.provinces)))
 
 
@@ -347,8 +343,6 @@ def choose_home(ctx: Ctx, prompt, option: str) -> None:
 
 
 def move_home(ctx: Ctx, troops: list, target: str, why: str) -> None:
-    import msgspec
-
     ctx.update_units([msgspec.structs.replace(u, loc=target, coast=None, mp=0) for u in troops],
                      f"to the nearest friendly province: {target} ({why})")
 
@@ -356,8 +350,6 @@ def move_home(ctx: Ctx, troops: list, target: str, why: str) -> None:
 @job("turn_over")
 def turn_over(ctx: Ctx, j: Job) -> None:
     """§9.3: the first player goes last; the documented turn limit ends automated games."""
-    from domain.events import Outcome
-
     state = ctx.state
     if state.turn >= state.options.turn_limit:
         counts = {s: len(owned(state, s)) for s in alive(state)}
@@ -386,10 +378,3 @@ def eliminate_if_empty(ctx: Ctx) -> None:
         if not owned(ctx.state, seat):
             ctx.remove_units([u.id for u in units_of(ctx.state, seat)], f"{seat} is eliminated")
             ctx.set_player(seat, "eliminated: no provinces left", alive=False)
-
-
-def religion_of(ctx: Ctx, prov: str) -> bool:
-    return is_christian_province(ctx.state, prov)
-
-
-__all__ = ["initial_state", "crown", "eliminate_if_empty", "held", "REGULAR_KINDS", "random_resources"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.rules.saxon_shore.board import PATH_TYPES
-from domain.rules.saxon_shore.core import TROOP_KINDS, Ctx, R, capacity, job, units_at, units_of, violation
+from domain.rules.saxon_shore.core import Ctx, R, capacity, job, units_at, units_of, violation
 from domain.rules.saxon_shore.model import Done, ForcedMarch, Hire, Job, Move, SaxonState, Unit
 from domain.rules.saxon_shore.phases import PHASES, Phase, hire_apply, hire_candidates, hire_check
 
@@ -247,15 +247,8 @@ def move_candidates(state: SaxonState, seat: str):
 
 
 PHASES["move"] = Phase(
-    "move", RULE, wanted=lambda s, seat: bool(units_of(s, seat)) or bool(hire_candidates_any(s, seat)),
+    "move", RULE, wanted=lambda s, seat: bool(units_of(s, seat)),
     candidates=move_candidates,
     checks={Move: move_check, ForcedMarch: forced_check, Hire: hire_check},
     applies={Move: move_apply, ForcedMarch: forced_apply, Hire: hire_apply},
 )
-
-
-def hire_candidates_any(state: SaxonState, seat: str) -> bool:
-    return False
-
-
-__all__ = ["TROOP_KINDS"]

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
+import msgspec
+
 from domain.rules.saxon_shore.board import RESOURCES
 from domain.rules.saxon_shore.core import (
     REGULAR_KINDS,
@@ -304,8 +306,6 @@ def hire_check(state: SaxonState, seat: str, c: Hire) -> None:
 
 
 def hire_apply(ctx: Ctx, seat: str, c: Hire) -> None:
-    import msgspec
-
     ctx.pay(seat, [c.pay], "a mercenary hired (§4.6.1)")
     ctx.update_units([msgspec.structs.replace(ctx.state.units[c.unit], owner=seat, mp=0)], "hired (§4.6.1)")
 
