@@ -13,6 +13,7 @@ from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from api.audit_routes import audit_router
 from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import doc, install_error_handlers, install_openapi, read_body, respond
@@ -33,7 +34,7 @@ from api.service import (
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
 from replays.record import Record
-from replays.verify import Verdict
+from replays.verify import Verdict, VerifyRequest
 
 GameId = Annotated[UUID, Path(description="The game's UUID")]
 
@@ -288,13 +289,25 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
 
     @app.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 422)))
     async def verify_record(request: Request) -> Response:
-        """Verify a portable record: hash chain, seed commitment, every draw, full replay."""
-        record = await read_body(request, Record, settings.max_body)
-        return respond(await run_in_threadpool(service(request).verify, record))
+        """Verify a portable record: hash chain, seed commitment, every draw, full replay.
+        The body is a record, or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest)
+        to also prove the record holds each receipted head and was signed by that key."""
+        raw = await read_body(request, dict, settings.max_body)
+        try:
+            if "record" in raw and "header" not in raw:
+                wrapped = msgspec.convert(raw, VerifyRequest)
+            else:
+                wrapped = VerifyRequest(msgspec.convert(raw, Record))
+        except msgspec.ValidationError as error:
+            raise Invalid(f"the body is not a record nor a VerifyRequest: {error}", code="invalid_body") from None
+        verdict = await run_in_threadpool(service(request).verify, wrapped.record, wrapped.receipts,
+                                          wrapped.public_key)
+        return respond(verdict)
 
     app.include_router(viewer_router(settings))
     app.include_router(tournaments_router)
-    install_openapi(app, [])
+    app.include_router(audit_router(settings))
+    install_openapi(app, [VerifyRequest])
     return app
 
 

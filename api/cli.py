@@ -23,6 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     replay_sub = replay.add_subparsers(dest="replay_command", required=True)
     verify = replay_sub.add_parser("verify", help="verify a record: chain, dice, full replay")
     verify.add_argument("file", type=Path)
+    verify.add_argument("--key", help="the server's public key (hex, from GET /keys): check who signed")
+    verify.add_argument("--receipt", action="append", default=[], metavar="VERSION:HASH",
+                        help="a chain head from a command response; the record must still hold it (repeatable)")
     show = replay_sub.add_parser("show", help="print the board at a step")
     show.add_argument("file", type=Path)
     show.add_argument("--step", type=int, default=None, help="a version (default: the last)")
@@ -63,7 +66,7 @@ def _load(path: Path):
 def _replay(args: argparse.Namespace) -> int:
     from replays.archive import is_archive, report
     from replays.show import show
-    from replays.verify import verify
+    from replays.verify import Receipt, verify
 
     if args.replay_command == "verify" and args.file.is_file() and is_archive(args.file.read_bytes()):
         code, lines = report(args.file.read_bytes())  # a tournament archive: every game, results, standings
@@ -71,12 +74,21 @@ def _replay(args: argparse.Namespace) -> int:
         return code
     record = _load(args.file)
     if args.replay_command == "verify":
-        verdict = verify(record)
+        receipts = []
+        for text in args.receipt:
+            version, _, digest = text.partition(":")
+            if not version.isdigit() or not digest:
+                sys.exit(f"herald: a receipt is VERSION:HASH, not {text!r}")
+            receipts.append(Receipt(int(version), digest))
+        verdict = verify(record, receipts, args.key)
+        if verdict.ok:
+            print(f"OK: {len(record.events)} events, chain intact, "
+                  f"{'dice recomputed from the revealed seed' if record.seed else 'seed not revealed'}, replay identical"
+                  + (f", {len(receipts)} receipt(s) held" if receipts else "")
+                  + (", signed by the given key" if args.key else ""))
         for note in verdict.notes:
             print(f"note: {note}")
         if verdict.ok:
-            print(f"OK: {len(record.events)} events, chain intact, "
-                  f"{'dice recomputed from the revealed seed' if record.seed else 'seed not revealed'}, replay identical")
             return 0
         for p in verdict.problems:
             where = " ".join(x for x in (f"version {p.version}" if p.version else "",

@@ -9,7 +9,9 @@ import re
 import secrets as token_source
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -19,19 +21,32 @@ from eventsourcing.persistence import IntegrityError
 
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
+from api.signing import signing_key
 from api.store import GameSecrets, HeraldStore, secrets_id, store_env
-from domain.events import ForkRef, GameCreated, SeatInfo, TournamentRef
-from domain.game import Game, IncompatibleRecord, Recorded, create_game, fingerprint, resolve_decision
+from domain.audit import UMPIRE, agree_to_abandon, annotate, raise_dispute, rule_dispute
+from domain.events import BLOCK_STARTS, EventData, ForkRef, GameCreated, SeatInfo, Target, TournamentRef
+from domain.game import (
+    Game,
+    IncompatibleRecord,
+    Recorded,
+    chain,
+    create_game,
+    fingerprint,
+    game_rng,
+    project_game,
+    resolve_decision,
+)
 from domain.randomness import commitment
-from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 from projections.board import Boards
-from projections.index import GameIndex, decode_batch
+from projections.dice import DiceStats
+from projections.index import GameIndex, GameRow, decode_batch
 from projections.sql import Database
 from projections.timeline import TimelineEntry, narrate
 from replays.record import Record, RecordEvent, build_record, from_record_event, to_record_event
-from replays.verify import STANDALONE, Verdict, verify
+from replays.signature import public_hex, sign
+from replays.verify import Receipt, Verdict, verify
 
 SEAT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 MAX_PLAYER_NAME = 100
@@ -83,6 +98,57 @@ class CommandResponse(msgspec.Struct, frozen=True):
     view: Any
 
 
+class MetaResponse(msgspec.Struct, frozen=True):
+    """What an audit command recorded, and the new chain head (a receipt)."""
+
+    version: int
+    events: list[RecordEvent]
+    head: Head
+
+
+class AnnotationRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/annotations: a note at a version (the latest when omitted)."""
+
+    text: str
+    at_version: int | None = None
+    target: Target | None = None
+    arrow: list[str] | None = None
+
+
+class DisputeRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/disputes: a seat disputes the play at a version."""
+
+    seat: str
+    about_version: int
+    reason: str
+    freeze: bool = False
+
+
+class RulingRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/rulings: an umpire rules on an open dispute."""
+
+    dispute: int
+    ruling: str
+    reason: str
+    void_from: int | None = None
+    reveal_seed: bool = False
+
+
+class AbandonRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/abandon: a seat agrees to abandon the game."""
+
+    seat: str
+
+
+class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/fork: a study game from ``version``."""
+
+    version: int
+    dice: str = "fresh"
+    forced: list[int | str] = []
+    seats: dict[str, SeatRequest] = {}
+
+
 class GameSummary(msgspec.Struct, frozen=True):
     """GET /games/{id}."""
 
@@ -128,6 +194,18 @@ class TimelinePage(msgspec.Struct, frozen=True):
     next: int | None
 
 
+def data_dir(settings: dict[str, str]) -> Path:
+    """Where the server keeps its files: HERALD_DATA_DIR, else the SQLite file's folder, else ./var."""
+    import os
+
+    if os.environ.get("HERALD_DATA_DIR"):
+        return Path(os.environ["HERALD_DATA_DIR"])
+    db = settings.get("SQLITE_DBNAME")
+    if settings.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and db and db != ":memory:" and not db.startswith("file:"):
+        return Path(db).parent
+    return Path("var")
+
+
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -139,12 +217,18 @@ def _hash_token(token: str) -> str:
 class Herald:
     """Every game operation, over one event store held for the life of the process."""
 
-    def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None):
-        self.store = HeraldStore(env=store_env(env))
+    def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None,
+                 signing_key_path: Path | None = None):
+        settings = store_env(env)
+        self.store = HeraldStore(env=settings)
+        self.signing_key = signing_key(signing_key_path or data_dir(settings) / "signing-key.pem")
+        self.public_key = public_hex(self.signing_key.public_key())
         self.admin_token = admin_token
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
+        self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
         self.committer = Committer(self._load_for_write, self._append, self._cache_put)
+        self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
         self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
         self._secrets_lock = threading.Lock()
         self.changed = threading.Condition()  # notified after every save (SSE)
@@ -217,7 +301,10 @@ class Herald:
         return bool(self.admin_token and token and hmac.compare_digest(self.admin_token, token))
 
     # -- commands --------------------------------------------------------------------------------
-    def create(self, body: CreateGame) -> GameCreatedResponse:
+    def create(self, body: CreateGame, *, fork: ForkRef | None = None, study: bool | None = None,
+               copy: list[Recorded] = ()) -> GameCreatedResponse:
+        """Create a game. A fork also names its parent and copies the parent's events up to
+        the fork's version (re-chained under the new id, with their original times)."""
         rules = RULE_SYSTEMS.get(body.rules)
         if rules is None:
             raise Invalid(f"unknown rule system {body.rules!r}; known: {', '.join(sorted(RULE_SYSTEMS))}",
@@ -262,20 +349,23 @@ class Herald:
             seed_commitment=commitment(seed),
             client_seed=body.client_seed,
             options=body.options,
-            study=body.seed is not None,
+            study=body.seed is not None if study is None else study,
             tournament=body.tournament,
+            fork=fork,
         )
         now = _now()
         try:
             events = create_game(game_id, created, now)
         except RuleViolation as error:
             raise Invalid(error.message, code=error.code, rule=error.rule) from None
+        for old in copy:
+            events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp)
         tokens = {seat: token_source.token_urlsafe(32) for seat in seats}
         vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
                             {s: _hash_token(t) for s, t in tokens.items()})
         self._save(*events, vault)
-        return GameCreatedResponse(str(game_id), 1, created.seed_commitment, tokens,
-                                   {"version": 1, "hash": events[-1].hash})
+        return GameCreatedResponse(str(game_id), events[-1].version, created.seed_commitment, tokens,
+                                   {"version": events[-1].version, "hash": events[-1].hash})
 
     def submit_command(self, game_id: UUID, body: CommandRequest, token: str | None,
                        idempotency_key: str | None = None, *, awaitable: bool = False) -> Any:
@@ -297,7 +387,7 @@ class Herald:
                 raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
                                code="stale_version", version=game.version)
             seed = bytes.fromhex(self.secrets(game_id).seed)
-            rng = SeededRng(seed, game_id, game.created.client_seed, game.next_draw)
+            rng = game_rng(game, seed)
             try:
                 decision = resolve_decision(game, body.seat, body.command, rng, _now(), seed, idempotency_key)
             except RuleViolation as error:
@@ -337,16 +427,117 @@ class Herald:
         )
 
     def _replayed(self, game_id: UUID, first: int, seat: str) -> CommandResponse:
-        """The response a keyed command first got: its events and the view after them."""
+        """The response a keyed command first got: its block of events and the view after it."""
         stream = self.store.stream(game_id, first - 1)
         events = [stream[0]]
         for event in stream[1:]:
-            if event.type in STANDALONE and not (event.type == "SeedRevealed" and events[-1].type == "GameEnded"):
+            if event.type in BLOCK_STARTS:
                 break
             events.append(event)
         return self._response(self.boards.at(game_id, events[-1].version), events, seat)
 
-    # -- reads -------------------------------------------------------------------------------------
+    # -- audit and study: annotations, disputes, rulings, abandonment, forks -----------------
+    def _submit_meta(self, game_id: UUID, produce: Callable[[Game], list[EventData]]) -> MetaResponse:
+        """Run an audit command through the writer, like a seat's command."""
+
+        def decide(game: Game) -> Decided:
+            try:
+                typed = produce(game)
+            except RuleViolation as error:
+                raise Illegal(error.message, code=error.code, rule=error.rule) from None
+            events = chain(game.id, game.version + 1, game.head, typed, _now())
+            after = project_game(game, events, self._history(game_id))
+            return Decided(events, after, lambda: MetaResponse(
+                after.version, [to_record_event(e) for e in events], Head(after.version, after.head)))
+
+        return self.committer.run(game_id, decide)
+
+    def _history(self, game_id: UUID) -> Callable[[int], list[Recorded]]:
+        return lambda upto: self.store.stream(game_id, 0, upto)
+
+    def _actor(self, game_id: UUID, token: str | None) -> str:
+        """Who a token speaks for: ``umpire`` (the admin or an umpire hook) or a seat."""
+        if self.is_umpire(game_id, token):
+            return UMPIRE
+        seat = self.seat_of(game_id, token)
+        if seat is None:
+            if not token:
+                raise Unauthorized("send a seat's or the umpire's token as 'Authorization: Bearer <token>'")
+            raise Forbidden("that token belongs to no seat of this game and is not an umpire's", code="wrong_token")
+        return seat
+
+    def is_umpire(self, game_id: UUID, token: str | None) -> bool:
+        """The admin token, or any umpire hook (a tournament's director) that accepts it."""
+        return self.is_admin(token) or any(hook(game_id, token) for hook in self.umpire_hooks if token)
+
+    def annotate(self, game_id: UUID, body: AnnotationRequest, token: str | None) -> MetaResponse:
+        self.game(game_id)
+        by = self._actor(game_id, token)
+        return self._submit_meta(game_id, lambda g: annotate(g, by, body.at_version or g.version, body.text,
+                                                             body.target, body.arrow))
+
+    def raise_dispute(self, game_id: UUID, body: DisputeRequest, token: str | None) -> MetaResponse:
+        self.game(game_id)
+        self.authorize_seat(game_id, body.seat, token)
+        return self._submit_meta(game_id, lambda g: raise_dispute(g, body.seat, body.about_version, body.reason,
+                                                                  body.freeze))
+
+    def rule(self, game_id: UUID, body: RulingRequest, token: str | None) -> MetaResponse:
+        self.game(game_id)
+        if not self.is_umpire(game_id, token):
+            raise Forbidden("only an umpire (the admin token or the tournament director) rules on disputes",
+                            code="not_umpire")
+        seed = self.secrets(game_id).seed
+        return self._submit_meta(game_id, lambda g: rule_dispute(
+            g, body.dispute, body.ruling, body.reason, UMPIRE, body.void_from, body.reveal_seed, seed))
+
+    def abandon(self, game_id: UUID, body: AbandonRequest, token: str | None) -> MetaResponse:
+        self.game(game_id)
+        self.authorize_seat(game_id, body.seat, token)
+        seed = self.secrets(game_id).seed
+        return self._submit_meta(game_id, lambda g: agree_to_abandon(g, body.seat, seed))
+
+    def fork(self, game_id: UUID, body: ForkRequest) -> GameCreatedResponse:
+        """A new game from ``version`` of this one, for study. The original is untouched."""
+        parent = self.game(game_id)
+        if not 1 <= body.version <= parent.version:
+            raise Invalid(f"fork from a version 1 to {parent.version}, not {body.version}", code="no_such_version")
+        if body.dice not in ("same", "fresh", "forced"):
+            raise Invalid("dice is 'same', 'fresh' or 'forced'", code="bad_dice_policy")
+        if body.forced and body.dice != "forced":
+            raise Invalid("forced faces go with dice 'forced'", code="bad_dice_policy")
+        secrets = self.secrets(game_id)
+        public = parent.created.study or parent.seed is not None
+        prefix = self.store.stream(game_id, 1, body.version)
+        if body.dice == "same" and not public:
+            raise Conflict("'same' dice need the parent's seed: fork once the game has ended (or fork a study game)",
+                           code="seed_not_revealed")
+        if any(e.type == "GameEnded" for e in prefix):
+            raise Invalid("fork from a version before the game ended", code="fork_after_end")
+        shuffled = any(e.type == "CardsShuffled" for e in prefix)
+        if shuffled and body.dice != "same":
+            raise Conflict("the play up to that version shuffled a deck whose order only the parent's seed gives: "
+                           "fork it with 'same' dice once the seed is public", code="hidden_information")
+        seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()}
+        if body.seats:
+            unknown = sorted(set(body.seats) - set(seats))
+            if unknown:
+                raise Invalid(f"no seat(s) {', '.join(unknown)} in this game", code="unknown_seat")
+            seats.update(body.seats)
+        head = (prefix or self.store.stream(game_id, 0, 1))[-1].hash
+        fork = ForkRef(str(game_id), body.version, body.dice, head=head, forced=list(body.forced))
+        seed_hex = secrets.seed if body.dice == "same" else None
+        created = self.create(CreateGame(
+            rules=parent.created.rules, scenario=parent.created.scenario, seats=seats,
+            seed=seed_hex, client_seed=parent.created.client_seed, options=parent.created.options,
+        ), fork=fork, study=body.dice != "fresh", copy=prefix)
+        return created
+
+    def forks(self, game_id: UUID) -> list[GameRow]:
+        self.game(game_id)
+        return self.index.forks(str(game_id))
+
+    # -- reads ---    # -- reads -------------------------------------------------------------------------------------
     def summary(self, game_id: UUID, token: str | None = None) -> GameSummary:
         game = self.game(game_id)
         viewer = self.seat_of(game_id, token)
@@ -383,6 +574,10 @@ class Herald:
         viewer = self.seat_of(game_id, token)
         return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), game.rules.render_text(game.state))
 
+    def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[dict[str, Any]]:
+        self.game(game_id)
+        return [msgspec.to_builtins(to_record_event(e)) for e in self.store.stream(game_id) if e.type in types]
+
     def timeline(self, game_id: UUID, after: int = 0, limit: int = 100) -> TimelinePage:
         page = self.events(game_id, after, limit)
         rules = self.game(game_id).rules
@@ -390,13 +585,16 @@ class Herald:
         return TimelinePage(entries, page.next)
 
     def record(self, game_id: UUID) -> Record:
+        """The portable record, signed over its chain head with this server's key."""
         game = self.game(game_id)
         stream = self.store.stream(game_id)
         public = self.secrets(game_id).seed if game.created.study else None
-        return build_record(stream, public)
+        record = build_record(stream, public)
+        head = stream[-1]
+        return msgspec.structs.replace(record, signature=sign(self.signing_key, str(game_id), head.version, head.hash))
 
-    def verify(self, record: Record) -> Verdict:
-        return verify(record)
+    def verify(self, record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
+        return verify(record, receipts, public_key)
 
     def import_record(self, record: Record) -> UUID:
         """Store a verified record as a game of this server (its seed must be revealed)."""

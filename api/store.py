@@ -119,11 +119,11 @@ class HeraldStore(Application):
 
     def game(self, game_id: UUID) -> Game:
         """The current game, from the aggregate cache (fast-forwarded from the store)."""
-        return self.repository.get(game_id, projector_func=project_game)
+        return self.repository.get(game_id, projector_func=self._projector(game_id))
 
-    def game_at(self, game_id: UUID, version: int) -> Game:
-        """The game as it stood at ``version``, folded from the store."""
-        return self.repository.get(game_id, version=version, projector_func=project_game)
+    def _projector(self, game_id: UUID):
+        history = lambda upto: self.stream(game_id, 0, upto)  # noqa: E731 - for DecisionsVoided
+        return lambda game, events: project_game(game, events, history)
 
     def stream(self, game_id: UUID, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Recorded]:
         """A game's stored events with versions in (after, upto]."""

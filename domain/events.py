@@ -51,11 +51,15 @@ class TournamentRef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ForkRef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The game and version a fork branched from, and how its dice were chosen."""
+    """The game and version a fork branched from (and that version's hash), and how its
+    dice are chosen: ``same`` (the parent's seed and draws), ``fresh`` (a new seed) or
+    ``forced`` (the ``forced`` faces first, die by die; then a new seed)."""
 
     game: str
     version: int
     dice: str
+    head: str = ""
+    forced: list[int | str] = []
 
 
 class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -134,3 +138,64 @@ def from_data(type_name: str, data: dict[str, Any]) -> EventData:
 
 class UnknownEventType(ValueError):
     """A record names an event type this version of Herald does not know."""
+
+
+# -- audit and study (issue 5): disputes, rulings, annotations, abandonment, forced dice --
+@event_type("DiceForced")
+class DiceForced(DiceRolled, frozen=True):
+    """Dice whose faces a study fork's creator stated: recorded as forced, never random."""
+
+
+class Target(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What an annotation points at: a piece and/or a location, in the rule system's words."""
+
+    piece: str | None = None
+    location: str | None = None
+
+
+@event_type("Annotated")
+class Annotated(EventData, frozen=True):
+    by: str
+    at_version: int
+    text: str
+    target: Target | None = None
+    arrow: list[str] | None = None
+
+
+@event_type("DisputeRaised")
+class DisputeRaised(EventData, frozen=True):
+    seat: str
+    about_version: int
+    reason: str
+    freeze: bool = False
+
+
+@event_type("DisputeRuled")
+class DisputeRuled(EventData, frozen=True):
+    dispute: int
+    ruling: str  # "upheld" | "rejected"
+    reason: str
+    by: str
+    void_from: int | None = None
+    reveal_seed: bool = False
+
+
+@event_type("DecisionsVoided")
+class DecisionsVoided(EventData, frozen=True):
+    from_version: int
+    dispute: int
+
+
+@event_type("AbandonAgreed")
+class AbandonAgreed(EventData, frozen=True):
+    seat: str
+
+
+# Events that record something other than play: they start a block of their own in the
+# stream and never pass through a rule system's evolve.
+META_EVENTS = frozenset({"Annotated", "DisputeRaised", "DisputeRuled", "DecisionsVoided", "AbandonAgreed"})
+
+# The events that open a block of the record: a seat's decision or an audit command. Every
+# other event (dice, rule effects, GameEnded, SeedRevealed, DecisionsVoided) belongs to
+# the block it follows.
+BLOCK_STARTS = frozenset({"DecisionTaken", "Annotated", "DisputeRaised", "DisputeRuled", "AbandonAgreed"})

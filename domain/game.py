@@ -9,7 +9,7 @@ mutate. Timestamps and the seed come in as arguments: nothing here reads a clock
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -17,9 +17,15 @@ from uuid import UUID
 import msgspec
 
 from domain.events import (
+    META_EVENTS,
+    AbandonAgreed,
     CardsShuffled,
     DecisionTaken,
+    DecisionsVoided,
+    DiceForced,
     DiceRolled,
+    DisputeRaised,
+    DisputeRuled,
     EventData,
     GameCreated,
     GameEnded,
@@ -28,7 +34,7 @@ from domain.events import (
     from_data,
     to_data,
 )
-from domain.rng import Rng
+from domain.rng import ForcedFaceMismatch, ForcedRng, Rng, SeededRng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 
@@ -98,6 +104,15 @@ class KeyUse(msgspec.Struct, frozen=True):
     version: int
 
 
+class OpenDispute(msgspec.Struct, frozen=True):
+    """A dispute not yet ruled: its id is the version of its DisputeRaised."""
+
+    id: int
+    seat: str
+    about_version: int
+    freeze: bool
+
+
 class Game(msgspec.Struct, frozen=True):
     """A game as its events leave it. Small and immutable: safe to cache without copies."""
 
@@ -112,6 +127,10 @@ class Game(msgspec.Struct, frozen=True):
     outcome: Outcome | None = None
     seed: str | None = None
     keys: tuple[KeyUse, ...] = ()
+    disputes: tuple[OpenDispute, ...] = ()
+    voided: tuple[tuple[int, int], ...] = ()  # [from, to) version ranges of voided play
+    abandon: tuple[str, ...] = ()  # seats that agreed to abandon
+    forced_used: int = 0  # forced faces of a study fork already rolled
 
     @property
     def rules(self) -> RuleSystem:
@@ -124,8 +143,30 @@ class Game(msgspec.Struct, frozen=True):
     def to_act(self) -> list[str]:
         return [] if self.ended else self.rules.to_act(self.state)
 
+    @property
+    def frozen(self) -> bool:
+        return any(d.freeze for d in self.disputes)
+
+    def is_voided(self, version: int) -> bool:
+        return any(start <= version < end for start, end in self.voided)
+
     def key_use(self, key: str) -> KeyUse | None:
         return next((k for k in reversed(self.keys) if k.key == key), None)
+
+
+def rng_game_id(game: Game) -> UUID:
+    """The game id a game's draws are keyed by: the parent's for a ``same``-dice fork."""
+    fork = game.created.fork
+    return UUID(fork.game) if fork is not None and fork.dice == "same" else game.id
+
+
+def game_rng(game: Game, server_seed: bytes) -> Rng:
+    """The random source of a game's next decision."""
+    seeded = SeededRng(server_seed, rng_game_id(game), game.created.client_seed, game.next_draw)
+    fork = game.created.fork
+    if fork is not None and fork.dice == "forced" and game.forced_used < len(fork.forced):
+        return ForcedRng(fork.forced[game.forced_used:], seeded)
+    return seeded
 
 
 class IncompatibleRecord(Exception):
@@ -147,12 +188,16 @@ def rule_system_for(created: GameCreated) -> RuleSystem:
     return rules
 
 
-def apply(game: Game | None, event: Recorded) -> Game:
-    """Fold one stored event into the game."""
-    return advance(game, event, event.typed())
+History = Callable[[int], list[Recorded]]  # upto -> the stored events 1..upto
 
 
-def advance(game: Game | None, event: Recorded, data: EventData) -> Game:
+def apply(game: Game | None, event: Recorded, history: History | None = None) -> Game:
+    """Fold one stored event into the game. ``history`` is needed only to fold a
+    DecisionsVoided (the state is refolded without the voided play)."""
+    return advance(game, event, event.typed(), history)
+
+
+def advance(game: Game | None, event: Recorded, data: EventData, history: History | None = None) -> Game:
     """Fold one stored event, already decoded as ``data``, into the game."""
     if game is None:
         if not isinstance(data, GameCreated):
@@ -160,15 +205,14 @@ def advance(game: Game | None, event: Recorded, data: EventData) -> Game:
         rules = rule_system_for(data)
         state = rules.setup(data.scenario, tuple(data.seats), data.options)
         return Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash)
-    changes: dict[str, Any] = {
-        "version": event.version,
-        "modified_on": event.timestamp,
-        "head": event.hash,
-        "state": game.rules.evolve(game.state, data),
-    }
+    changes: dict[str, Any] = {"version": event.version, "modified_on": event.timestamp, "head": event.hash}
+    if event.type not in META_EVENTS:
+        changes["state"] = game.rules.evolve(game.state, data)
     match data:
         case DiceRolled(draws=draws) | CardsShuffled(draws=draws) if draws:
             changes["next_draw"] = max(game.next_draw, draws[-1] + 1)
+            if isinstance(data, DiceForced):
+                changes["forced_used"] = game.forced_used + len(draws)
         case DecisionTaken(idempotency_key=key, seat=seat, command=command) if key:
             use = KeyUse(key, seat, fingerprint(seat, command), event.version)
             changes["keys"] = (game.keys + (use,))[-IDEMPOTENCY_WINDOW:]
@@ -176,13 +220,36 @@ def advance(game: Game | None, event: Recorded, data: EventData) -> Game:
             changes["outcome"] = outcome
         case SeedRevealed(seed=seed):
             changes["seed"] = seed
+        case DisputeRaised(seat=seat, about_version=about, freeze=freeze):
+            changes["disputes"] = game.disputes + (OpenDispute(event.version, seat, about, freeze),)
+        case DisputeRuled(dispute=dispute):
+            changes["disputes"] = tuple(d for d in game.disputes if d.id != dispute)
+        case DecisionsVoided(from_version=start):
+            if history is None:
+                raise IncompatibleRecord("folding DecisionsVoided needs the game's history")
+            voided = game.voided + ((start, event.version),)
+            changes["voided"] = voided
+            changes["state"] = refold_state(game.created, history(event.version - 1), voided)
+        case AbandonAgreed(seat=seat):
+            changes["abandon"] = tuple(sorted(set(game.abandon) | {seat}))
     return msgspec.structs.replace(game, **changes)
 
 
-def project_game(game: Game | None, events: Iterable[Recorded]) -> Game | None:
+def refold_state(created: GameCreated, events: list[Recorded], voided: tuple[tuple[int, int], ...]) -> Any:
+    """The rule state from the start, leaving out every voided range of play."""
+    rules = RULE_SYSTEMS[created.rules]
+    state = rules.setup(created.scenario, tuple(created.seats), created.options)
+    for event in events[1:]:
+        if event.type in META_EVENTS or any(a <= event.version < b for a, b in voided):
+            continue
+        state = rules.evolve(state, event.typed())
+    return state
+
+
+def project_game(game: Game | None, events: Iterable[Recorded], history: History | None = None) -> Game | None:
     """The eventsourcing projector: fold stored events from ``game`` (or from nothing)."""
     for event in events:
-        game = apply(game, event)
+        game = apply(game, event, history)
     return game
 
 
@@ -231,6 +298,8 @@ def resolve_decision(
     """:func:`take_decision`, also returning the game its events leave (folded once)."""
     if game.ended:
         raise RuleViolation(GAME_OVER, "the game has ended; no more commands are taken")
+    if game.frozen:
+        raise RuleViolation("game_frozen", "play is frozen while a dispute is open; an umpire must rule first")
     rules = game.rules
     if seat not in game.created.seats:
         raise RuleViolation("unknown_seat", f"this game has no seat {seat!r}")
@@ -240,7 +309,10 @@ def resolve_decision(
     command = rules.parse_command(raw_command)
     accepted = msgspec.to_builtins(command)
     typed: list[EventData] = [DecisionTaken(seat=seat, command=accepted, idempotency_key=idempotency_key)]
-    typed += rules.decide(game.state, seat, command, rng)
+    try:
+        typed += rules.decide(game.state, seat, command, rng)
+    except ForcedFaceMismatch as error:
+        raise RuleViolation("forced_face_mismatch", str(error)) from None
     state = game.state
     for event in typed:
         state = rules.evolve(state, event)

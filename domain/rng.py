@@ -13,7 +13,7 @@ from typing import Protocol
 from uuid import UUID
 
 from domain.dice import DieKind
-from domain.events import CardsShuffled, DiceRolled, EventData
+from domain.events import CardsShuffled, DiceForced, DiceRolled, EventData
 from domain.randomness import Draws, shuffled
 
 
@@ -44,6 +44,10 @@ class RecordMismatch(Exception):
         super().__init__(what)
         self.draw = draw
         self.what = what
+
+
+class ForcedFaceMismatch(Exception):
+    """A study fork's stated face does not exist on the die the rules asked for."""
 
 
 class SeededRng:
@@ -109,3 +113,34 @@ class RecordedRng:
 
     def order(self, shuffle: CardsShuffled) -> list[int]:
         raise NeedsSeed(f"the order of deck {shuffle.deck!r} is hidden until the seed is revealed")
+
+
+class ForcedRng:
+    """A study fork's dice: the stated faces first, die by die, recorded as DiceForced;
+    a roll the remaining faces cannot cover whole is rolled from the seed instead."""
+
+    def __init__(self, faces: list[int | str], seeded: SeededRng):
+        self._faces = list(faces)
+        self._seeded = seeded
+
+    @property
+    def next_draw(self) -> int:
+        return self._seeded.next_draw
+
+    def roll(self, kind: DieKind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
+        if count > len(self._faces):
+            return self._seeded.roll(kind, count, purpose, seat)
+        faces, self._faces = self._faces[:count], self._faces[count:]
+        wrong = [f for f in faces if f not in kind.faces]
+        if wrong:
+            raise ForcedFaceMismatch(f"forced face(s) {wrong} are not faces of a {kind.id}")
+        first = self._seeded.next_draw
+        self._seeded.draws.next += count
+        return DiceForced(draws=list(range(first, first + count)), kind=kind.id, faces=faces,
+                          purpose=purpose, seat=seat)
+
+    def shuffle(self, deck: str, size: int, purpose: str = "") -> CardsShuffled:
+        return self._seeded.shuffle(deck, size, purpose)
+
+    def order(self, shuffle: CardsShuffled) -> list[int]:
+        return self._seeded.order(shuffle)

@@ -33,8 +33,9 @@ class Boards:
                 self._checkpoints.popitem(last=False)
             start = max((v for v in points if v <= version), default=0)
             game = points.get(start)
+        history = lambda upto: self._load(game_id, 0, upto)  # noqa: E731 - for DecisionsVoided
         for event in self._load(game_id, start, version):
-            game = apply(game, event)
+            game = apply(game, event, history)
             if event.version % self._every == 0:
                 with self._lock:
                     points[event.version] = game

@@ -13,7 +13,7 @@ import msgspec
 from domain.game import Recorded
 from projections.sql import TRACKING_TABLE, Database, Session, position, set_position
 
-NAME = "game-index"
+NAME = "game-index/2"  # bump when the schema changes: the tables are dropped and rebuilt
 BATCH = 500
 
 SCHEMA = [
@@ -28,6 +28,7 @@ SCHEMA = [
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL,
         tournament TEXT,
+        fork_of TEXT,
         open_disputes INTEGER NOT NULL DEFAULT 0,
         seats TEXT NOT NULL,
         outcome TEXT
@@ -54,6 +55,7 @@ class GameRow(msgspec.Struct, frozen=True):
     updated_at: str
     seats: dict[str, Any]
     tournament: str | None = None
+    fork_of: str | None = None
     open_disputes: int = 0
     outcome: dict[str, Any] | None = None
 
@@ -66,8 +68,14 @@ class GameIndex:
         self._read = read_notifications
         self._lock = threading.Lock()
         with db.transaction() as s:
+            s.execute(TRACKING_TABLE)
+            if not s.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": NAME}):
+                s.execute("DROP TABLE IF EXISTS herald_games")
+                s.execute("DROP TABLE IF EXISTS herald_game_players")
             for statement in SCHEMA:
                 s.execute(statement)
+            if not s.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": NAME}):
+                set_position(s, NAME, 0)
 
     def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         """Apply every notification after the tracking position; return how many."""
@@ -103,13 +111,15 @@ class GameIndex:
         rules: str | None = None,
         status: str | None = None,
         tournament: str | None = None,
+        fork_of: str | None = None,
         after: int | None = None,
         limit: int = 50,
     ) -> tuple[list[GameRow], int | None]:
         """A page of games, newest first, and the cursor of the next page (or None)."""
         self.catch_up()
         where, params = ["1 = 1"], {"limit": limit + 1}
-        for column, value in (("rules", rules), ("status", status), ("tournament", tournament)):
+        for column, value in (("rules", rules), ("status", status), ("tournament", tournament),
+                              ("fork_of", fork_of)):
             if value is not None:
                 where.append(f"{column} = %({column})s")
                 params[column] = value
@@ -127,11 +137,17 @@ class GameIndex:
         return page, (int(rows[limit - 1]["seq"]) if len(rows) > limit else None)
 
 
+    def forks(self, game_id: str) -> list[GameRow]:
+        """Every fork of a game, newest first."""
+        rows, _ = self.list(fork_of=game_id, limit=500)
+        return rows
+
+
 def _row(r: dict[str, Any]) -> GameRow:
     return GameRow(
         id=r["id"], rules=r["rules"], scenario=r["scenario"], status=r["status"], version=int(r["version"]),
         created_at=r["created_at"], updated_at=r["updated_at"], seats=msgspec.json.decode(r["seats"]),
-        tournament=r["tournament"], open_disputes=int(r["open_disputes"]),
+        tournament=r["tournament"], fork_of=r["fork_of"], open_disputes=int(r["open_disputes"]),
         outcome=msgspec.json.decode(r["outcome"]) if r["outcome"] else None,
     )
 
@@ -142,10 +158,11 @@ def _apply(s: Session, seq: int, event: Recorded) -> None:
     if event.type == "GameCreated":
         s.execute(
             "INSERT INTO herald_games (seq, id, rules, scenario, status, version, created_at, updated_at, "
-            "tournament, seats) VALUES (%(seq)s, %(id)s, %(rules)s, %(scenario)s, 'active', %(v)s, %(at)s, %(at)s, "
-            "%(tournament)s, %(seats)s) ON CONFLICT (id) DO NOTHING",
+            "tournament, fork_of, seats) VALUES (%(seq)s, %(id)s, %(rules)s, %(scenario)s, 'active', %(v)s, %(at)s, "
+            "%(at)s, %(tournament)s, %(fork_of)s, %(seats)s) ON CONFLICT (id) DO NOTHING",
             {"seq": seq, "id": game, "rules": data["rules"], "scenario": data["scenario"], "v": event.version,
              "at": at, "tournament": (data.get("tournament") or {}).get("id"),
+             "fork_of": (data.get("fork") or {}).get("game"),
              "seats": msgspec.json.encode(data["seats"]).decode()},
         )
         for seat, info in sorted(data["seats"].items()):

@@ -12,6 +12,7 @@ import msgspec
 
 from domain.events import ForkRef, GameCreated, Outcome, SeatInfo, TournamentRef
 from domain.game import Recorded, iso
+from replays.signature import Signature
 
 FORMAT = "herald-record/1"
 
@@ -53,6 +54,7 @@ class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seed: str | None = None
     outcome: Outcome | None = None
     head: dict[str, Any] = {}
+    signature: Signature | None = None
     format: str = FORMAT
 
 

@@ -9,14 +9,22 @@ from uuid import UUID
 
 import msgspec
 
-from domain.events import EVENT_TYPES, GameCreated, UnknownEventType
-from domain.game import GENESIS_HASH, Game, IncompatibleRecord, Recorded, apply, event_hash, take_decision
-from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, SeededRng
+from domain.audit import REPLAYERS
+from domain.events import BLOCK_STARTS, EVENT_TYPES, EventData, UnknownEventType, to_data
+from domain.game import (
+    GENESIS_HASH,
+    Game,
+    IncompatibleRecord,
+    Recorded,
+    apply,
+    event_hash,
+    rng_game_id,
+    take_decision,
+)
+from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng, SeededRng
 from domain.rules.base import RuleViolation
 from replays.record import Record, from_record_event
-
-STANDALONE = frozenset({"DecisionTaken", "Annotated", "DisputeRaised", "DisputeRuled", "SeedRevealed"})
-
+from replays.signature import check, key_id
 
 class RecordProblem(msgspec.Struct, frozen=True):
     """One thing wrong with a record: where (version and/or draw) and what."""
@@ -32,14 +40,65 @@ class Verdict(msgspec.Struct, frozen=True):
     notes: list[str] = []
 
 
-def verify(record: Record) -> Verdict:
-    """Check a record end to end; ``ok`` only when nothing at all is wrong."""
+class Receipt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A chain head a player was given in a command response: ``{"version", "hash"}``."""
+
+    version: int
+    hash: str
+
+
+class VerifyRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /records/verify with receipts and/or the server's public key beside the record."""
+
+    record: Record
+    receipts: list[Receipt] = []
+    public_key: str | None = None
+
+
+def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
+    """Check a record end to end; ``ok`` only when nothing at all is wrong. Receipts prove
+    the record still holds each receipted head (a rewritten or cut history fails); a
+    public key proves who signed the record's head."""
     problems = list(check_chain(record))
     notes: list[str] = []
+    problems += check_receipts(record, receipts)
+    problems += check_signature(record, public_key, notes)
     seed = check_seed(record, problems)
     if not any(p.what.startswith("structure") for p in problems):
         problems += replay_problems(record, seed, notes)
     return Verdict(ok=not problems, problems=problems, notes=notes)
+
+
+def check_receipts(record: Record, receipts: list[Receipt]) -> Iterator[RecordProblem]:
+    last = len(record.events)
+    for receipt in receipts:
+        if not 1 <= receipt.version <= last:
+            yield RecordProblem(receipt.version, None,
+                                f"a receipt names version {receipt.version} but the record ends at {last}: "
+                                "its history was cut")
+        elif record.events[receipt.version - 1].hash != receipt.hash:
+            yield RecordProblem(receipt.version, None,
+                                "the receipt's hash is not the record's hash at that version: "
+                                "the history was rewritten")
+
+
+def check_signature(record: Record, public_key: str | None, notes: list[str]) -> Iterator[RecordProblem]:
+    signature = record.signature
+    if signature is None:
+        if public_key is not None:
+            yield RecordProblem(None, None, "the record is not signed")
+        return
+    if not check(signature, record.header.game):
+        yield RecordProblem(signature.version, None, "the signature does not verify")
+        return
+    if record.events and (signature.version > len(record.events)
+                          or record.events[signature.version - 1].hash != signature.hash):
+        yield RecordProblem(signature.version, None, "the signed head is not in this record")
+    if public_key is None:
+        notes.append(f"signed by key {key_id(signature.key)}; give the server's public key to check who signed")
+    elif public_key.lower() != signature.key.lower():
+        yield RecordProblem(None, None, f"signed by key {key_id(signature.key)}, not by the key given "
+                                        f"({key_id(public_key) if _hex(public_key) else 'not hex'})")
 
 
 def check_chain(record: Record) -> Iterator[RecordProblem]:
@@ -78,6 +137,14 @@ def check_chain(record: Record) -> Iterator[RecordProblem]:
         yield RecordProblem(1, None, "seed_commitment disagrees with GameCreated")
 
 
+def _hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
+
+
 def check_seed(record: Record, problems: list[RecordProblem]) -> bytes | None:
     """The revealed seed, if any, checked against the commitment."""
     revealed = [e for e in record.events if e.type == "SeedRevealed"]
@@ -103,82 +170,80 @@ def _canonical(event_type: str, data: dict) -> bytes:
 
 
 def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> list[RecordProblem]:
-    """Run ``decide`` again over every recorded decision and compare what it produces with
-    what was recorded, byte for byte. Without the seed, the recorded dice are used (the
-    legality of play is still checked; the dice themselves only once the seed is known)."""
+    """Run ``decide`` again over every recorded decision (and every audit command over its
+    block) and compare what it produces with what was recorded, byte for byte. Without the
+    seed, the recorded dice are used: the legality of play is still checked; the dice
+    themselves are checked once the seed is known."""
     game_id = UUID(record.header.game)
     events = [from_record_event(game_id, e) for e in record.events]
+    history = lambda upto: events[:upto]  # noqa: E731 - the stored events 1..upto
     try:
         game: Game = apply(None, events[0])
     except (IncompatibleRecord, UnknownEventType, msgspec.ValidationError, RuleViolation) as error:
         return [RecordProblem(1, None, f"cannot replay: {error}")]
-    if not isinstance(events[0].typed(), GameCreated):  # pragma: no cover - checked in check_chain
-        return [RecordProblem(1, None, "structure: the first event is not GameCreated")]
+    seed_hex = seed.hex() if seed is not None else None
     expected_draw = 0
     i = 1
     while i < len(events):
         event = events[i]
         if event.type not in EVENT_TYPES:
             return [RecordProblem(event.version, None, f"unknown event type {event.type!r}")]
-        if event.type != "DecisionTaken":
-            if event.type not in STANDALONE:
-                return [RecordProblem(event.version, None, f"{event.type} is not caused by any recorded decision")]
-            game = _fold(game, [event])
-            i += 1
-            continue
-        block = [event]
+        if event.type not in BLOCK_STARTS:
+            return [RecordProblem(event.version, None, f"{event.type} is not caused by any recorded decision")]
         j = i + 1
-        while j < len(events) and events[j].type not in STANDALONE:
-            block.append(events[j])
+        while j < len(events) and events[j].type not in BLOCK_STARTS:
             j += 1
-        # A SeedRevealed right after GameEnded belongs to the decision that ended the game.
-        if j < len(events) and events[j].type == "SeedRevealed" and block[-1].type == "GameEnded":
-            block.append(events[j])
-            j += 1
-        draws = [n for e in block for n in e.data.get("draws", ())]
-        for n in draws:
+        block = events[i:j]
+        for n in (n for e in block for n in e.data.get("draws", ())):
             if n != expected_draw:
                 return [RecordProblem(event.version, n, f"draw {n} is out of sequence; expected draw {expected_draw}")]
             expected_draw += 1
-        data = event.data
-        rng = (SeededRng(seed, game_id, game.created.client_seed, game.next_draw) if seed is not None
-               else RecordedRng([e.typed() for e in block[1:]], game.next_draw))
         try:
-            produced = take_decision(game, data["seat"], data["command"], rng, event.timestamp,
-                                     seed, data.get("idempotency_key"))
+            produced = _produce(game, event, block, seed, seed_hex)
         except RuleViolation as error:
-            return [RecordProblem(event.version, None, f"the rules refuse this decision: {error.code}: {error.message}")]
+            what = "decision" if event.type == "DecisionTaken" else event.type
+            return [RecordProblem(event.version, None, f"the rules refuse this {what}: {error.code}: {error.message}")]
         except RecordMismatch as error:
             return [RecordProblem(event.version, error.draw, error.what)]
         except NeedsSeed as error:
             notes.append(f"replay stopped at version {event.version}: {error}")
             return []
         except (KeyError, TypeError, msgspec.ValidationError) as error:
-            return [RecordProblem(event.version, None, f"malformed DecisionTaken: {error}")]
+            return [RecordProblem(event.version, None, f"malformed {event.type}: {error}")]
         for want, got in zip(produced, block):
-            if _canonical(want.type, want.data) != _canonical(got.type, got.data):
-                draw = _first_differing_draw(want.data, got.data)
+            if _canonical(want.type_name, to_data(want)) != _canonical(got.type, got.data):
+                draw = _first_differing_draw(to_data(want), got.data)
                 return [RecordProblem(got.version, draw,
-                                f"replay differs: the rules produce {want.type} {_short(want.data)} "
-                                f"but the record has {got.type} {_short(got.data)}")]
+                                      f"replay differs: the rules produce {want.type_name} {_short(to_data(want))} "
+                                      f"but the record has {got.type} {_short(got.data)}")]
         if len(produced) != len(block):
             at = block[min(len(produced), len(block) - 1)].version
-            return [RecordProblem(at, None, f"replay produces {len(produced)} event(s) for this decision; "
-                                      f"the record has {len(block)}")]
-        game = _fold(game, block)
+            return [RecordProblem(at, None, f"replay produces {len(produced)} event(s) here; "
+                                            f"the record has {len(block)}")]
+        for e in block:
+            game = apply(game, e, history)
         i = j
-    if seed is None and game.ended:
-        notes.append("the game ended but its seed is not in the record: dice not recomputed")
-    elif seed is None:
-        notes.append("the seed is not revealed yet: the chain and the legality of play were checked, "
-                     "the dice will be checkable once the seed is revealed")
+    if seed is None:
+        notes.append("the seed is not revealed yet: the chain and the legality of play were checked; "
+                     "the dice can be checked once the seed is revealed")
     return []
 
 
-def _fold(game: Game, events: list[Recorded]) -> Game:
-    for event in events:
-        game = apply(game, event)
-    return game
+def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | None,
+             seed_hex: str | None) -> list[EventData]:
+    """The events the command that opened this block produces when run again."""
+    data = first.data
+    if first.type != "DecisionTaken":
+        return REPLAYERS[first.type](game, data, seed_hex)
+    if game.created.fork is not None and first.version <= game.created.fork.version:
+        rng: Rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)  # play copied from the parent
+    elif seed is not None:
+        rng = SeededRng(seed, rng_game_id(game), game.created.client_seed, game.next_draw)
+    else:
+        rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)
+    decided = take_decision(game, data["seat"], data["command"], rng, first.timestamp, seed,
+                            data.get("idempotency_key"))
+    return [e.typed() for e in decided]
 
 
 def _first_differing_draw(want: dict, got: dict) -> int | None:

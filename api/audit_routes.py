@@ -1,0 +1,142 @@
+"""Audit and study routes: annotations, disputes, rulings, abandonment, forks, dice
+statistics and the server's public keys (issue 5)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+import msgspec
+from fastapi import APIRouter, Header, Path, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from api.config import Settings
+from api.http import doc, read_body, respond
+from api.service import (
+    AbandonRequest,
+    AnnotationRequest,
+    DisputeRequest,
+    ForkRequest,
+    GameCreatedResponse,
+    Herald,
+    MetaResponse,
+    RulingRequest,
+)
+from projections.dice import DiceReport
+from projections.index import GameRow
+from replays.signature import key_id
+
+GameId = Annotated[UUID, Path(description="The game's UUID")]
+
+
+class PublicKey(msgspec.Struct, frozen=True):
+    alg: str
+    key: str
+    id: str
+
+
+class Keys(msgspec.Struct, frozen=True):
+    keys: list[PublicKey]
+
+
+class ForkList(msgspec.Struct, frozen=True):
+    forks: list[GameRow]
+
+
+class Entries(msgspec.Struct, frozen=True):
+    events: list[dict]
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip() or None
+    return None
+
+
+def audit_router(settings: Settings) -> APIRouter:
+    router = APIRouter(tags=["audit and study"])
+
+    def herald(request: Request) -> Herald:
+        return request.app.state.herald
+
+    meta_errors = (400, 401, 403, 404, 409, 413, 422)
+
+    @router.post("/games/{game_id}/annotations", **doc(body=AnnotationRequest, response=MetaResponse, status=201,
+                                                       errors=meta_errors))
+    async def annotate(request: Request, game_id: GameId,
+                       authorization: Annotated[str | None, Header()] = None) -> Response:
+        """A study note (or arrow) at a version, by a seat or the umpire; it changes no state."""
+        body = await read_body(request, AnnotationRequest, settings.max_command_body)
+        return respond(await run_in_threadpool(herald(request).annotate, game_id, body, _bearer(authorization)), 201)
+
+    @router.get("/games/{game_id}/annotations", **doc(response=Entries, errors=(404,)))
+    def annotations(request: Request, game_id: GameId) -> Response:
+        """Every annotation of a game, in order."""
+        return respond(Entries(herald(request).events_of_type(game_id, ("Annotated",))))
+
+    @router.post("/games/{game_id}/disputes", **doc(body=DisputeRequest, response=MetaResponse, status=201,
+                                                    errors=meta_errors))
+    async def dispute(request: Request, game_id: GameId,
+                      authorization: Annotated[str | None, Header()] = None) -> Response:
+        """A seat disputes the play at a version (``freeze`` stops play until the ruling)."""
+        body = await read_body(request, DisputeRequest, settings.max_command_body)
+        return respond(await run_in_threadpool(herald(request).raise_dispute, game_id, body, _bearer(authorization)),
+                       201)
+
+    @router.get("/games/{game_id}/disputes", **doc(response=Entries, errors=(404,)))
+    def disputes(request: Request, game_id: GameId) -> Response:
+        """Every dispute and ruling of a game, and any play they voided, in order."""
+        return respond(Entries(herald(request).events_of_type(
+            game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided"))))
+
+    @router.post("/games/{game_id}/rulings", **doc(body=RulingRequest, response=MetaResponse, status=201,
+                                                   errors=meta_errors))
+    async def rule(request: Request, game_id: GameId,
+                   authorization: Annotated[str | None, Header()] = None) -> Response:
+        """An umpire's ruling: upheld or rejected; upheld may void play from a version on
+        (the voided events stay in the record) and may reveal the seed."""
+        body = await read_body(request, RulingRequest, settings.max_command_body)
+        return respond(await run_in_threadpool(herald(request).rule, game_id, body, _bearer(authorization)), 201)
+
+    @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, response=MetaResponse, status=201,
+                                                   errors=meta_errors))
+    async def abandon(request: Request, game_id: GameId,
+                      authorization: Annotated[str | None, Header()] = None) -> Response:
+        """A seat agrees to abandon; once every seat has, the game ends with no winner and its seed is revealed."""
+        body = await read_body(request, AbandonRequest, settings.max_command_body)
+        return respond(await run_in_threadpool(herald(request).abandon, game_id, body, _bearer(authorization)), 201)
+
+    @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, response=GameCreatedResponse, status=201,
+                                                errors=(400, 404, 409, 413, 422)))
+    async def fork(request: Request, game_id: GameId) -> Response:
+        """A study game from a version of this one: ``same`` dice (once the seed is public),
+        ``fresh`` dice (a new seed) or ``forced`` faces. The original is untouched."""
+        body = await read_body(request, ForkRequest, settings.max_command_body)
+        created = await run_in_threadpool(herald(request).fork, game_id, body)
+        return respond(created, 201, {"Location": f"/games/{created.id}"})
+
+    @router.get("/games/{game_id}/forks", **doc(response=ForkList, errors=(404,)))
+    def forks(request: Request, game_id: GameId) -> Response:
+        """The games forked from this one."""
+        return respond(ForkList(herald(request).forks(game_id)))
+
+    @router.get("/games/{game_id}/dice", **doc(response=DiceReport, errors=(404,)))
+    def game_dice(request: Request, game_id: GameId) -> Response:
+        """Every roll of a game by die kind and seat: counts, expected counts, chi-square."""
+        service = herald(request)
+        service.game(game_id)
+        return respond(service.dice.for_game(str(game_id)))
+
+    @router.get("/players/{name}/dice", **doc(response=DiceReport))
+    def player_dice(request: Request, name: str) -> Response:
+        """Every roll a player made, in every game, by die kind."""
+        return respond(herald(request).dice.for_player(name))
+
+    @router.get("/keys", **doc(response=Keys))
+    def keys(request: Request) -> Response:
+        """The public key that signs exported records (verify with it: `herald replay verify --key`)."""
+        public = herald(request).public_key
+        return respond(Keys([PublicKey("ed25519", public, key_id(public))]))
+
+    return router

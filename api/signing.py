@@ -1,0 +1,41 @@
+"""The server's Ed25519 signing key: configured (HERALD_SIGNING_KEY, a PEM file), or
+generated on first start into the data folder and kept there."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    load_pem_private_key,
+)
+
+
+class SigningKeyError(Exception):
+    """The configured signing key cannot be read."""
+
+
+def signing_key(default_path: Path) -> Ed25519PrivateKey:
+    configured = os.environ.get("HERALD_SIGNING_KEY")
+    path = Path(configured) if configured else default_path
+    if path.exists():
+        try:
+            key = load_pem_private_key(path.read_bytes(), password=None)
+        except (ValueError, TypeError) as error:
+            raise SigningKeyError(f"{path}: not an unencrypted PEM private key: {error}") from None
+        if not isinstance(key, Ed25519PrivateKey):
+            raise SigningKeyError(f"{path}: not an Ed25519 key")
+        return key
+    if configured:
+        raise SigningKeyError(f"HERALD_SIGNING_KEY names {path}, which does not exist")
+    key = Ed25519PrivateKey.generate()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "wb") as f:
+        f.write(pem)
+    return key

@@ -1,0 +1,116 @@
+"""Audit and study commands that are not moves of play: annotations, disputes and
+umpires' rulings (which may void play from a version on, or reveal the seed), and the
+seats' agreement to abandon. Each validates like a rule and returns events; the verifier
+runs them again over a record exactly as it runs ``decide`` over decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.events import (
+    AbandonAgreed,
+    Annotated,
+    DecisionsVoided,
+    DisputeRaised,
+    DisputeRuled,
+    EventData,
+    GameEnded,
+    Outcome,
+    SeedRevealed,
+    Target,
+)
+from domain.game import Game
+from domain.rules.base import GAME_OVER, RuleViolation
+
+MAX_TEXT = 4_000
+UMPIRE = "umpire"
+
+
+def _text(text: str, what: str) -> None:
+    if not text.strip() or len(text) > MAX_TEXT:
+        raise RuleViolation(f"audit.bad_{what}", f"a {what} of 1 to {MAX_TEXT} characters")
+
+
+def _version(game: Game, version: int, what: str) -> None:
+    if not 1 <= version <= game.version:
+        raise RuleViolation(f"audit.bad_{what}", f"{what} must be a version from 1 to {game.version}, not {version}")
+
+
+def annotate(game: Game, by: str, at_version: int, text: str, target: Target | None = None,
+             arrow: list[str] | None = None) -> list[EventData]:
+    """A study note (or an arrow) at a version; it changes nothing in play."""
+    _version(game, at_version, "at_version")
+    _text(text, "text")
+    if arrow is not None and (len(arrow) != 2 or not all(arrow)):
+        raise RuleViolation("audit.bad_arrow", "an arrow goes from one named place to another: [from, to]")
+    return [Annotated(by=by, at_version=at_version, text=text, target=target, arrow=arrow)]
+
+
+def raise_dispute(game: Game, seat: str, about_version: int, reason: str, freeze: bool = False) -> list[EventData]:
+    """A seat disputes the play at a version; with ``freeze`` play stops until the ruling."""
+    if seat not in game.created.seats:
+        raise RuleViolation("unknown_seat", f"this game has no seat {seat!r}")
+    _version(game, about_version, "about_version")
+    _text(reason, "reason")
+    return [DisputeRaised(seat=seat, about_version=about_version, reason=reason, freeze=freeze)]
+
+
+def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, void_from: int | None,
+                 reveal_seed: bool, seed_hex: str | None) -> list[EventData]:
+    """An umpire's ruling. Upheld rulings may void play from ``void_from`` on: the voided
+    events stay in the record, the state is refolded without them, and their dice stay
+    drawn. A ruling may also reveal the seed (``seed_hex`` is then required)."""
+    if not any(d.id == dispute for d in game.disputes):
+        raise RuleViolation("audit.no_open_dispute", f"no open dispute {dispute} in this game")
+    if ruling not in ("upheld", "rejected"):
+        raise RuleViolation("audit.bad_ruling", "a ruling is 'upheld' or 'rejected'")
+    _text(reason, "reason")
+    events: list[EventData] = [DisputeRuled(dispute=dispute, ruling=ruling, reason=reason, by=by,
+                                            void_from=void_from, reveal_seed=reveal_seed)]
+    if void_from is not None:
+        if ruling != "upheld":
+            raise RuleViolation("audit.void_needs_upheld", "only an upheld ruling voids play")
+        if game.ended:
+            raise RuleViolation(GAME_OVER, "the game has ended and its seed is public: its play cannot be voided")
+        _version(game, void_from, "void_from")
+        if void_from < 2:
+            raise RuleViolation("audit.bad_void_from", "play starts at version 2")
+        events.append(DecisionsVoided(from_version=void_from, dispute=dispute))
+    if reveal_seed and game.seed is None:
+        if seed_hex is None:
+            raise RuleViolation("audit.seed_unknown", "the seed is needed to reveal it")
+        events.append(SeedRevealed(seed=seed_hex, reason=f"umpire ruling on dispute {dispute}"))
+    return events
+
+
+def agree_to_abandon(game: Game, seat: str, seed_hex: str | None) -> list[EventData]:
+    """A seat agrees to abandon the game; when every seat has, it ends with no winner and
+    its seed is revealed."""
+    if game.ended:
+        raise RuleViolation(GAME_OVER, "the game has ended")
+    if seat not in game.created.seats:
+        raise RuleViolation("unknown_seat", f"this game has no seat {seat!r}")
+    if seat in game.abandon:
+        raise RuleViolation("audit.already_agreed", f"{seat} has already agreed to abandon")
+    events: list[EventData] = [AbandonAgreed(seat=seat)]
+    if set(game.abandon) | {seat} == set(game.created.seats):
+        events.append(GameEnded(outcome=Outcome(reason="abandoned by every seat")))
+        if seed_hex is not None:
+            events.append(SeedRevealed(seed=seed_hex, reason="abandoned by every seat"))
+    return events
+
+
+# How the verifier runs each kind of block again: the block's first event's data in,
+# the events the command produces out.
+Replayer = Callable[[Game, dict[str, Any], str | None], list[EventData]]
+
+REPLAYERS: dict[str, Replayer] = {
+    "Annotated": lambda g, d, seed: annotate(g, d["by"], d["at_version"], d["text"],
+                                             Target(**d["target"]) if d.get("target") else None, d.get("arrow")),
+    "DisputeRaised": lambda g, d, seed: raise_dispute(g, d["seat"], d["about_version"], d["reason"],
+                                                      d.get("freeze", False)),
+    "DisputeRuled": lambda g, d, seed: rule_dispute(g, d["dispute"], d["ruling"], d["reason"], d["by"],
+                                                    d.get("void_from"), d.get("reveal_seed", False), seed),
+    "AbandonAgreed": lambda g, d, seed: agree_to_abandon(g, d["seat"], seed),
+}
