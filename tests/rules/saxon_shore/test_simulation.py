@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from domain.game import project_game
-from domain.rng import SeededRng
+from domain.rng import RecordedRng, SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.saxon_shore.board import BOARD
 from domain.rules.saxon_shore.core import REGULAR_KINDS, owned
@@ -127,8 +127,13 @@ def test_an_expansionist_random_game_reaches_a_victory():
 
 
 def test_replaying_the_decisions_reproduces_every_event():
+    """DESIGN.md "Verifiable randomness": replay with the seed, and with only the recorded dice."""
     game, decisions = play(3, 5, True, check_every=10_000)
     again = new_game(3, OPTIONS, game_id=game.id)
+    blind = new_game(3, OPTIONS, game_id=game.id)
     for seat, command in decisions:
-        _, again = decision(again, seat, command, SeededRng(SEED, again.id, "", again.next_draw))
+        recorded, again = decision(again, seat, command, SeededRng(SEED, again.id, "", again.next_draw))
+        dice = [r.typed() for r in recorded]
+        _, blind = decision(blind, seat, command, RecordedRng(dice, blind.next_draw))
+        assert blind.head == again.head
     assert again.head == game.head and again.state == game.state
