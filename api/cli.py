@@ -123,6 +123,12 @@ def _with_store(args: argparse.Namespace) -> int:
             total = herald.store.recorder.max_notification_id() or 0
             with tqdm(total=total, unit="event", desc="game index") as bar:
                 herald.index.rebuild(bar.update)
+            from api.tournaments import Tournaments
+
+            tournaments = Tournaments(herald)
+            for desc, model in (("tournament results", tournaments.results), ("ratings", tournaments.ratings)):
+                with tqdm(total=total, unit="event", desc=desc) as bar:
+                    model.rebuild(bar.update)
         return 0
     except HeraldError as error:
         print(f"herald: {error.detail}", file=sys.stderr)

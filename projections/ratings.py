@@ -98,8 +98,8 @@ class Ratings:
                             _rate(s, event, info[0])
                     set_position(s, NAME, batch[-1][0])
                 done += len(batch)
-                if progress:
-                    progress(len(batch))
+                if progress:  # in notification ids: the log is read filtered by topic
+                    progress(batch[-1][0] - start)
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         with self._lock, self._db.transaction() as s:

@@ -89,8 +89,8 @@ class TournamentResults:
                             _apply(s, seq, event)
                     set_position(s, NAME, batch[-1][0])
                 done += len(batch)
-                if progress:
-                    progress(len(batch))
+                if progress:  # in notification ids: the log is read filtered by topic
+                    progress(batch[-1][0] - start)
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Forget the list and read the log again from the start (results already recorded

@@ -3,8 +3,12 @@ game, tournament or not, shown on GET /players/{name}."""
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from openskill.models import PlackettLuce
 
+from api.service import CommandRequest, CreateGame, SeatRequest
+from api.tournaments import CreateTournament
 from tests.conftest import new_game, post
 
 
@@ -54,3 +58,21 @@ def test_unrated_tournament_games_leave_ratings_alone(client):
         post(client, game, seat, {"type": "end", "outcome": {"winner": "p1"}})
     assert client.get("/players/Ann").json()["ratings"] == []
     assert client.get(f"/tournaments/{made['id']}/standings").json()["standings"][0]["points"] == 1
+
+
+def test_ratings_and_the_tournament_list_rebuild_from_zero_to_the_same(herald):
+    from api.tournaments import Tournaments
+
+    tournaments = Tournaments(herald)
+    game = herald.create(CreateGame(rules="open-table", seats={"p1": SeatRequest("Ann"), "p2": SeatRequest("Bob")}))
+    for seat in ("p1", "p2"):
+        herald.command(UUID(game.id), CommandRequest(seat, {"type": "end", "outcome": {"winner": "p2"}}),
+                       game.seat_tokens[seat])
+    tournaments.create(CreateTournament(name="Cup", rules="open-table", format="swiss", rounds=1))
+    before = (tournaments.player("Ann"), tournaments.results.list()[0])
+    seen: list[int] = []
+    tournaments.ratings.rebuild(seen.append)
+    tournaments.results.rebuild(seen.append)
+    assert (tournaments.player("Ann"), tournaments.results.list()[0]) == before
+    assert before[0].ratings[0].games == 1 and len(before[1]) == 1
+    assert seen and all(n > 0 for n in seen) and sum(seen) <= 2 * herald.store.recorder.max_notification_id()
