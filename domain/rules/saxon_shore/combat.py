@@ -177,28 +177,38 @@ def repulsed(ctx: Ctx, seat: str, prov: str, attackers: list[Unit]) -> None:
         ctx.push(Job("send_home", seat, prov=prov, n=1, args=("repulsed raid (§8.1)", *(str(u.id) for u in home))))
 
 
-def pillage(ctx: Ctx, seat: str | None, prov: str, why: str) -> None:
-    """One improvement destroyed in order (monastery, wall, road, city) with its spoils, or a
-    ravage marker with a slave or the province's resource (§8.1)."""
+def pillage(ctx: Ctx, seat: str | None, prov: str, why: str, mode: str = "raid") -> None:
+    """§8.1: one improvement destroyed in order (monastery, wall, road, city) with its spoils,
+    or, with none left, a ravage marker with a slave or the province's resource. A conquering
+    army (§8.2) may choose ``mode`` "destroy" or "ravage" itself."""
     p = ctx.prov(prov)
-    for imp in IMPROVEMENTS:
-        if getattr(p, imp):
-            changes = {imp: False}
-            if imp == "city":
-                changes.update(trade_seat=None, trade_res=None)
-            ctx.set_prov(prov, f"{imp} destroyed ({why}, §8.1)", **changes)
-            if seat is None:
-                return
-            if imp == "monastery":
-                ctx.gain(seat, {"gold": 1}, "spoils of a monastery (§8.1)")
-            elif imp in ("wall", "road"):
-                ctx.gain(seat, {"wheat": 1}, f"spoils of a {imp} (§8.1)")
-            else:
-                if p.trade_res:
-                    ctx.gain(seat, {p.trade_res: 1}, "the resource traded in the city (§8.1)")
-                ctx.ask("trade_gain", seat, ("wheat", "wool", "iron", "gold", "slaves"))
-            return
-    ctx.set_prov(prov, f"ravaged ({why}, §8.1)", ravage=p.ravage + 1)
+    standing = [imp for imp in IMPROVEMENTS if getattr(p, imp)]
+    if standing and mode != "ravage":
+        destroy(ctx, seat, prov, standing[0], why)
+    else:
+        ravage(ctx, seat, prov, why)
+
+
+def destroy(ctx: Ctx, seat: str | None, prov: str, imp: str, why: str) -> None:
+    p = ctx.prov(prov)
+    changes: dict[str, object] = {imp: False}
+    if imp == "city":
+        changes.update(trade_seat=None, trade_res=None)
+    ctx.set_prov(prov, f"{imp} destroyed ({why}, §8.1)", **changes)
+    if seat is None:
+        return
+    if imp == "monastery":
+        ctx.gain(seat, {"gold": 1}, "spoils of a monastery (§8.1)")
+    elif imp in ("wall", "road"):
+        ctx.gain(seat, {"wheat": 1}, f"spoils of a {imp} (§8.1)")
+    else:
+        if p.trade_res:
+            ctx.gain(seat, {p.trade_res: 1}, "the resource traded in the city (§8.1)")
+        ctx.ask("trade_gain", seat, ("wheat", "wool", "iron", "gold", "slaves"))
+
+
+def ravage(ctx: Ctx, seat: str | None, prov: str, why: str) -> None:
+    ctx.set_prov(prov, f"ravaged ({why}, §8.1)", ravage=ctx.prov(prov).ravage + 1)
     if seat is None:
         return
     kinds = R.produces[prov]
@@ -455,18 +465,21 @@ def battle_end(ctx: Ctx, j: Job) -> None:
             ctx.note("rebels win (§11 64)", owner, b.prov)
         return
     if att_left and not dfn_left:
-        ctx.ask("conquest", b.attacker, ("pillage", "spare"), prov=b.prov, args=(b.defender or "",))
+        standing = any(getattr(ctx.prov(b.prov), imp) for imp in IMPROVEMENTS)
+        options = ("destroy", "ravage", "spare") if standing else ("ravage", "spare")
+        ctx.ask("conquest", b.attacker, options, prov=b.prov, args=(b.defender or "",))
     else:
         ctx.note("the defender wins (§8.2)", b.defender, b.prov)
 
 
 @choice("conquest")
 def conquest(ctx: Ctx, prompt: Prompt, option: str) -> None:
-    """§8.2: the victor may destroy an improvement or ravage; castle placed; morale low,
-    or high when a Christian takes a monastery province from a Pagan."""
+    """§8.2: the victor may destroy an improvement (the next in the raid order, with its spoils)
+    or ravage (with its spoils), or spare the province; castle placed; morale low, or high when a
+    Christian takes a monastery province from a Pagan."""
     ctx.push(Job("conquer", prompt.seat, prov=prompt.prov, args=prompt.args))
-    if option == "pillage":
-        pillage(ctx, prompt.seat, prompt.prov, "conquest")
+    if option != "spare":
+        pillage(ctx, prompt.seat, prompt.prov, "conquest", mode=option)
 
 
 @job("conquer")

@@ -149,17 +149,21 @@ def test_s8_2_conquest_of_a_neutral_province_castle_and_low_morale():
     game = declaring([("king", "p1", "Surrey"), ("regular", "p1", "Surrey")], res={"p1": {"wool": 1}},
                      provinces={"Surrey": {"morale": 1}})
     game = declare(game, "Surrey", "invade", "wool", dice=[3, 6, 4])  # two attack dice (box 3): one hit; militia misses
-    assert game.state.prompt.kind == "conquest" and game.state.prompt.options == ("pillage", "spare")
+    assert game.state.prompt.kind == "conquest" and game.state.prompt.options == ("ravage", "spare")
     game = choose(game, "p1", "spare")
     assert prov(game, "Surrey").owner == "p1" and prov(game, "Surrey").morale == -1
     assert len(units(game, "Surrey", "p1")) == 2
 
 
-def test_s8_2_the_victor_may_pillage_as_in_a_raid():
+def test_s8_2_the_victor_may_destroy_an_improvement_or_ravage_as_in_a_raid():
     game = declaring([("king", "p1", "Surrey")], res={"p1": {"wool": 1}}, provinces={"Surrey": {"wall": True}})
     game = declare(game, "Surrey", "invade", "wool", dice=[1, 6])
-    game = choose(game, "p1", "pillage")
-    assert not prov(game, "Surrey").wall and res(game, "p1")["wheat"] == 1 and prov(game, "Surrey").owner == "p1"
+    assert game.state.prompt.options == ("destroy", "ravage", "spare")
+    destroyed = choose(game, "p1", "destroy")
+    assert not prov(destroyed, "Surrey").wall and res(destroyed, "p1")["wheat"] == 1
+    assert prov(destroyed, "Surrey").owner == "p1"
+    ravaged = choose(game, "p1", "ravage")
+    assert prov(ravaged, "Surrey").wall and prov(ravaged, "Surrey").ravage == 1 and res(ravaged, "p1")["slaves"] == 1
 
 
 def test_s8_2_both_sides_wiped_out_the_defender_wins():
