@@ -515,6 +515,8 @@ async function start(loader) {
   $("#layout").hidden = false;
   drawTimeline();
   drawToken();
+  // 'same' dice need the parent's seed in public: a study game, or one that has ended.
+  $("#fork-dice").value = S.game.study || S.game.status === "ended" ? "same" : "fresh";
   const asked = Number(new URLSearchParams(location.search).get("v"));
   await show(asked >= 1 ? asked : S.head);
   document.body.dataset.ready = "yes";

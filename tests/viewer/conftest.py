@@ -61,7 +61,7 @@ def page(browser):
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.set_default_timeout(10_000)
+    tab.set_default_timeout(20_000)  # the machine may be busy with other suites
     yield tab
     context.close()
     assert not errors, f"JavaScript errors in the page: {errors}"

@@ -209,16 +209,33 @@ def test_fork_from_a_step(page, server, api, arsuf):
         assert "/fork" in message.inner_text()
 
 
-def test_annotate_a_step(page, server, api, arsuf):
+def test_annotate_a_step(page, server, api):
+    arsuf = create(api, "saladin", ARSUF_SEATS, "arsuf")  # its own game: a note adds an event
+    play_random(api, arsuf, random.Random(12), limit=6)
     page.goto(f"{server.url}/viewer/{arsuf['id']}?v=12")
     at_version(page, 12)
+    # Annotations speak for a seat (or the umpire): the seat's token goes in the token box.
+    page.click("#token-box summary")
+    page.fill("#token", arsuf["seat_tokens"]["crusaders"])
+    page.click("#token-save")
+    page.wait_for_function("() => document.querySelector('#token-state').textContent.includes('seat token')")
     page.fill("#note", "What if Richard had held?")
     page.click("#annotate")
     message = page.locator("#message")
     message.wait_for(state="visible")
     if _has_route(api, "post", "/games/{game_id}/annotations"):
         page.wait_for_function("() => document.querySelector('#timeline li.annotation') !== null")
-        assert "What if Richard had held?" in page.locator("#timeline li.annotation").last.inner_text()
+        note = page.locator("#timeline li.annotation").last
+        assert "What if Richard had held?" in note.inner_text() and "crusaders" in note.inner_text()
+        events = api.get(f"/games/{arsuf['id']}/events", params={"limit": 1000}).json()["events"]
+        recorded = [e for e in events if e["type"] == "Annotated"][-1]
+        assert recorded["data"]["at_version"] == 12 and recorded["data"]["text"] == "What if Richard had held?"
+        # The note shows under the board at the step it is about, and its link goes there.
+        page.keyboard.press("End")
+        at_version(page, recorded["version"])
+        note.locator("button[data-goto]").click()
+        at_version(page, 12)
+        assert "What if Richard had held?" in page.locator("#notes").inner_text()
     else:
         assert "Annotating is not available on this server yet" in message.inner_text()
 
