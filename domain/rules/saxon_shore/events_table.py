@@ -353,7 +353,7 @@ def arthur(ctx: Ctx, seat: str) -> None:
     king = king_of(ctx.state, seat)
     if king is not None:
         ctx.remove_units([king.id], "the king dies: the sword in the stone (§11 44)")
-        if ctx.prov(king.loc).owner == seat if king.loc in ctx.state.provinces else False:
+        if king.loc in ctx.state.provinces and ctx.prov(king.loc).owner == seat:
             ctx.add_units("king", seat, king.loc, "Arthur, a +2 king (§11 44)", quality=2)
             return
     crown(ctx, seat, 2, "Arthur, a +2 king (§11 44)")
