@@ -6,6 +6,8 @@
 (c) Herald's pair_swiss for 1,000 players, round 6 (after five simulated rounds: score
     groups, 5,000 earlier meetings, side histories, byes)
 (d) one exact matching of a 48-player field (the largest paired in one piece)
+(e) the whole domain path for the same round of a 1,000-player tournament built from events:
+    plan_round (standings, entrants, pairing) and standings + crosstable
 
 Each figure is the best and the median of ``--repeat`` runs; the target for (b) and (c) is
 "under a few seconds". Prints a table and a JSON line.
@@ -28,7 +30,40 @@ import msgspec
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from datetime import datetime, timezone  # noqa: E402
+from uuid import UUID  # noqa: E402
+
+from domain.events import Outcome  # noqa: E402
+from domain.tournaments.events import TournamentCreated  # noqa: E402
+from domain.tournaments.model import (  # noqa: E402
+    Tournament,
+    decide_create,
+    decide_register,
+    decide_result,
+    plan_round,
+    project_tournament,
+    record_round,
+)
 from domain.tournaments.pairing import Entrant, pair_swiss  # noqa: E402
+from domain.tournaments.standings import crosstable, standings  # noqa: E402
+
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def tournament(players: int, rounds: int, rng: random.Random) -> Tournament:
+    """A Swiss tournament of ``players`` built from events, ``rounds`` rounds played."""
+    created = TournamentCreated(name="bench", rules="open-table", scenarios=["table"], format="swiss", rounds=rounds + 1)
+    t = project_tournament(None, decide_create(UUID(int=1), created, NOW))
+    for i in range(players):
+        t = project_tournament(t, decide_register(t, f"p{i:05d}", None, NOW))
+    for _ in range(rounds):
+        plan = plan_round(t)
+        games = {x.table: f"r{plan.round}t{x.table}" for x in plan.tables}
+        t = project_tournament(t, record_round(t, plan, games, NOW))
+        for x in plan.tables:
+            outcome = rng.choice((Outcome(winner="p1"), Outcome(winner="p2"), Outcome(draw=True)))
+            t = project_tournament(t, decide_result(t, games[x.table], outcome, 2, "h" * 64, NOW))
+    return t
 
 
 def naive(ranked: list[Entrant]) -> list[tuple[str, str]]:
@@ -83,12 +118,15 @@ def main() -> None:
     later = ranked(play(dict(fresh), args.rounds - 1, rng))
     small = later[:48]
 
+    built = tournament(args.players, args.rounds - 1, random.Random("bench-domain"))
     figures = {
         "a_naive_round1": timed(lambda: naive(first), args.repeat),
         "a_naive_later": timed(lambda: naive(later), args.repeat),
         "b_pair_swiss_round1": timed(lambda: pair_swiss(first), args.repeat),
         f"c_pair_swiss_round{args.rounds}": timed(lambda: pair_swiss(later), args.repeat),
         "d_exact_48": timed(lambda: pair_swiss(small), args.repeat),
+        f"e_plan_round{args.rounds}": timed(lambda: plan_round(built), args.repeat),
+        "e_standings_crosstable": timed(lambda: crosstable(built, standings(built)), args.repeat),
     }
     pairing = pair_swiss(later)
     balanced = all(abs(e.balance) <= 1 for e in later)

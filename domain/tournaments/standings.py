@@ -155,9 +155,11 @@ def standings(t: Tournament) -> list[Standing]:
     sb: dict[str, float] = defaultdict(float)
     margin: dict[str, float] = defaultdict(float)
     tally: dict[str, list[int]] = {p: [0, 0, 0, 0] for p in t.players}  # games, wins, draws, losses
+    played: dict[str, list[GameResult]] = {p: [] for p in t.players}
     for r in results:
         for player, row in r.shares.items():
             if r.played:
+                played[player].append(r)
                 opponents = list(row)
                 buchholz[player] += sum(points[o] for o in opponents) / len(opponents)
                 sb[player] += sum(share * points[o] for o, share in row.items()) / len(opponents)
@@ -182,12 +184,7 @@ def standings(t: Tournament) -> list[Standing]:
         while j < len(base) and (points[base[j].name], buchholz[base[j].name], sb[base[j].name]) == key:
             j += 1
         group = {p.name for p in base[i:j]}
-        h2h = {p: 0.0 for p in group}
-        for r in results:
-            if r.played:
-                for player, row in r.shares.items():
-                    if player in group:
-                        h2h[player] += sum(share for o, share in row.items() if o in group and o != player)
+        h2h = {p: sum(share for r in played[p] for o, share in r.shares[p].items() if o in group) for p in group}
         for p in sorted(base[i:j], key=lambda p: (-h2h[p.name], -margin[p.name], p.seed, p.name)):
             ordered.append((p, h2h[p.name] if len(group) > 1 else 0.0))
         i = j
@@ -211,26 +208,21 @@ def crosstable(t: Tournament, table: list[Standing] | None = None) -> list[Cross
     table = table if table is not None else standings(t)
     rank = {s.player: s.rank for s in table}
     results = {(r.round, r.table): r for r in game_results(t)}
-    rows = []
-    for s in table:
-        cells = []
-        for paired in t.rounds:
-            cell = CrossCell(paired.round, "none")
-            for x in paired.tables:
-                if s.player in x.seats.values():
-                    seat = next(k for k, v in x.seats.items() if v == s.player)
-                    opponents = [v for v in x.seats.values() if v != s.player]
-                    r = results.get((paired.round, x.table))
-                    kind = "unfinished" if r is None else "game" if r.played else "forfeit"
-                    cell = CrossCell(paired.round, kind, r.points[s.player] if r else None, opponents,
-                                     [rank[o] for o in opponents], seat, x.game, r.hash if r else None,
-                                     r.reason if r else "")
-            for bye in t.byes:
-                if bye.round == paired.round and bye.player == s.player:
-                    cell = CrossCell(paired.round, "bye", bye.points, reason=bye.reason)
-            cells.append(cell)
-        rows.append(CrossRow(s.rank, s.player, s.points, cells))
-    return rows
+    cells: dict[str, dict[int, CrossCell]] = {s.player: {} for s in table}
+    for paired in t.rounds:
+        for x in paired.tables:
+            r = results.get((paired.round, x.table))
+            kind = "unfinished" if r is None else "game" if r.played else "forfeit"
+            for seat, player in x.seats.items():
+                opponents = [v for v in x.seats.values() if v != player]
+                cells[player][paired.round] = CrossCell(
+                    paired.round, kind, r.points[player] if r else None, opponents, [rank[o] for o in opponents],
+                    seat, x.game, r.hash if r else None, r.reason if r else "")
+    for bye in t.byes:
+        cells[bye.player][bye.round] = CrossCell(bye.round, "bye", bye.points, reason=bye.reason)
+    return [CrossRow(s.rank, s.player, s.points,
+                     [cells[s.player].get(n, CrossCell(n, "none")) for n in range(1, len(t.rounds) + 1)])
+            for s in table]
 
 
 STANDING_COLUMNS = ["rank", "player", "seed", "points", "buchholz", "sonneborn_berger", "head_to_head", "margin",
