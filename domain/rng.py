@@ -103,7 +103,10 @@ class RecordedRng:
 
     def roll(self, kind: DieKind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
         event = self._take(DiceRolled, count, f"{count} {kind.id}")
-        return DiceRolled(draws=event.draws, kind=kind.id, faces=list(event.faces), purpose=purpose, seat=seat)
+        wrong = [f for f in event.faces if f not in kind.faces]
+        if wrong:
+            raise RecordMismatch(event.draws[0], f"the record's faces {wrong} are not faces of a {kind.id}")
+        return type(event)(draws=event.draws, kind=kind.id, faces=list(event.faces), purpose=purpose, seat=seat)
 
     def shuffle(self, deck: str, size: int, purpose: str = "") -> CardsShuffled:
         self._take(CardsShuffled, max(size - 1, 0), f"a shuffle of {deck}")

@@ -18,10 +18,10 @@ from domain.game import (
     Recorded,
     apply,
     event_hash,
-    rng_game_id,
+    game_rng,
     take_decision,
 )
-from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng, SeededRng
+from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng
 from domain.rules.base import RuleViolation
 from replays.record import Record, from_record_event
 from replays.signature import check, key_id
@@ -238,7 +238,7 @@ def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | N
     if game.created.fork is not None and first.version <= game.created.fork.version:
         rng: Rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)  # play copied from the parent
     elif seed is not None:
-        rng = SeededRng(seed, rng_game_id(game), game.created.client_seed, game.next_draw)
+        rng = game_rng(game, seed)
     else:
         rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)
     decided = take_decision(game, data["seat"], data["command"], rng, first.timestamp, seed,

@@ -1,0 +1,88 @@
+"""Issue 5: forks for study — same dice, fresh dice, forced faces; the original untouched."""
+
+from __future__ import annotations
+
+from tests.conftest import new_game, post
+
+SEED = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+PLAYS = [("alice", {"type": "roll", "label": f"turn {i}", "dice": "3d6"}) for i in range(6)]
+
+
+def play(client, game, plays):
+    return [post(client, game, seat, command).json() for seat, command in plays]
+
+
+def test_same_dice_fork_replays_the_original_after_the_fork_point(client):
+    original = new_game(client, seed=SEED)
+    responses = play(client, original, PLAYS)
+    fork = client.post(f"/games/{original['id']}/fork", json={"version": 5, "dice": "same"})
+    assert fork.status_code == 201, fork.text
+    forked = fork.json()
+    assert forked["version"] == 5
+    summary = client.get(f"/games/{forked['id']}").json()
+    assert summary["fork"]["game"] == original["id"] and summary["fork"]["version"] == 5
+    # the same decisions after the fork point draw the same dice, byte for byte
+    again = play(client, forked, PLAYS[2:])
+    for first, second in zip(responses[2:], again):
+        assert [e["data"] for e in first["events"]] == [e["data"] for e in second["events"]]
+    # the original is untouched and lists its fork
+    assert client.get(f"/games/{original['id']}").json()["version"] == 13
+    assert forked["id"] in {g["id"] for g in client.get(f"/games/{original['id']}/forks").json()["forks"]}
+    record = client.get(f"/games/{forked['id']}/record").json()
+    assert client.post("/records/verify", json=record).json()["ok"]
+
+
+def test_fresh_fork_does_not_reuse_the_seed(client):
+    original = new_game(client)
+    play(client, original, PLAYS[:2])
+    forked = client.post(f"/games/{original['id']}/fork", json={"version": 3, "dice": "fresh"}).json()
+    assert forked["seed_commitment"] != original["seed_commitment"]
+    assert client.get(f"/games/{forked['id']}").json()["seed"] is None  # a fresh seed is secret as usual
+    body = post(client, forked, "alice", {"type": "roll", "label": "x", "dice": "1d6"}).json()
+    assert body["events"][1]["data"]["draws"] == [3]  # draw numbers continue from the copied play
+    assert client.post("/records/verify", json=client.get(f"/games/{forked['id']}/record").json()).json()["ok"]
+
+
+def test_same_dice_need_a_public_seed(client):
+    original = new_game(client)
+    play(client, original, PLAYS[:1])
+    refused = client.post(f"/games/{original['id']}/fork", json={"version": 3, "dice": "same"})
+    assert refused.status_code == 409 and refused.json()["code"] == "seed_not_revealed"
+
+
+def test_forking_hidden_deck_order_of_a_live_game_is_refused(client):
+    original = new_game(client)
+    post(client, original, "alice", {"type": "shuffle", "deck": "standard-54"})
+    refused = client.post(f"/games/{original['id']}/fork", json={"version": 3, "dice": "fresh"})
+    assert refused.status_code == 409 and refused.json()["code"] == "hidden_information"
+
+
+def test_forced_faces_are_recorded_as_forced_and_flagged(client):
+    original = new_game(client)
+    play(client, original, PLAYS[:1])
+    forked = client.post(f"/games/{original['id']}/fork",
+                         json={"version": 3, "dice": "forced", "forced": [6, 6, 6]}).json()
+    body = post(client, forked, "alice", {"type": "roll", "label": "what if", "dice": "3d6"}).json()
+    assert body["events"][1]["type"] == "DiceForced" and body["events"][1]["data"]["faces"] == [6, 6, 6]
+    normal = post(client, forked, "alice", {"type": "roll", "label": "then", "dice": "1d6"}).json()
+    assert normal["events"][1]["type"] == "DiceRolled"
+    wrong = client.post(f"/games/{original['id']}/fork", json={"version": 3, "dice": "forced", "forced": ["x"]}).json()
+    refused = post(client, wrong, "alice", {"type": "roll", "label": "x", "dice": "1d6"})
+    assert refused.status_code == 422 and refused.json()["code"] == "forced_face_mismatch"
+    dice = client.get(f"/games/{forked['id']}/dice").json()
+    assert dice["flagged"] is True and dice["forced_dice"] == 3
+    record = client.get(f"/games/{forked['id']}/record").json()
+    assert record["header"]["study"] is True and record["seed"]
+    assert client.post("/records/verify", json=record).json()["ok"]
+
+
+def test_bad_fork_requests(client):
+    original = new_game(client)
+    for body, status, code in [
+        ({"version": 9}, 422, "no_such_version"),
+        ({"version": 1, "dice": "loaded"}, 422, "bad_dice_policy"),
+        ({"version": 1, "dice": "fresh", "forced": [1]}, 422, "bad_dice_policy"),
+        ({"version": 1, "seats": {"zed": {"player": "Z"}}}, 422, "unknown_seat"),
+    ]:
+        response = client.post(f"/games/{original['id']}/fork", json=body)
+        assert response.status_code == status and response.json()["code"] == code, response.text
