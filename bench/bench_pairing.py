@@ -52,7 +52,8 @@ NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 def tournament(players: int, rounds: int, rng: random.Random) -> Tournament:
     """A Swiss tournament of ``players`` built from events, ``rounds`` rounds played."""
-    created = TournamentCreated(name="bench", rules="open-table", scenarios=["table"], format="swiss", rounds=rounds + 1)
+    created = TournamentCreated(name="bench", rules="open-table", scenarios=["table"], format="swiss",
+                                rounds=rounds + 1)
     t = project_tournament(None, decide_create(UUID(int=1), created, NOW))
     for i in range(players):
         t = project_tournament(t, decide_register(t, f"p{i:05d}", None, NOW))

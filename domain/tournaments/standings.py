@@ -175,17 +175,19 @@ def standings(t: Tournament) -> list[Standing]:
     adjusted = defaultdict(float)
     for a in t.adjustments:
         adjusted[a.player] += a.points
-    base = sorted(t.players.values(), key=lambda p: (-points[p.name], -buchholz[p.name], -sb[p.name]))
+    def key(name: str) -> tuple[float, float, float]:  # compared to 9 places: sums of thirds tie as they should
+        return (-round(points[name], 9), -round(buchholz[name], 9), -round(sb[name], 9))
+
+    base = sorted(t.players.values(), key=lambda p: key(p.name))
     ordered = []
     i = 0
     while i < len(base):
         j = i
-        key = (points[base[i].name], buchholz[base[i].name], sb[base[i].name])
-        while j < len(base) and (points[base[j].name], buchholz[base[j].name], sb[base[j].name]) == key:
+        while j < len(base) and key(base[j].name) == key(base[i].name):
             j += 1
         group = {p.name for p in base[i:j]}
         h2h = {p: sum(share for r in played[p] for o, share in r.shares[p].items() if o in group) for p in group}
-        for p in sorted(base[i:j], key=lambda p: (-h2h[p.name], -margin[p.name], p.seed, p.name)):
+        for p in sorted(base[i:j], key=lambda p: (-round(h2h[p.name], 9), -round(margin[p.name], 9), p.seed, p.name)):
             ordered.append((p, h2h[p.name] if len(group) > 1 else 0.0))
         i = j
     return [

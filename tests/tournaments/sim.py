@@ -123,6 +123,7 @@ def recompute(records: list[dict], players: list[str], bye_points: float = 1.0,
     """Points, Buchholz and Sonneborn-Berger from the game records alone: a registered
     player with no game in a round had a bye worth ``bye_points``."""
     played_in: dict[int, set[str]] = defaultdict(set)
+    margins: dict[str, float] = defaultdict(float)
     games = []
     for record in records:
         ref = record["header"]["tournament"]
@@ -135,6 +136,11 @@ def recompute(records: list[dict], players: list[str], bye_points: float = 1.0,
         share = {seats[a]: {seats[b]: (1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0)
                             for b in seats if b != a} for a in seats}
         games.append(share)
+        scores = outcome.get("scores") or {}
+        if len(scores) == len(seats):
+            for a in seats:
+                others = [scores[b] for b in seats if b != a]
+                margins[seats[a]] += scores[a] - sum(others) / len(others)
     points = {p: 0.0 for p in players}
     for share in games:
         for p, row in share.items():
@@ -143,19 +149,36 @@ def recompute(records: list[dict], players: list[str], bye_points: float = 1.0,
         for p in players:
             if p not in played_in[r]:
                 points[p] += bye_points
-    out = {p: {"points": points[p], "buchholz": 0.0, "sonneborn_berger": 0.0} for p in players}
+    out = {p: {"points": points[p], "buchholz": 0.0, "sonneborn_berger": 0.0, "margin": margins[p],
+               "head_to_head": 0.0} for p in players}
     for share in games:
         for p, row in share.items():
             out[p]["buchholz"] += sum(points[o] for o in row) / len(row)
             out[p]["sonneborn_berger"] += sum(s * points[o] for o, s in row.items()) / len(row)
+    tied: dict[tuple, list[str]] = defaultdict(list)
+    for p in players:
+        tied[tuple(round(out[p][k], 9) for k in ("points", "buchholz", "sonneborn_berger"))].append(p)
+    for group in tied.values():
+        if len(group) > 1:
+            for share in games:
+                for p, row in share.items():
+                    if p in group:
+                        out[p]["head_to_head"] += sum(s for o, s in row.items() if o in group)
     return out
 
 
-def assert_standings_match(standings: list[dict], expected: dict[str, dict[str, float]]) -> None:
+def expected_order(expected: dict[str, dict[str, float]], players: list[str]) -> list[str]:
+    """Points, Buchholz, Sonneborn-Berger, head-to-head, margin, then seed (registration order)."""
+    keys = ("points", "buchholz", "sonneborn_berger", "head_to_head", "margin")
+    return sorted(players, key=lambda p: (tuple(-round(expected[p][k], 9) for k in keys), players.index(p)))
+
+
+def assert_standings_match(standings: list[dict], expected: dict[str, dict[str, float]],
+                           players: list[str] | None = None) -> None:
     for row in standings:
         want = expected[row["player"]]
-        for key in ("points", "buchholz", "sonneborn_berger"):
+        for key in ("points", "buchholz", "sonneborn_berger", "head_to_head", "margin"):
             assert abs(row[key] - want[key]) < 1e-6, (row["player"], key, row[key], want[key])
-    keys = [(-r["points"], -r["buchholz"], -r["sonneborn_berger"]) for r in standings]
-    assert keys == sorted(keys), "standings are not ordered by points, Buchholz, Sonneborn-Berger"
+    if players is not None:
+        assert [r["player"] for r in standings] == expected_order(expected, players)
     assert [r["rank"] for r in standings] == list(range(1, len(standings) + 1))

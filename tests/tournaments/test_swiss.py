@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from domain.rules.registry import RULE_SYSTEMS
+from replays.archive import decode_archive, verify_archive
 from tests.tournaments.sim import (
     assert_standings_match,
     my_seat_tokens,
@@ -85,10 +86,13 @@ def run_swiss(client, game: str) -> None:
     records = records_of(client, run.id)
     assert len(records) == 20
     standings = client.get(f"/tournaments/{run.id}/standings").json()["standings"]
-    assert_standings_match(standings, recompute(records, PLAYERS))
+    assert_standings_match(standings, recompute(records, PLAYERS), PLAYERS)
 
     ended = {r["header"]["game"]: next(e for e in r["events"] if e["type"] == "GameEnded") for r in records}
     for row in client.get(f"/tournaments/{run.id}/crosstable").json()["rows"]:
         for cell in row["rounds"]:
             if cell["kind"] == "game":
                 assert cell["hash"] == ended[cell["game"]]["hash"], "a result must link its game's GameEnded"
+
+    verdict = verify_archive(decode_archive(client.get(f"/tournaments/{run.id}/archive").content))
+    assert verdict.ok and verdict.games == 20, verdict.problems
