@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import secrets as token_source
 import threading
@@ -194,12 +195,11 @@ class TimelinePage(msgspec.Struct, frozen=True):
     next: int | None
 
 
-def data_dir(settings: dict[str, str]) -> Path:
+def data_dir(settings: dict[str, str], environ: dict[str, str] | None = None) -> Path:
     """Where the server keeps its files: HERALD_DATA_DIR, else the SQLite file's folder, else ./var."""
-    import os
-
-    if os.environ.get("HERALD_DATA_DIR"):
-        return Path(os.environ["HERALD_DATA_DIR"])
+    configured = (os.environ if environ is None else environ).get("HERALD_DATA_DIR")
+    if configured:
+        return Path(configured)
     db = settings.get("SQLITE_DBNAME")
     if settings.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and db and db != ":memory:" and not db.startswith("file:"):
         return Path(db).parent
@@ -221,17 +221,16 @@ class Herald:
                  signing_key_path: Path | None = None):
         settings = store_env(env)
         self.store = HeraldStore(env=settings)
-        self.signing_key = signing_key(signing_key_path or data_dir(settings) / "signing-key.pem")
+        self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
         self.public_key = public_hex(self.signing_key.public_key())
         self.admin_token = admin_token
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
-        self.committer = Committer(self._load_for_write, self._append, self._cache_put)
+        self.committer = Committer(self._load_for_write, self.store.append, self._cache_put)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
         self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
         self._secrets_lock = threading.Lock()
-        self.changed = threading.Condition()  # notified after every save (SSE)
 
     def close(self) -> None:
         self.committer.close()
@@ -265,15 +264,9 @@ class Herald:
                 self._secrets.popitem(last=False)
         return found
 
-    def _append(self, *events: Any) -> None:
-        """Save events (IntegrityError when a version is taken) and wake live streams."""
-        self.store.append(*events)
-        with self.changed:
-            self.changed.notify_all()
-
     def _save(self, *events: Any) -> None:
         try:
-            self._append(*events)
+            self.store.append(*events)
         except IntegrityError:
             raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
 

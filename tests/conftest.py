@@ -67,6 +67,7 @@ def _ensure_postgres() -> None:
 class Backend:
     name: str
     env: dict[str, str]
+    key: Path | None = None
     cleanup: list = field(default_factory=list)
 
 
@@ -104,6 +105,7 @@ def backend(request, tmp_path) -> Iterator[Backend]:
         found = _postgres_backend()
     else:
         raise ValueError(f"unknown backend {request.param!r}")
+    found.key = tmp_path / "signing-key.pem"
     yield found
     for undo in found.cleanup:
         undo()
@@ -111,7 +113,7 @@ def backend(request, tmp_path) -> Iterator[Backend]:
 
 @pytest.fixture
 def herald(backend) -> Iterator[Herald]:
-    service = Herald(env=backend.env, admin_token=ADMIN_TOKEN)
+    service = Herald(env=backend.env, admin_token=ADMIN_TOKEN, signing_key_path=backend.key)
     yield service
     service.close()
 

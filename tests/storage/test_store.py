@@ -28,7 +28,7 @@ def test_events_survive_a_restart(herald, backend):
         roll(herald, game)
     before = herald.record(UUID(game.id))
     herald.close()
-    reopened = Herald(env=backend.env)
+    reopened = Herald(env=backend.env, signing_key_path=backend.key)
     try:
         after = reopened.record(UUID(game.id))
         assert after == before
@@ -88,7 +88,7 @@ def test_idempotent_retry_after_a_restart(herald, backend):
     first, _ = roll(herald, game, key="k-2")
     roll(herald, game)
     herald.close()
-    reopened = Herald(env=backend.env)
+    reopened = Herald(env=backend.env, signing_key_path=backend.key)
     try:
         again, replayed = roll(reopened, game, key="k-2")
         assert replayed and again == first
@@ -123,7 +123,7 @@ def test_twenty_concurrent_commands_at_one_version(herald):
 def test_two_processes_on_one_database_stay_consistent(backend):
     """Two Herald instances (as two server processes) on one database: each fast-forwards
     its cached game from the store before deciding."""
-    a, b = Herald(env=backend.env), Herald(env=backend.env)
+    a, b = Herald(env=backend.env, signing_key_path=backend.key), Herald(env=backend.env, signing_key_path=backend.key)
     try:
         game = create(a)
         b.game(UUID(game.id))  # b caches version 1
