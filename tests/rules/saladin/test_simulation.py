@@ -43,8 +43,9 @@ def check_invariants(state, totals, settled: bool = False) -> None:
         if seat == "ayyubids":
             board += state.arsuf_lances
         assert board + s.losses + s.lances_boxed == totals[seat]
+    assert 0 <= state.arsuf_lances <= TABLES[state.scenario].data.arsuf_lances
     for b in state.banners.values():
-        assert b.lances >= 0
+        assert 0 <= b.lances <= len(TABLES[state.scenario].banner(b.id).track)
         if settled:
             assert (b.lances == 0) == (b.fate in ("captured", "boxed")), b
         if b.status == "committed":
