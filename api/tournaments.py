@@ -388,7 +388,14 @@ class Tournaments:
         except (ValueError, NotFound):
             return
         outcome = msgspec.convert(event.data["outcome"], Outcome)
-        self._decide(tournament_id, decide_result, str(event.originator_id), outcome, event.version, event.hash)
+        for attempt in range(3):  # another process may record the same result first: reload, it is then a no-op
+            try:
+                self._decide(tournament_id, decide_result, str(event.originator_id), outcome, event.version,
+                             event.hash)
+                return
+            except Conflict:
+                if attempt == 2:
+                    raise
 
     def _game_info(self, game_id: UUID) -> tuple[GameCreated, bool] | None:
         created = self._created(game_id)
