@@ -243,3 +243,10 @@ def test_s12_2_or_the_attacker_ravages_as_in_a_raid():
     game = choose(choose(game, "p2", "retreat"), "p1", "pillage")
     assert not prov(game, "Essex").city and prov(game, "Essex").owner == "p2"
     assert game.state.prompt.kind == "trade_gain"  # city spoils: one resource of choice
+
+
+def test_s8_1_repulsed_raiders_with_no_friendly_province_free_of_enemies_are_eliminated():
+    spec = [("king", "p1", "Surrey"), ("regular", "p2", "Kent")]
+    game = declaring(spec, provinces={"Surrey": {"wall": True}})
+    game = declare(game, "Surrey", "raid", dice=[1, 6, 6])  # 2 + 1 against 1 + 3 + 6; the king survives on 6
+    assert not units(game, owner="p1")

@@ -81,3 +81,10 @@ def test_s1_victory_by_ten_provinces():
     game = act(game, "p1", DONE, dice=[4, 1, row, col])
     assert prov(game, target).owner == "p1"
     assert game.outcome.winner == "p1" and game.outcome.reason == "controls ten provinces"
+
+
+def test_s9_troops_left_at_sea_go_to_the_nearest_friendly_province_when_boats_are_removed():
+    spec = [("boat", "p1", "North Sea"), ("king", "p1", "North Sea"), ("king", "p2", "Ulster")]
+    game = position(owners={"Kent": "p1", "Thanet": "p1", "Ulster": "p2"}, units=spec, **then(Job("end_turn")))
+    game = act(game, "p1", DONE, filler=3)
+    assert [u.loc for u in units(game, owner="p1")] == ["Thanet"]

@@ -142,3 +142,12 @@ def test_s7_every_listed_move_is_accepted():
     assert len(commands) > 10
     for command in commands:
         act(game, "p1", command, filler=1)
+
+
+def test_s4_6_1_mercenaries_may_be_hired_while_moving_and_do_not_move_on():
+    spec = [("king", "p1", "Kent"), ("mercenary", None, "Surrey")]
+    game = moving(spec, {"Kent": "p1"}, res={"p1": {"wool": 1}})
+    game = move(game, [1], ["Surrey"])
+    game = act(game, "p1", {"type": "hire", "unit": 2, "pay": "wool"}, dice=[])
+    assert game.state.units[2].owner == "p1" and game.state.units[2].mp == 0
+    refused(game, [2], ["Kent"], "no_movement_points")
