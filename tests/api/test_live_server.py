@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 import threading
 
 import httpx
@@ -173,3 +174,38 @@ def test_twenty_http_clients_one_expected_version(live_server):
     assert first.content == second.content
     assert second.headers["idempotent-replayed"] == "true"
     assert http.get(f"/games/{game['id']}").json()["version"] == 5
+
+
+def test_cli_checks_key_and_receipts_and_imports_a_record(live_server, tmp_path):
+    http = httpx.Client(base_url=live_server.url, timeout=10)
+    game = create(http)
+    head = send(http, game, "alice", {"type": "roll", "label": "receipted", "dice": "2d6"}).json()["head"]
+    for seat in ("alice", "bob"):
+        send(http, game, seat, {"type": "end", "outcome": {"draw": True}})
+    key = http.get("/keys").json()["keys"][0]["key"]
+    path = tmp_path / "game.json"
+    path.write_bytes(http.get(f"/games/{game['id']}/record").content)
+
+    ok = live_server.cli("replay", "verify", str(path), "--key", key, "--receipt", f"{head['version']}:{head['hash']}")
+    assert ok.returncode == 0 and "1 receipt(s) held, signed by the given key" in ok.stdout, ok.stdout
+    wrong = live_server.cli("replay", "verify", str(path), "--receipt", f"{head['version']}:{'0' * 64}")
+    assert wrong.returncode == 1 and f"FAIL version {head['version']}" in wrong.stdout
+    other_key = live_server.cli("replay", "verify", str(path), "--key", "11" * 32)
+    assert other_key.returncode == 1 and "not by the key given" in other_key.stdout
+
+    # import into another Herald (its own data folder): the same record comes back out
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**live_server.env, "HERALD_DB": str(elsewhere / "herald.db")}
+    herald_bin = live_server.cli("--help").args[0]
+    imported = subprocess.run([herald_bin, "import", str(path)], env=env, cwd=elsewhere, capture_output=True, text=True)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == game["id"]
+    again = subprocess.run([herald_bin, "import", str(path)], env=env, cwd=elsewhere, capture_output=True, text=True)
+    assert again.returncode == 1 and "already exists" in again.stderr
+    exported = subprocess.run([herald_bin, "export", game["id"]], env=env, cwd=elsewhere, capture_output=True)
+    original = json.loads(path.read_text())
+    copy = json.loads(exported.stdout)
+    assert copy["events"] == original["events"] and copy["seed"] == original["seed"]
+    shown = live_server.cli("replay", "show", str(path), "--step", "99")
+    assert shown.returncode != 0 and "steps 1 to" in shown.stderr
