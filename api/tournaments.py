@@ -339,6 +339,7 @@ class Tournaments:
 
     def authorize_director(self, tournament_id: UUID, token: str | None) -> None:
         """The director's token, or the admin token from configuration."""
+        self.tournament(tournament_id)  # 404 first
         if not token:
             raise Unauthorized("send the director's token as 'Authorization: Bearer <token>'")
         if self.herald.is_admin(token):

@@ -83,7 +83,11 @@ def test_bad_requests_are_problems_not_crashes(client):
     assert client.post("/tournaments", json={"name": "X"}).status_code == 422
     assert client.post("/tournaments", content=b"{").status_code == 400
     assert client.get("/tournaments/not-a-uuid").status_code == 422
-    assert client.get("/tournaments/00000000-0000-0000-0000-000000000000").status_code == 404
+    nowhere = "/tournaments/00000000-0000-0000-0000-000000000000"
+    assert client.get(nowhere).status_code == 404
+    assert client.post(f"{nowhere}/rounds", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}).status_code == 404
+    assert client.get(f"{nowhere}/standings").status_code == 404
+    assert client.get(f"{nowhere}/games").status_code == 404
     game = new_game(client)
     assert client.get(f"/tournaments/{game['id']}").status_code == 404  # a game is not a tournament
     url = f"/tournaments/{director.id}/players"
