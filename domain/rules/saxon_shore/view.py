@@ -96,6 +96,8 @@ def render_text(state: SaxonState) -> str:
                      f"{MORALE[p.morale]:<6} {p.ravage:>6} {imps:<17} {_troops(state, name)}")
     for z in R.seas:
         lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(state, z)}")
+    lines.append("troops: K king (+n quality), R regular, N mounted knight, B berserker, M warrior monk, "
+                 "$ mercenary, p peasant, b boat; n: neutral")
     if outcome:
         lines.append(f"GAME OVER: {outcome.winner or 'draw'} — {outcome.reason}")
     return "\n".join(lines)
