@@ -121,8 +121,9 @@ def _with_store(args: argparse.Namespace) -> int:
             from tqdm import tqdm
 
             total = herald.store.recorder.max_notification_id() or 0
-            with tqdm(total=total, unit="event", desc="game index") as bar:
-                herald.index.rebuild(bar.update)
+            for desc, model in (("game index", herald.index), ("dice statistics", herald.dice)):
+                with tqdm(total=total, unit="event", desc=desc) as bar:
+                    model.rebuild(bar.update)
             from api.tournaments import Tournaments
 
             tournaments = Tournaments(herald)

@@ -4,7 +4,6 @@ and flag the game. Kept in the store's database with its own tracking position."
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -15,13 +14,11 @@ from scipy.stats import chisquare
 from domain.dice import STANDARD_DICE
 from domain.game import Recorded
 from domain.rules.registry import RULE_SYSTEMS
-from projections.sql import TRACKING_TABLE, Database, position, set_position
+from projections.sql import Session, TrackedProjection
 
 NAME = "dice/1"
-BATCH = 1000
 
 SCHEMA = [
-    TRACKING_TABLE,
     """CREATE TABLE IF NOT EXISTS herald_dice (
         game_id TEXT NOT NULL,
         seat TEXT NOT NULL,
@@ -65,52 +62,39 @@ class DiceReport(msgspec.Struct, frozen=True):
                  "a tiny p_value over many rolls is worth a look, a single one proves nothing")
 
 
-class DiceStats:
-    def __init__(self, db: Database, read_notifications: Callable[[int, int], list[tuple[int, Recorded | None]]]):
-        self._db = db
-        self._read = read_notifications
-        self._lock = threading.Lock()
-        with db.transaction() as s:
-            for statement in SCHEMA:
-                s.execute(statement)
+class DiceStats(TrackedProjection):
+    name = NAME
+    tables = ("herald_dice", "herald_dice_games")
+    schema = tuple(SCHEMA)
+    batch = 1000
 
-    def catch_up(self) -> None:
-        with self._lock:
-            while True:
-                with self._db.transaction() as s:
-                    start = position(s, NAME)
-                batch = self._read(start + 1, BATCH)
-                if not batch:
-                    return
-                with self._db.transaction() as s:
-                    for _, event in batch:
-                        if event is None:
-                            continue
-                        d = event.data
-                        game = str(event.originator_id)
-                        if event.type == "GameCreated":
-                            rules = RULE_SYSTEMS.get(d["rules"])
-                            kinds = {k: list(v.faces) for k, v in (rules.die_kinds if rules else STANDARD_DICE).items()}
-                            kinds.update((d.get("options") or {}).get("dice") or {})
-                            s.execute(
-                                "INSERT INTO herald_dice_games (game_id, rules, seats, kinds) VALUES "
-                                "(%(g)s, %(r)s, %(s)s, %(k)s) ON CONFLICT (game_id) DO NOTHING",
-                                {"g": game, "r": d["rules"], "s": msgspec.json.encode(d["seats"]).decode(),
-                                 "k": msgspec.json.encode(kinds).decode()},
-                            )
-                        elif event.type in ("DiceRolled", "DiceForced"):
-                            counts: dict[str, int] = defaultdict(int)
-                            for face in d["faces"]:
-                                counts[str(face)] += 1
-                            for face, n in sorted(counts.items()):
-                                s.execute(
-                                    "INSERT INTO herald_dice (game_id, seat, kind, face, forced, count) VALUES "
-                                    "(%(g)s, %(s)s, %(k)s, %(f)s, %(x)s, %(n)s) ON CONFLICT "
-                                    "(game_id, seat, kind, face, forced) DO UPDATE SET count = herald_dice.count + %(n)s",
-                                    {"g": game, "s": d.get("seat") or "", "k": d["kind"], "f": face,
-                                     "x": int(event.type == "DiceForced"), "n": n},
-                                )
-                    set_position(s, NAME, batch[-1][0])
+    def apply(self, session: Session, seq: int, event: Recorded | None) -> None:
+        if event is None:
+            return
+        d = event.data
+        game = str(event.originator_id)
+        if event.type == "GameCreated":
+            rules = RULE_SYSTEMS.get(d["rules"])
+            kinds = {k: list(v.faces) for k, v in (rules.die_kinds if rules else STANDARD_DICE).items()}
+            kinds.update((d.get("options") or {}).get("dice") or {})
+            session.execute(
+                "INSERT INTO herald_dice_games (game_id, rules, seats, kinds) VALUES "
+                "(%(g)s, %(r)s, %(s)s, %(k)s) ON CONFLICT (game_id) DO NOTHING",
+                {"g": game, "r": d["rules"], "s": msgspec.json.encode(d["seats"]).decode(),
+                 "k": msgspec.json.encode(kinds).decode()},
+            )
+        elif event.type in ("DiceRolled", "DiceForced"):
+            counts: dict[str, int] = defaultdict(int)
+            for face in d["faces"]:
+                counts[str(face)] += 1
+            for face, n in sorted(counts.items()):
+                session.execute(
+                    "INSERT INTO herald_dice (game_id, seat, kind, face, forced, count) VALUES "
+                    "(%(g)s, %(s)s, %(k)s, %(f)s, %(x)s, %(n)s) ON CONFLICT "
+                    "(game_id, seat, kind, face, forced) DO UPDATE SET count = herald_dice.count + %(n)s",
+                    {"g": game, "s": d.get("seat") or "", "k": d["kind"], "f": face,
+                     "x": int(event.type == "DiceForced"), "n": n},
+                )
 
     def for_game(self, game_id: str) -> DiceReport:
         self.catch_up()

@@ -4,20 +4,17 @@ catches up by reading the notification log; can be rebuilt from zero."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
 
 from domain.game import Recorded
-from projections.sql import TRACKING_TABLE, Database, Session, position, set_position
+from projections.sql import Session, TrackedProjection
 
 NAME = "game-index/2"  # bump when the schema changes: the tables are dropped and rebuilt
-BATCH = 500
 
 SCHEMA = [
-    TRACKING_TABLE,
     """CREATE TABLE IF NOT EXISTS herald_games (
         seq BIGINT PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
@@ -60,49 +57,16 @@ class GameRow(msgspec.Struct, frozen=True):
     outcome: dict[str, Any] | None = None
 
 
-class GameIndex:
+class GameIndex(TrackedProjection):
     """The game index projection over a store's notification log."""
 
-    def __init__(self, db: Database, read_notifications: Callable[[int, int], list[tuple[int, Recorded | None]]]):
-        self._db = db
-        self._read = read_notifications
-        self._lock = threading.Lock()
-        with db.transaction() as s:
-            s.execute(TRACKING_TABLE)
-            if not s.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": NAME}):
-                s.execute("DROP TABLE IF EXISTS herald_games")
-                s.execute("DROP TABLE IF EXISTS herald_game_players")
-            for statement in SCHEMA:
-                s.execute(statement)
-            if not s.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": NAME}):
-                set_position(s, NAME, 0)
+    name = NAME
+    tables = ("herald_games", "herald_game_players")
+    schema = tuple(SCHEMA)
 
-    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
-        """Apply every notification after the tracking position; return how many."""
-        done = 0
-        with self._lock:
-            while True:
-                with self._db.transaction() as s:
-                    start = position(s, NAME)
-                batch = self._read(start + 1, BATCH)
-                if not batch:
-                    return done
-                with self._db.transaction() as s:
-                    for seq, event in batch:
-                        if event is not None:
-                            _apply(s, seq, event)
-                    set_position(s, NAME, batch[-1][0])
-                done += len(batch)
-                if progress:
-                    progress(len(batch))
-
-    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
-        """Forget everything and rebuild from the first notification."""
-        with self._lock, self._db.transaction() as s:
-            s.execute("DELETE FROM herald_games")
-            s.execute("DELETE FROM herald_game_players")
-            set_position(s, NAME, 0)
-        return self.catch_up(progress)
+    def apply(self, session: Session, seq: int, event: Recorded | None) -> None:
+        if event is not None:
+            _apply(session, seq, event)
 
     def list(
         self,

@@ -4,7 +4,8 @@ the same database (SQLite or PostgreSQL) and commit with their tracking position
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -70,3 +71,61 @@ def set_position(session: Session, projection: str, value: int) -> None:
         "ON CONFLICT (projection) DO UPDATE SET position = %(v)s",
         {"p": projection, "v": value},
     )
+
+
+class TrackedProjection:
+    """A read model in the store's database that keeps its tracking position in the same
+    transaction as its rows, catches up from the notification log and rebuilds from zero.
+
+    Subclasses set ``name`` (bump it when the schema changes: the tables are then dropped and
+    rebuilt), ``tables`` (names, for dropping), ``schema`` (CREATE statements) and ``apply``."""
+
+    name: str
+    tables: tuple[str, ...] = ()
+    schema: tuple[str, ...] = ()
+    batch = 500
+
+    def __init__(self, db: Database, read_notifications: Callable[[int, int], list[tuple[int, Any]]]):
+        self._db = db
+        self._read = read_notifications
+        self._lock = threading.Lock()
+        with db.transaction() as s:
+            s.execute(TRACKING_TABLE)
+            fresh = not s.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": self.name})
+            if fresh:
+                for table in self.tables:
+                    s.execute(f"DROP TABLE IF EXISTS {table}")
+            for statement in self.schema:
+                s.execute(statement)
+            if fresh:
+                set_position(s, self.name, 0)
+
+    def apply(self, session: Session, seq: int, event: Any) -> None:
+        """Fold one notification (a decoded event, or None for other streams) into the tables."""
+        raise NotImplementedError
+
+    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
+        """Apply every notification after the tracking position; return how many."""
+        done = 0
+        with self._lock:
+            while True:
+                with self._db.transaction() as s:
+                    start = position(s, self.name)
+                batch = self._read(start + 1, self.batch)
+                if not batch:
+                    return done
+                with self._db.transaction() as s:
+                    for seq, event in batch:
+                        self.apply(s, seq, event)
+                    set_position(s, self.name, batch[-1][0])
+                done += len(batch)
+                if progress:
+                    progress(len(batch))
+
+    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
+        """Forget everything and rebuild from the first notification."""
+        with self._lock, self._db.transaction() as s:
+            for table in self.tables:
+                s.execute(f"DELETE FROM {table}")
+            set_position(s, self.name, 0)
+        return self.catch_up(progress)
