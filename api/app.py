@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from api.audit_routes import audit_router
 from api.config import Settings
 from api.errors import Invalid, NotFound
-from api.http import doc, install_error_handlers, install_openapi, read_body, respond
+from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
 from api.viewer_routes import viewer_router
 from api.tournaments import router as tournaments_router
 from api.service import (
@@ -83,12 +83,6 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
     )
 
 
-def _bearer(authorization: str | None) -> str | None:
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip() or None
-    return None
-
-
 def _game_id(raw: str) -> UUID:
     try:
         return UUID(raw)
@@ -112,7 +106,7 @@ def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequ
     if if_match is None or body.expected_version is not None:
         return body
     try:
-        return msgspec.structs.replace(body, expected_version=int(if_match.strip().strip('W/').strip('"')))
+        return msgspec.structs.replace(body, expected_version=int(if_match.strip().removeprefix("W/").strip('"')))
     except ValueError:
         raise Invalid(f"If-Match must be a version number, not {if_match!r}", code="bad_if_match") from None
 
@@ -188,7 +182,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     @app.get("/games/{game_id}", **doc(response=GameSummary, errors=(404,)))
     def get_game(request: Request, game_id: GameId, authorization: Annotated[str | None, Header()] = None) -> Response:
         """One game: status, version, who is to act, the current view (a seat's token shows its own view)."""
-        return respond(service(request).summary(game_id, _bearer(authorization)))
+        return respond(service(request).summary(game_id, bearer(authorization)))
 
     @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(404, 422)))
     def legal_commands(request: Request, game_id: GameId, seat: str) -> Response:
@@ -211,7 +205,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         body = _expected_version(await read_body(request, CommandRequest, settings.max_command_body),
                                  headers.get("if-match"))
         result, replayed = await service(request).submit_command(
-            game_id, body, _bearer(headers.get("authorization")), headers.get("idempotency-key"), awaitable=True
+            game_id, body, bearer(headers.get("authorization")), headers.get("idempotency-key"), awaitable=True
         )
         return respond(result, 201, {"Idempotent-Replayed": "true"} if replayed else None)
 
@@ -270,7 +264,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         """The board as it stood at version ``at``."""
-        return respond(service(request).state_at(game_id, at, _bearer(authorization)))
+        return respond(service(request).state_at(game_id, at, bearer(authorization)))
 
     @app.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422)))
     def timeline(

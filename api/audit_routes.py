@@ -12,7 +12,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
-from api.http import doc, read_body, respond
+from api.http import bearer, doc, read_body, respond
 from api.service import (
     AbandonRequest,
     AnnotationRequest,
@@ -48,12 +48,6 @@ class Entries(msgspec.Struct, frozen=True):
     events: list[dict]
 
 
-def _bearer(authorization: str | None) -> str | None:
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip() or None
-    return None
-
-
 def audit_router(settings: Settings) -> APIRouter:
     router = APIRouter(tags=["audit and study"])
 
@@ -68,7 +62,7 @@ def audit_router(settings: Settings) -> APIRouter:
                        authorization: Annotated[str | None, Header()] = None) -> Response:
         """A study note (or arrow) at a version, by a seat or the umpire; it changes no state."""
         body = await read_body(request, AnnotationRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).annotate, game_id, body, _bearer(authorization)), 201)
+        return respond(await run_in_threadpool(herald(request).annotate, game_id, body, bearer(authorization)), 201)
 
     @router.get("/games/{game_id}/annotations", **doc(response=Entries, errors=(404,)))
     def annotations(request: Request, game_id: GameId) -> Response:
@@ -81,7 +75,7 @@ def audit_router(settings: Settings) -> APIRouter:
                       authorization: Annotated[str | None, Header()] = None) -> Response:
         """A seat disputes the play at a version (``freeze`` stops play until the ruling)."""
         body = await read_body(request, DisputeRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).raise_dispute, game_id, body, _bearer(authorization)),
+        return respond(await run_in_threadpool(herald(request).raise_dispute, game_id, body, bearer(authorization)),
                        201)
 
     @router.get("/games/{game_id}/disputes", **doc(response=Entries, errors=(404,)))
@@ -97,7 +91,7 @@ def audit_router(settings: Settings) -> APIRouter:
         """An umpire's ruling: upheld or rejected; upheld may void play from a version on
         (the voided events stay in the record) and may reveal the seed."""
         body = await read_body(request, RulingRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).rule, game_id, body, _bearer(authorization)), 201)
+        return respond(await run_in_threadpool(herald(request).rule, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, response=MetaResponse, status=201,
                                                    errors=meta_errors))
@@ -105,7 +99,7 @@ def audit_router(settings: Settings) -> APIRouter:
                       authorization: Annotated[str | None, Header()] = None) -> Response:
         """A seat agrees to abandon; once every seat has, the game ends with no winner and its seed is revealed."""
         body = await read_body(request, AbandonRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).abandon, game_id, body, _bearer(authorization)), 201)
+        return respond(await run_in_threadpool(herald(request).abandon, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, response=GameCreatedResponse, status=201,
                                                 errors=(400, 404, 409, 413, 422)))

@@ -33,6 +33,13 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     version: int | None = None
 
 
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, if any."""
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip() or None
+    return None
+
+
 def respond(content: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     return Response(msgspec.json.encode(content), status_code=status, media_type="application/json", headers=headers)
 

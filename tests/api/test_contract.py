@@ -141,3 +141,15 @@ def test_sse_stream_sends_history_then_closes_at_end(client):
         text = "".join(response.iter_text())
     ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
     assert ids == list(range(1, ids[-1] + 1)) and text.count("event: SeedRevealed") == 1
+
+
+def test_if_match_is_the_expected_version(client):
+    game = new_game(client)
+    headers = {"Authorization": f"Bearer {game['seat_tokens']['alice']}"}
+    body = {"seat": "alice", "command": {"type": "note", "text": "x"}}
+    ok = client.post(f"/games/{game['id']}/commands", json=body, headers={**headers, "If-Match": '"1"'})
+    assert ok.status_code == 201
+    stale = client.post(f"/games/{game['id']}/commands", json=body, headers={**headers, "If-Match": 'W/"1"'})
+    assert stale.status_code == 409 and stale.json()["version"] == 2
+    bad = client.post(f"/games/{game['id']}/commands", json=body, headers={**headers, "If-Match": "soon"})
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_if_match"
