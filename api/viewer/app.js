@@ -32,14 +32,14 @@ const S = {
 };
 
 // -- messages -----------------------------------------------------------------------------
-function say(html, kind = "info", keep = false) {
-  const box = $("#message");
+function say(html, kind = "info", keep = false, where = "#message") {
+  const box = $(where);
   box.className = `message ${kind}`;
   box.innerHTML = `${html} <button type="button" class="close" aria-label="Dismiss">×</button>`;
   box.hidden = false;
   box.querySelector(".close").onclick = () => { box.hidden = true; };
-  clearTimeout(say.timer);
-  if (!keep) say.timer = setTimeout(() => { box.hidden = true; }, 8000);
+  clearTimeout(box.timer);
+  if (!keep) box.timer = setTimeout(() => { box.hidden = true; }, 8000);
 }
 
 function problemText(error) {
@@ -427,25 +427,40 @@ async function fork() {
     if (id && tokens.length) sessionStorage.setItem(`herald.tokens.${id}`, JSON.stringify(made.seat_tokens));
     const list = tokens.map(([seat, t]) => `<li>${esc(seat)}: <code class="token">${esc(t)}</code></li>`).join("");
     say(`Forked at step ${S.version}: <a id="fork-link" href="/viewer/${esc(id)}">open the fork</a>.`
-      + (list ? ` Its seat tokens, shown once — keep them:<ul>${list}</ul>` : ""), "ok", true);
+      + (list ? ` Its seat tokens, shown once — keep them:<ul>${list}</ul>` : ""), "ok", true, "#study-message");
     document.body.dataset.fork = id || "";
+    drawForks();
   } catch (error) {
-    say(missingEndpoint(error, "Forking", `POST /games/${GAME_ID}/fork`), "error", true);
+    say(missingEndpoint(error, "Forking", `POST /games/${GAME_ID}/fork`), "error", true, "#study-message");
   }
+}
+
+async function drawForks() {
+  // The study games branched off this one (GET /games/{id}/forks); nothing when the server has no forks.
+  try {
+    const found = await getJSON(`/games/${GAME_ID}/forks`);
+    const forks = found.forks || [];
+    $("#forks").hidden = forks.length === 0;
+    $("#forks").innerHTML = forks.map((f) => `<li><a href="/viewer/${esc(f.id)}">fork ${esc(String(f.id).slice(0, 8))}</a>`
+      + ` <span class="muted">${esc(f.status)} · v${esc(f.version)}</span></li>`).join("");
+    if (forks.length) $("#forks").insertAdjacentHTML("afterbegin", `<li class="muted">Forks of this game:</li>`);
+  } catch { $("#forks").hidden = true; }
 }
 
 async function annotate() {
   const note = $("#note").value.trim();
-  if (!note) { say("Write the annotation first.", "error"); return; }
+  if (!note) { say("Write the annotation first.", "error", false, "#study-message"); return; }
   try {
     await getJSON(`/games/${GAME_ID}/annotations`, { method: "POST", body: { at_version: S.version, text: note }, token: S.token });
     $("#note").value = "";
-    say(`Annotation recorded at step ${S.version}.`, "ok");
+    say(`Annotation recorded at step ${S.version}.`, "ok", false, "#study-message");
     const at = S.version;
     await catchUp();
-    await show(at);
+    if (S.version !== at) await show(at); // the page followed its own note to the head: come back
+    drawNotes();
+    document.body.dataset.annotated = String(at);
   } catch (error) {
-    say(missingEndpoint(error, "Annotating", `POST /games/${GAME_ID}/annotations`), "error", true);
+    say(missingEndpoint(error, "Annotating", `POST /games/${GAME_ID}/annotations`), "error", true, "#study-message");
   }
 }
 
@@ -462,7 +477,7 @@ async function setToken(token) {
   try {
     await getJSON(`/games/${GAME_ID}`, { token: S.token });
   } catch (error) {
-    say(`The server refused the token: ${problemText(error)}`, "error");
+    say(`The server refused the token: ${problemText(error)}`, "error", false, "#study-message");
   }
   await drawBoard();
 }
@@ -532,6 +547,7 @@ async function main() {
       say(`Could not open game ${esc(GAME_ID)}: ${problemText(error)}`, "error", true);
       return;
     }
+    drawForks();
     if (S.game.status !== "ended") follow();
     return;
   }

@@ -192,13 +192,14 @@ def test_fork_from_a_step(page, server, api, arsuf):
     page.goto(f"{server.url}/viewer/{arsuf['id']}?v=30")
     at_version(page, 30)
     page.click("#fork")
-    message = page.locator("#message")
+    message = page.locator("#study-message")
     message.wait_for(state="visible")
     if _has_route(api, "post", "/games/{game_id}/fork"):
         page.wait_for_function("() => document.body.dataset.fork")
         fork_id = page.evaluate("() => document.body.dataset.fork")
         forked = api.get(f"/games/{fork_id}").json()
         assert forked["fork"]["game"] == arsuf["id"] and forked["fork"]["version"] == 30
+        page.wait_for_selector(f'#forks a[href="/viewer/{fork_id}"]')
         page.click("#fork-link")
         page.wait_for_function("() => document.body.dataset.ready === 'yes'")
         version = forked["version"]
@@ -221,10 +222,10 @@ def test_annotate_a_step(page, server, api):
     page.wait_for_function("() => document.querySelector('#token-state').textContent.includes('seat token')")
     page.fill("#note", "What if Richard had held?")
     page.click("#annotate")
-    message = page.locator("#message")
+    message = page.locator("#study-message")
     message.wait_for(state="visible")
     if _has_route(api, "post", "/games/{game_id}/annotations"):
-        page.wait_for_function("() => document.querySelector('#timeline li.annotation') !== null")
+        page.wait_for_function("() => document.body.dataset.annotated === '12'")
         note = page.locator("#timeline li.annotation").last
         assert "What if Richard had held?" in note.inner_text() and "crusaders" in note.inner_text()
         events = api.get(f"/games/{arsuf['id']}/events", params={"limit": 1000}).json()["events"]
