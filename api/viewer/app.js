@@ -191,7 +191,8 @@ function eventItem(e) {
   }
   const cat = category(e.type);
   const label = { decision: "decides", annotation: "note", dispute: "dispute", ruling: "ruling" }[cat];
-  const voided = voidedRanges().some(([from, by]) => e.version >= from && e.version < by && cat !== "annotation");
+  const voided = voidedRanges().some(([from, by]) => e.version >= from && e.version < by
+    && !["annotation", "dispute", "ruling"].includes(cat)); // audit events are never play
   return `<li class="ev ${cat}${voided ? " voided" : ""}" data-version="${e.version}" data-type="${esc(e.type)}" tabindex="-1"`
     + (voided ? ' title="voided by a ruling"' : "") + ">"
     + `<span class="v">${e.version}</span>`

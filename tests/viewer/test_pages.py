@@ -138,3 +138,36 @@ def test_an_unknown_game_says_so(page, server):
     message = page.locator("#message")
     message.wait_for(state="visible")
     assert "404" in message.inner_text()
+
+
+def test_disputes_rulings_and_voided_play_in_the_timeline(page, server, api):
+    from tests.conftest import ADMIN_TOKEN
+
+    paths = api.get("/openapi.json").json()["paths"]
+    assert "/games/{game_id}/disputes" in paths and "/games/{game_id}/rulings" in paths, "issue 5's routes"
+    game = create(api, "open-table", {"p1": "Ann", "p2": "Bo"})
+    post(api, game, "p1", {"type": "note", "text": "Raymond charges"})
+    voided_roll = post(api, game, "p2", {"type": "roll", "label": "rout", "dice": "2d6"})["version"]
+    raised = api.post(f"/games/{game['id']}/disputes",
+                      json={"seat": "p1", "about_version": voided_roll, "reason": "rolled out of turn"},
+                      headers={"Authorization": f"Bearer {game['seat_tokens']['p1']}"})
+    assert raised.status_code == 201, raised.text
+    dispute = raised.json()["version"]
+    ruled = api.post(f"/games/{game['id']}/rulings",
+                     json={"dispute": dispute, "ruling": "upheld", "reason": "p2 rolled early", "void_from": voided_roll - 1},
+                     headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert ruled.status_code == 201, ruled.text
+    head = ruled.json()["version"]
+
+    page.goto(f"{server.url}/viewer/{game['id']}")
+    at_version(page, head)
+    timeline = page.locator("#timeline")
+    assert "rolled out of turn" in timeline.locator("li.dispute").inner_text()
+    assert "upheld" in timeline.locator('li.ruling[data-type="DisputeRuled"]').inner_text()
+    assert timeline.locator('li.ruling[data-type="DecisionsVoided"]').count() == 1
+    voided = [int(v) for v in timeline.locator("li.voided").evaluate_all("els => els.map((e) => e.dataset.version)")]
+    assert voided == list(range(voided_roll - 1, dispute)), voided
+    # The dispute's link goes to the step it is about, where it is listed under the board.
+    timeline.locator("li.dispute button[data-goto]").click()
+    at_version(page, voided_roll)
+    assert "rolled out of turn" in page.locator("#notes").inner_text()
