@@ -171,3 +171,29 @@ def test_disputes_rulings_and_voided_play_in_the_timeline(page, server, api):
     timeline.locator("li.dispute button[data-goto]").click()
     at_version(page, voided_roll)
     assert "rolled out of turn" in page.locator("#notes").inner_text()
+
+
+RENDERERS = {"saladin": "saladin", "open-table": "open-table"}  # everything else: the generic tree
+
+
+def test_every_registered_rule_system_opens_in_the_viewer(page, server, api):
+    import random
+
+    from tests.viewer.conftest import play_random
+
+    for system in api.get("/rules").json()["rules"]:
+        scenario = system["scenarios"][0]
+        count = max(scenario["players"]["min"], min(2, scenario["players"]["max"]))
+        game = create(api, system["id"], {seat: seat.title() for seat in scenario["seats"][:count]}, scenario["id"])
+        head = play_random(api, game, random.Random(8), limit=8)
+        page.goto(f"{server.url}/viewer/{game['id']}")
+        at_version(page, head)
+        drawn = page.locator("#board [data-renderer]").get_attribute("data-renderer")
+        assert drawn == RENDERERS.get(system["id"], "generic"), system["id"]
+        if drawn == "generic":
+            view = api.get(f"/games/{game['id']}/state", params={"at": head}).json()["view"]
+            keys = set(page.locator("#board .generic-view > details > ul > li > .key, "
+                                    "#board .generic-view > details > ul > li > details > summary > .key").all_inner_texts())
+            assert keys == set(view), system["id"]
+        page.keyboard.press("ArrowLeft")
+        at_version(page, head - 1)

@@ -86,3 +86,13 @@ def test_bad_records_are_problems(client, raw):
 def test_the_viewer_routes_stay_out_of_the_api_contract(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert not [p for p in paths if p.startswith("/viewer")]
+
+
+def test_record_views_are_gzipped_for_clients_that_accept_it(client):
+    game = new_game(client, seats=("p1",))
+    post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
+    record = client.get(f"/games/{game['id']}/record").json()
+    zipped = client.post("/viewer/record", json=record, headers={"Accept-Encoding": "gzip"})
+    plain = client.post("/viewer/record", json=record, headers={"Accept-Encoding": "identity"})
+    assert zipped.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
+    assert zipped.json() == plain.json()
