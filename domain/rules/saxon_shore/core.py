@@ -67,8 +67,9 @@ def evolve(state: SaxonState, event: EventData) -> SaxonState:
             return replace(state, turn=turn, order=tuple(order))
         case BattleSet(battle=battle):
             return replace(state, battle=battle)
-        case Flow(phase=phase, stage=stage, jobs=jobs, prompt=prompt, storms=storms):
-            return replace(state, phase=phase, stage=stage, jobs=tuple(jobs), prompt=prompt, storms=tuple(storms))
+        case Flow(phase=phase, stage=stage, jobs=jobs, prompt=prompt, storms=storms, won=won):
+            return replace(state, phase=phase, stage=stage, jobs=tuple(jobs), prompt=prompt, storms=tuple(storms),
+                           won=won)
         case Declared(declared=declared):
             return replace(state, declared=tuple(tuple(d) for d in declared))
         case GameDecided(outcome=outcome):
@@ -226,6 +227,7 @@ class Ctx:
         self.phase = state.phase
         self.stage = state.stage
         self.storms = list(state.storms)
+        self._checked: tuple[tuple, Outcome | None] | None = None
 
     # events and dice
     def emit(self, event: EventData) -> None:
@@ -305,13 +307,20 @@ class Ctx:
 
     def flow_event(self) -> Flow:
         return Flow(phase=self.phase, stage=self.stage, jobs=list(self.jobs), prompt=self.prompt,
-                    storms=list(self.storms))
+                    storms=list(self.storms), won=self.victory())
 
     def declare(self, entries: list[tuple[str, str, str]]) -> None:
         self.emit(Declared(declared=[list(e) for e in entries]))  # type: ignore[misc]
 
+    def victory(self) -> Outcome | None:
+        """§1 victory of the state so far, recomputed only when provinces or players changed."""
+        key = (self.state.provinces, self.state.players, self.state.turn)
+        if self._checked is None or any(a is not b for a, b in zip(key, self._checked[0])):
+            self._checked = (key, victory(self.state))
+        return self._checked[1]
+
     def over(self) -> bool:
-        return self.state.ended is not None or victory(self.state) is not None
+        return self.state.ended is not None or self.victory() is not None
 
     def decided(self, outcome: Outcome) -> None:
         self.emit(GameDecided(outcome=outcome))

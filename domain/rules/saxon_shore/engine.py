@@ -17,7 +17,7 @@ from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation, Scenario
 from domain.rules.saxon_shore import combat, events_table, flow, movement  # noqa: F401 - registers jobs
 from domain.rules.saxon_shore.board import MAP_FILE, PACKAGE
-from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, run, victory, violation
+from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, run, violation
 from domain.rules.saxon_shore.model import Choose, Done, Options, SaxonCommand, SaxonState
 from domain.rules.saxon_shore.phases import PHASES, check_command, legal_in_phase
 from domain.rules.saxon_shore.view import describe_command, render_text, view
@@ -101,8 +101,8 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         return evolve(state, event)
 
     def outcome(self, state: SaxonState) -> Outcome | None:
-        """A victory of §1 read from the board, or the turn-limit result."""
-        return state.ended or victory(state)
+        """A victory of §1 (recorded by the decision that achieved it), or the turn-limit result."""
+        return state.ended or state.won
 
     def view(self, state: SaxonState, seat: str | None) -> dict[str, Any]:
         return view(state, seat)

@@ -130,7 +130,8 @@ class SaxonState(msgspec.Struct, frozen=True):
     battle: Battle | None = None
     storms: tuple[str, ...] = ()
     declared: tuple[tuple[str, str, str], ...] = ()  # (seat, province, raid|invade|hold)
-    ended: Outcome | None = None
+    won: Outcome | None = None  # a §1 victory, recorded by Flow when a decision achieves it
+    ended: Outcome | None = None  # the turn limit
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -313,6 +314,7 @@ class Flow(EventData, frozen=True):
     jobs: list[Job]
     prompt: Prompt | None
     storms: list[str]
+    won: Outcome | None = None
 
 
 @event_type("saxon-shore.Declared")
