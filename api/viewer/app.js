@@ -571,6 +571,16 @@ async function main() {
       await open(await file.text());
     }
   };
+  // A record file dropped anywhere on the page opens too.
+  document.addEventListener("dragover", (ev) => { ev.preventDefault(); });
+  document.addEventListener("drop", async (ev) => {
+    ev.preventDefault();
+    const file = ev.dataTransfer && ev.dataTransfer.files[0];
+    if (!file) return;
+    S.events = []; S.states.clear(); S.timeline.clear();
+    const url = new URL(location.href); url.searchParams.delete("v"); history.replaceState(null, "", url);
+    await open(await file.text());
+  });
   const kept = sessionStorage.getItem(RECORD_KEY);
   if (kept) await open(kept);
 }

@@ -247,7 +247,7 @@ def test_phone_and_desktop_windows_do_not_scroll_sideways(browser, server, arsuf
         tab = context.new_page()
         for url, ready in ((f"/viewer/{arsuf['id']}?v=1", "body[data-version='1']"),
                            (f"/viewer/{arsuf['id']}", f"body[data-version='{arsuf['head']}']"),
-                           ("/viewer", "#games a")):
+                           ("/viewer", "#games a"), ("/viewer/record", "#record-file")):
             tab.goto(server.url + url)
             tab.wait_for_selector(ready)
             width, inner = tab.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
