@@ -31,7 +31,7 @@ from api.http import doc, read_body, respond
 from api.service import CreateGame, Herald, SeatRequest
 from domain.events import GameCreated, Outcome, TournamentRef
 from domain.game import Recorded
-from domain.tournaments.events import TournamentCreated, TournamentRecorded
+from domain.tournaments.events import RulingNoted, TournamentCreated, TournamentRecorded
 from domain.tournaments.model import (
     Tournament,
     TournamentConflict,
@@ -41,6 +41,7 @@ from domain.tournaments.model import (
     decide_forfeit,
     decide_register,
     decide_result,
+    decide_ruling,
     decide_withdraw,
     plan_round,
     project_tournament,
@@ -178,6 +179,7 @@ class TableInfo(msgspec.Struct, frozen=True):
     result_version: int | None = None
     forfeited: list[str] = []
     reason: str = ""
+    rulings: list[RulingNoted] = []  # umpires' rulings in this game, linked to its record
 
 
 class ByeInfo(msgspec.Struct, frozen=True):
@@ -287,7 +289,7 @@ class Tournaments:
         self.store = herald.store
         db = Database.of(self.store.recorder)
         topics = [get_topic(Recorded), get_topic(TournamentRecorded)]
-        self.results = TournamentResults(db, lambda start, limit: self._log(start, limit, topics), self._on_game_ended)
+        self.results = TournamentResults(db, lambda start, limit: self._log(start, limit, topics), self._on_game_event)
         self.ratings = Ratings(db, lambda start, limit: self._log(start, limit, topics[:1]), self._game_info)
         self._locks = [threading.RLock() for _ in range(32)]
         self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
@@ -378,7 +380,9 @@ class Tournaments:
         created = first.typed()
         return created if isinstance(created, GameCreated) else None
 
-    def _on_game_ended(self, event: Recorded) -> None:
+    def _on_game_event(self, event: Recorded) -> None:
+        """The results process: a GameEnded becomes the table's result, an umpire's
+        DisputeRuled a note in the tournament's history, each linked by version and hash."""
         created = self._created(event.originator_id)
         ref = created.tournament if created else None
         if ref is None:
@@ -388,11 +392,15 @@ class Tournaments:
             self.tournament(tournament_id)
         except (ValueError, NotFound):
             return
-        outcome = msgspec.convert(event.data["outcome"], Outcome)
-        for attempt in range(3):  # another process may record the same result first: reload, it is then a no-op
+        game = str(event.originator_id)
+        if event.type == "DisputeRuled":
+            decide, args = decide_ruling, (game, event.data, event.version, event.hash)
+        else:
+            outcome = msgspec.convert(event.data["outcome"], Outcome)
+            decide, args = decide_result, (game, outcome, event.version, event.hash)
+        for attempt in range(3):  # another process may record the same first: reload, it is then a no-op
             try:
-                self._decide(tournament_id, decide_result, str(event.originator_id), outcome, event.version,
-                             event.hash)
+                self._decide(tournament_id, decide, *args)
                 return
             except Conflict:
                 if attempt == 2:
@@ -588,15 +596,16 @@ def _round_info(t: Tournament, number: int) -> RoundInfo:
     tables = []
     for x in paired.tables:
         forfeit, result = t.forfeits.get(x.game), t.results.get(x.game)
+        rulings = list(t.rulings.get(x.game, ()))
         if forfeit is not None:
             tables.append(TableInfo(x.table, x.game, x.scenario, x.seats, "forfeit",
                                     result.outcome if result else None, result.hash if result else None,
-                                    result.version if result else None, forfeit.forfeited, forfeit.reason))
+                                    result.version if result else None, forfeit.forfeited, forfeit.reason, rulings))
         elif result is not None:
             tables.append(TableInfo(x.table, x.game, x.scenario, x.seats, "ended", result.outcome, result.hash,
-                                    result.version))
+                                    result.version, reason=result.reason, rulings=rulings))
         else:
-            tables.append(TableInfo(x.table, x.game, x.scenario, x.seats, "playing"))
+            tables.append(TableInfo(x.table, x.game, x.scenario, x.seats, "playing", rulings=rulings))
     byes = [ByeInfo(b.player, b.points, b.reason) for b in t.byes if b.round == number]
     return RoundInfo(number, paired.method, tables, byes)
 

@@ -4,7 +4,8 @@ alike). A read model in the store's database, caught up from the notification lo
 order, so the same history always gives the same ratings; rebuildable from zero.
 
 A game is rated unless it is a study game (its seed chosen by its creator), a fork, a game
-with fewer than two distinct players, or a game of a tournament created unrated.
+with fewer than two distinct players, a game abandoned by every seat (no winner, no draw), or
+a game of a tournament created unrated.
 """
 
 from __future__ import annotations
@@ -143,6 +144,8 @@ def _rate(s: Session, event: Recorded, created: GameCreated) -> None:
     if len(set(players)) != len(players) or len(players) < 2:
         return
     outcome = msgspec.convert(event.data["outcome"], Outcome)
+    if not outcome.draw and outcome.winner is None and not outcome.ranking:
+        return  # abandoned by every seat: nobody won, nobody drew; not rated
     by_seat = ranks(created, outcome)
     seats = list(created.seats)
     current = []

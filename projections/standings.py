@@ -1,6 +1,7 @@
 """Tournament results from the game records: a process that reads the notification log and,
-for every ``GameEnded``, hands the event to ``record`` (which appends a ``ResultRecorded``
-to the tournament that paired that game, if any). It also keeps the list of tournaments.
+for every ``GameEnded`` (and every umpire's ``DisputeRuled``), hands the event to ``record``,
+which appends a ``ResultRecorded`` (or ``RulingNoted``) to the tournament that paired that
+game, if any. It also keeps the list of tournaments.
 
 Standings themselves are a pure fold of the tournament's stream
 (:mod:`domain.tournaments.standings`); this process is what puts the games' results into
@@ -81,7 +82,7 @@ class TournamentResults:
                 if not batch:
                     return done
                 for _, event in batch:  # outside the projection's transaction: record saves events
-                    if isinstance(event, Recorded) and event.type == "GameEnded":
+                    if isinstance(event, Recorded) and event.type in ("GameEnded", "DisputeRuled"):
                         self._record(event)
                 with self._db.transaction() as s:
                     for seq, event in batch:

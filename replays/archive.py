@@ -178,6 +178,12 @@ def _check_games(t: Tournament, records: dict[str, Record], problems: list[Archi
             seated = {seat: info.player for seat, info in record.header.seats.items()}
             if seated != table.seats:
                 problems.append(ArchiveProblem(where, "the game's seats differ from the pairing"))
+            for ruling in t.rulings.get(table.game, ()):
+                at = next((e for e in record.events if e.version == ruling.version), None)
+                if at is None or at.type != "DisputeRuled" or at.hash != ruling.hash or any(
+                        at.data.get(k) != getattr(ruling, k) for k in ("dispute", "ruling", "reason", "void_from")):
+                    problems.append(ArchiveProblem(where, f"the ruling noted at game version {ruling.version} is not "
+                                                   "the game's DisputeRuled event"))
             ended = [e for e in record.events if e.type == "GameEnded"]
             result = t.results.get(table.game)
             if result is None:

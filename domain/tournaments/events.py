@@ -111,6 +111,23 @@ class ResultRecorded(TournamentEventData, frozen=True):
     reason: str = "GameEnded"
 
 
+@tournament_event("RulingNoted")
+class RulingNoted(TournamentEventData, frozen=True):
+    """An umpire ruled on a dispute in one of the tournament's games: the ruling and its
+    reason, and the version and hash of the DisputeRuled event in that game's record. An
+    upheld ruling that voided play changes the game's eventual result; this says why."""
+
+    round: int
+    table: int
+    game: str
+    dispute: int
+    ruling: str
+    reason: str
+    version: int
+    hash: str
+    void_from: int | None = None
+
+
 @tournament_event("ForfeitRecorded")
 class ForfeitRecorded(TournamentEventData, frozen=True):
     """A table's result decided without play (or overriding play): the forfeiting players

@@ -26,6 +26,7 @@ from domain.tournaments.events import (
     PointsAdjusted,
     ResultRecorded,
     RoundPaired,
+    RulingNoted,
     TablePairing,
     TournamentCreated,
     TournamentEventData,
@@ -90,6 +91,7 @@ class Tournament(msgspec.Struct, frozen=True):
     results: dict[str, ResultRecorded] = {}
     forfeits: dict[str, ForfeitRecorded] = {}
     adjustments: tuple[PointsAdjusted, ...] = ()
+    rulings: dict[str, tuple[RulingNoted, ...]] = {}
 
     # -- what follows from the events ----------------------------------------------------------
     @property
@@ -159,6 +161,8 @@ def apply(t: Tournament | None, event: TournamentRecorded) -> Tournament:
             changes["forfeits"] = {**t.forfeits, game: data}
         case PointsAdjusted():
             changes["adjustments"] = t.adjustments + (data,)
+        case RulingNoted(game=game):
+            changes["rulings"] = {**t.rulings, game: t.rulings.get(game, ()) + (data,)}
     return msgspec.structs.replace(t, **changes)
 
 
@@ -244,8 +248,26 @@ def decide_result(t: Tournament, game: str, outcome: Outcome, version: int, hash
     if known is not None and known.hash == hash_:
         return []
     round_number, table = found
+    upheld = [r for r in t.rulings.get(game, ()) if r.ruling == "upheld"]
+    if upheld:
+        reason += "; after " + "; ".join(
+            f"dispute {r.dispute} upheld ({r.reason})" + (f", play voided from version {r.void_from}"
+                                                          if r.void_from else "") for r in upheld)
     return _record(t, [ResultRecorded(round=round_number, table=table.table, game=game, outcome=outcome,
                                       version=version, hash=hash_, reason=reason)], now)
+
+
+def decide_ruling(t: Tournament, game: str, ruled: dict[str, Any], version: int, hash_: str,
+                  now: datetime) -> list[TournamentRecorded]:
+    """An umpire's ruling in a linked game, as the results process saw its DisputeRuled
+    event. Nothing when the game is not this tournament's or the ruling is already noted."""
+    found = t.table_of(game)
+    if found is None or any(r.hash == hash_ for r in t.rulings.get(game, ())):
+        return []
+    round_number, table = found
+    return _record(t, [RulingNoted(round=round_number, table=table.table, game=game, dispute=ruled["dispute"],
+                                   ruling=ruled["ruling"], reason=ruled["reason"], version=version, hash=hash_,
+                                   void_from=ruled.get("void_from"))], now)
 
 
 def decide_forfeit(t: Tournament, game: str, forfeited: list[str], reason: str,
