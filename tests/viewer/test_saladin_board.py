@@ -60,7 +60,7 @@ def expected(view: dict) -> dict:
         "pools": pools,
         "losses": {side: s["losses_track"] for side, s in view["sides"].items()},
         "markers": dict(view["markers"]),
-        "captured": {side: s["captured_banners"][:2] for side, s in view["sides"].items()},
+        "captured": {side: s["captured_banners"][:4] for side, s in view["sides"].items()},
         "arsuf": view["arsuf_lances"],
     }
 

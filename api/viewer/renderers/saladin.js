@@ -73,16 +73,20 @@ function leaderCard(side, s) {
 }
 
 function captured(side, s, names) {
-  const w = 150, h = 22 + 2 * TOKEN;
+  // Up to four captured banners by name, in two columns; any more as "+n".
+  const w = 176, h = 22 + 2 * TOKEN, shown = s.captured_banners.slice(0, 4), more = s.captured_banners.length - shown.length;
+  const enemy = side === "crusaders" ? "ayyubids" : "crusaders";
   return {
     w, h, draw: (x, y) => tag("g", { class: "captured", "data-side": side, "data-count": s.captured_banners.length },
       tag("rect", { x, y, width: w, height: h, rx: 5, class: "pool-frame" }),
       text(x + PAD, y + 15, `Captured banners ${s.captured_banners.length}`, { class: "small strong" }),
-      s.captured_banners.length
-        ? s.captured_banners.slice(0, 2).map((id, i) => tag("g", { class: "captured-banner", "data-banner": id },
-          tag("rect", { x: x + PAD, y: y + 21 + i * 13, width: 10, height: 10, class: `flag ${side === "crusaders" ? "ayyubids" : "crusaders"}` }),
-          text(x + PAD + 14, y + 30 + i * 13, (names[id] || id).slice(0, 18), { class: "tiny" })))
-          .join("") + (s.captured_banners.length > 2 ? text(x + w - PAD, y + 43, `+${s.captured_banners.length - 2}`, { class: "tiny", "text-anchor": "end" }) : "")
+      shown.length
+        ? shown.map((id, i) => {
+          const cx = x + PAD + (i >> 1) * 80, cy = y + 21 + (i % 2) * 13;
+          return tag("g", { class: "captured-banner", "data-banner": id },
+            tag("rect", { x: cx, y: cy, width: 10, height: 10, class: `flag ${enemy}` }),
+            text(cx + 14, cy + 9, (names[id] || id).slice(0, 11), { class: "tiny" }));
+        }).join("") + (more > 0 ? text(x + w - PAD, y + 15, `+${more}`, { class: "tiny", "text-anchor": "end" }) : "")
         : text(x + PAD, y + 34, "none", { class: "tiny muted" })),
   };
 }
