@@ -110,8 +110,12 @@ def test_ten_players_seated_at_tables_of_allowed_sizes(client):
     players = [f"King{i}" for i in range(1, 11)]
     rng = random.Random("tables")
     run = open_tournament(client, players, rules="open-table", format="swiss", rounds=3, table_size=4, min_table=3)
+    placed: dict[str, float] = {}
     for number in range(1, 4):
         paired = pair(client, run)
+        if placed:  # tables by score: the first table holds the best-placed players
+            top = sorted(placed.values(), reverse=True)[:4]
+            assert sorted(placed[p] for p in paired["tables"][0]["seats"].values()) == sorted(top)
         sizes = sorted((len(t["seats"]) for t in paired["tables"]), reverse=True)
         assert sizes == [4, 3, 3] and not paired["byes"]
         seated = [p for t in paired["tables"] for p in t["seats"].values()]
@@ -121,11 +125,7 @@ def test_ten_players_seated_at_tables_of_allowed_sizes(client):
         tokens = my_seat_tokens(client, run, number)
         for table in paired["tables"]:
             play_open_table(client, table["game"], tokens[table["game"]], rng, moves=1)
-        if number > 1:  # tables by score: the first table holds the best-placed players
-            before = {r["player"]: r["points"] for r in standings_before}
-            top = sorted(before.values(), reverse=True)[:4]
-            assert sorted(before[p] for p in paired["tables"][0]["seats"].values()) == sorted(top)
-        standings_before = client.get(f"/tournaments/{run.id}/standings").json()["standings"]
+        placed = {r["player"]: r["points"] for r in client.get(f"/tournaments/{run.id}/standings").json()["standings"]}
     standings = client.get(f"/tournaments/{run.id}/standings").json()["standings"]
     assert_standings_match(standings, recompute(records_of(client, run.id), players), players)
     assert sum(r["points"] for r in standings) == 3 * (4 / 2 + 3 / 2 + 3 / 2)  # k/2 points at a table of k
