@@ -301,7 +301,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(viewer_router(settings))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
-    install_openapi(app, [VerifyRequest])
+    install_openapi(app, [VerifyRequest],
+                    {f"Command-{system}": RULE_SYSTEMS[system].command_type for system in sorted(RULE_SYSTEMS)})
     return app
 
 

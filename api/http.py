@@ -118,15 +118,19 @@ def _ref(type_: Any) -> dict[str, Any]:
     return msgspec.json.schema_components([type_], ref_template=REF)[0][0]
 
 
-def install_openapi(app: FastAPI, extra_types: list[Any]) -> None:
-    """Merge the msgspec schemas of every documented type into FastAPI's OpenAPI document."""
+def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] | None = None) -> None:
+    """Merge the msgspec schemas of every documented type into FastAPI's OpenAPI document;
+    ``named`` types (unions, such as each rule system's commands) get a component of that name."""
     base = app.openapi
+    named = named or {}
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
             return app.openapi_schema
         schema = base()
-        (_, components) = msgspec.json.schema_components(_SCHEMA_TYPES + extra_types, ref_template=REF)
+        types = _SCHEMA_TYPES + extra_types + list(named.values())
+        (refs, components) = msgspec.json.schema_components(types, ref_template=REF)
+        components.update(zip(named, refs[len(types) - len(named):]))
         schema.setdefault("components", {}).setdefault("schemas", {}).update(
             dict(sorted(components.items()))
         )

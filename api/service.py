@@ -80,7 +80,8 @@ class GameCreatedResponse(msgspec.Struct, frozen=True):
 
 
 class CommandRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/commands."""
+    """POST /games/{id}/commands. ``command`` is one of the game's rule system's commands:
+    the ``Command-<system>`` schemas (also served by ``GET /rules/{system}``)."""
 
     seat: str
     command: dict[str, Any]
