@@ -2,8 +2,9 @@
 
 Points: a table of k players gives each player (players ranked below + ½ × players tied)
 ÷ (k − 1): win 1, draw ½, loss 0 at a two-player table; ranking points at a larger one.
-A result's order: a draw ties everyone; else the outcome's ``ranking`` (unlisted seats tied
-below), else the winner above everyone else. A forfeit puts the forfeiting players below
+A result's order: a draw ties everyone (at a larger table whose outcome scores every seat, a
+draw ties only equal scores); else the outcome's ``ranking`` (unlisted seats tied below), else
+the winner above everyone else. A forfeit puts the forfeiting players below
 the others (all forfeiting: everyone scores 0). Byes score their recorded points;
 adjustments add theirs. Ranking: points, Buchholz, Sonneborn-Berger, head-to-head among
 the players still tied, the rule-system margin, then seed. NOTES.md explains each.
@@ -79,6 +80,8 @@ class CrossRow(msgspec.Struct, frozen=True):
 def order_of(seats: dict[str, str], outcome: Outcome) -> dict[str, int]:
     """Each seat's place (0 best; equal places are ties) in a finished game."""
     if outcome.draw:
+        if len(seats) > 2 and all(s in outcome.scores for s in seats):  # e.g. tied for most provinces
+            return {s: sum(outcome.scores[o] > outcome.scores[s] for o in seats) for s in seats}
         return {s: 0 for s in seats}
     if outcome.ranking:
         listed = [s for s in outcome.ranking if s in seats]

@@ -110,7 +110,10 @@ def records_of(client, tournament: str) -> list[dict]:
 
 
 def places(seats: list[str], outcome: dict) -> dict[str, int]:
+    scores = outcome.get("scores") or {}
     if outcome.get("draw"):
+        if len(seats) > 2 and all(s in scores for s in seats):
+            return {s: len([o for o in seats if scores[o] > scores[s]]) for s in seats}
         return {s: 0 for s in seats}
     ranking = [s for s in outcome.get("ranking") or [] if s in seats]
     if ranking:

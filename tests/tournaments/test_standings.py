@@ -92,3 +92,12 @@ def test_forfeits_and_adjustments_count_for_points_only():
     assert all(by[p].points == (-0.5 if p == "P3" else 0) for p in two.seats.values())
     assert all(s.buchholz == 0 and s.sonneborn_berger == 0 for s in by.values())
     assert t.unfinished(1) == [] and plan_round(t).round == 2
+
+
+def test_a_drawn_multi_player_table_ties_only_equal_scores():
+    t = tournament(4, table_size=4, min_table=3, rounds=1)
+    t = play_round(t, [Outcome(draw=True, reason="turn limit (30): tied for most provinces",
+                               scores={"p1": 3.0, "p2": 3.0, "p3": 0.0, "p4": 2.0}, ranking=["p1", "p2", "p4"])])
+    seats = t.rounds[0].tables[0].seats
+    points = {s.player: s.points for s in standings(t)}
+    assert [points[seats[s]] for s in ("p1", "p2", "p4", "p3")] == pytest.approx([5 / 6, 5 / 6, 1 / 3, 0])
