@@ -140,3 +140,16 @@ def test_forfeit_withdrawal_and_a_spoofed_game(client):
                          "ByeAssigned"]
     row = next(r for r in client.get(f"/tournaments/{run.id}/crosstable").json()["rows"] if r["player"] == absent)
     assert row["rounds"][0]["kind"] == "forfeit" and row["rounds"][1]["kind"] == "none"
+
+
+def test_two_directors_pairing_at_once_pair_one_round(client):
+    from concurrent.futures import ThreadPoolExecutor
+
+    run = open_tournament(client, PLAYERS, rules="open-table", format="swiss", rounds=2)
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: client.post(f"/tournaments/{run.id}/rounds", headers=run.director),
+                                range(4)))
+    assert sorted(a.status_code for a in answers) == [201, 409, 409, 409]
+    assert {a.json()["code"] for a in answers if a.status_code == 409} == {"round_unfinished"}
+    games = client.get("/games", params={"tournament": run.id}).json()["games"]
+    assert len(games) == 2 and client.get(f"/tournaments/{run.id}").json()["current_round"] == 1
