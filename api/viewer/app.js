@@ -11,8 +11,6 @@ const MODE = path.endsWith("/viewer/record") ? "record" : "game";
 const GAME_ID = MODE === "game" ? decodeURIComponent(path.split("/").pop()) : null;
 const TOKEN_KEY = `herald.token.${GAME_ID}`;
 const RECORD_KEY = "herald.record";
-const STUDY_TYPES = new Set(["DecisionTaken", "DiceRolled", "CardsShuffled", "GameEnded", "Annotated",
-  "DisputeRaised", "DisputeRuled", "DecisionsVoided"]);
 
 const PLAY = '<svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2v12l10-6z"/></svg> Play';
 const PAUSE = '<svg class="icon" viewBox="0 0 16 16" aria-hidden="true"><path d="M3 2h4v12H3zM9 2h4v12H9z"/></svg> Pause';
@@ -218,7 +216,12 @@ function drawTimeline() {
 }
 
 function appendTimeline(e) {
-  if (e.type === "DecisionsVoided") { drawTimeline(); return; }
+  if (e.type === "DecisionsVoided") {
+    // A ruling refolds the game without the voided play: boards fetched before may be stale.
+    if (MODE === "game") S.states.clear();
+    drawTimeline();
+    return;
+  }
   $("#timeline").insertAdjacentHTML("beforeend", eventItem(e));
 }
 
