@@ -550,7 +550,7 @@ class Herald:
         game = self.game(game_id)
         if seat not in game.created.seats:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
-        commands = [] if game.ended else game.rules.legal_commands(game.state, seat)
+        commands = game.rules.legal_commands(game.state, seat) if seat in game.to_act() else []
         return LegalCommands(game.version, seat, msgspec.to_builtins(commands))
 
     def events(self, game_id: UUID, after: int = 0, limit: int = 100) -> EventsPage:

@@ -140,15 +140,14 @@ class Game(msgspec.Struct, frozen=True):
     def ended(self) -> bool:
         return self.outcome is not None
 
-    def to_act(self) -> list[str]:
-        return [] if self.ended else self.rules.to_act(self.state)
-
     @property
     def frozen(self) -> bool:
+        """Play is stopped while a dispute raised with ``freeze`` is open."""
         return any(d.freeze for d in self.disputes)
 
-    def is_voided(self, version: int) -> bool:
-        return any(start <= version < end for start, end in self.voided)
+    def to_act(self) -> list[str]:
+        """The seats that may send a command now: nobody once ended or while frozen."""
+        return [] if self.ended or self.frozen else self.rules.to_act(self.state)
 
     def key_use(self, key: str) -> KeyUse | None:
         return next((k for k in reversed(self.keys) if k.key == key), None)
