@@ -1,0 +1,1 @@
+"""One renderer module per rule system (ES modules); a package only for package data."""
