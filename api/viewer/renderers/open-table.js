@@ -47,7 +47,13 @@ export function render(target, ctx) {
     const proposal = view.end_proposals && view.end_proposals[seat];
     const player = game.seats && game.seats[seat] ? game.seats[seat].player : "";
     const last = lastSaid[seat];
-    const lastText = last ? (last.type === "note" ? `“${last.text || ""}”` : last.type === "roll" ? `rolled ${last.dice}` : last.type) : "—";
+    const lastText = !last ? "—" : {
+      note: () => `“${last.text || ""}”`,
+      roll: () => `rolled ${last.dice}${last.label ? ` for ${last.label}` : ""}`,
+      shuffle: () => `shuffled ${last.deck}`,
+      draw: () => `drew ${last.count || 1} from ${last.deck}`,
+      end: () => "proposed to end",
+    }[last.type]?.() ?? last.type;
     parts.push(tag("g", { class: `seat${toAct ? " to-act" : ""}`, "data-seat": seat, "data-decisions": decided[seat] || 0 },
       tag("rect", { x, y: sy, width: cw, height: ch, rx: 6, class: "seat-card" }),
       text(x + 8, sy + 18, seat, { class: "seat-id" }),
