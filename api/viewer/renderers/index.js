@@ -7,6 +7,7 @@ import * as saladin from "./saladin.js";
 const RENDERERS = {
   "open-table": openTable,
   saladin,
+  "saxon-shore": await import("./saxon-shore.js").catch((error) => { console.error(error); return generic; }),
 };
 
 export function rendererFor(rules) {
