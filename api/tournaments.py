@@ -112,6 +112,7 @@ class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     min_table: int | None = None
     rated: bool = True
     director: str = ""
+    options: dict[str, Any] = {}
 
 
 class TournamentCreatedResponse(msgspec.Struct, frozen=True):
@@ -206,6 +207,7 @@ class TournamentSummary(msgspec.Struct, frozen=True):
     min_table: int
     rated: bool
     director: str
+    options: dict[str, Any]
     status: str
     current_round: int
     head: Head
@@ -432,7 +434,7 @@ class Tournaments:
             name=body.name.strip(), rules=body.rules, scenarios=scenarios, format=body.format, rounds=body.rounds,
             table_size=body.table_size,
             min_table=body.min_table if body.min_table is not None else max(2, body.table_size - 1),
-            rated=body.rated, director=body.director.strip()[:100],
+            rated=body.rated, director=body.director.strip()[:100], options=body.options,
         )
         tournament_id = uuid4()
         try:
@@ -491,6 +493,7 @@ class Tournaments:
                 made = self.herald.create(CreateGame(
                     rules=t.created.rules, scenario=table.scenario,
                     seats={seat: SeatRequest(player) for seat, player in table.seats.items()},
+                    options=t.created.options,
                     tournament=TournamentRef(str(tournament_id), plan.round, table.table),
                 ))
                 games[table.table] = made.id
@@ -520,7 +523,8 @@ class Tournaments:
         return TournamentSummary(
             id=str(t.id), name=c.name, rules=c.rules, scenarios=c.scenarios, format=c.format,
             rounds=t.planned_rounds(), table_size=c.table_size, min_table=c.min_table, rated=c.rated,
-            director=c.director, status=t.status(), current_round=t.current_round, head=Head(t.version, t.head),
+            director=c.director, options=c.options, status=t.status(), current_round=t.current_round,
+            head=Head(t.version, t.head),
             players=[PlayerInfo(p.name, p.seed, p.withdrawn_after, p.withdraw_reason) for p in t.seeded()],
             paired=[_round_info(t, n) for n in range(1, t.current_round + 1)],
         )

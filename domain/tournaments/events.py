@@ -58,6 +58,7 @@ class TournamentCreated(TournamentEventData, frozen=True):
     min_table: int = 2
     rated: bool = True
     director: str = ""
+    options: dict[str, Any] = {}  # the rule system's options, for every game (e.g. a turn limit)
 
 
 @tournament_event("PlayerRegistered")

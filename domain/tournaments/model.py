@@ -15,6 +15,7 @@ from uuid import UUID
 import msgspec
 
 from domain.events import Outcome
+from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 from domain.tournaments.events import (
     FORMATS,
@@ -207,6 +208,10 @@ def decide_create(tournament_id: UUID, created: TournamentCreated, now: datetime
                                     f"{created.table_size} do not fit")
         if len(scenario.seats) < created.table_size:
             raise TournamentInvalid("bad_table_size", f"{scenario_id} names only {len(scenario.seats)} seats")
+        try:
+            rules.setup(scenario_id, scenario.seats[:created.table_size], created.options)
+        except RuleViolation as error:
+            raise TournamentInvalid("bad_option", f"{scenario_id}: {error.message}") from None
     if created.table_size > 2 and created.format != "swiss":
         raise TournamentInvalid("bad_format", "multi-player tables are paired by score (format swiss) only")
     if created.format == "swiss" and not 1 <= created.rounds <= 50:

@@ -146,3 +146,21 @@ def test_ten_saxon_shore_kings_at_tables_of_the_allowed_sizes(client):
     too_big = client.post("/tournaments", json={"name": "X", "rules": "saxon-shore", "format": "swiss", "rounds": 1,
                                                 "table_size": 6})
     assert too_big.status_code == 422 and too_big.json()["code"] == "bad_table_size"
+
+
+def test_a_saxon_shore_table_played_to_the_end_scores_ranking_points(sqlite_client):
+    """Five kings at one table of Saxon Shore, random legal play to the end: the table hands
+    out 5/2 points by the game's own order of finish (NOTES.md, "Points")."""
+    client = sqlite_client
+    players = ["Aelle", "Cerdic", "Ida", "Hengest", "Oisc"]
+    run = open_tournament(client, players, rules="saxon-shore", scenarios=["standard"], format="swiss", rounds=1,
+                          table_size=5, min_table=5, options={"turn_limit": 6})
+    assert client.get(f"/tournaments/{run.id}").json()["options"] == {"turn_limit": 6}
+    (table,) = pair(client, run)["tables"]
+    play_legal_to_end(client, table["game"], my_seat_tokens(client, run, 1)[table["game"]],
+                      random.Random("saxon-shore"))
+    assert client.get(f"/games/{table['game']}").json()["outcome"]["reason"].startswith("turn limit (6)")
+    standings = client.get(f"/tournaments/{run.id}/standings").json()["standings"]
+    assert abs(sum(r["points"] for r in standings) - 2.5) < 1e-9
+    assert_standings_match(standings, recompute(records_of(client, run.id), players), players)
+    assert client.get(f"/tournaments/{run.id}").json()["status"] == "complete"
