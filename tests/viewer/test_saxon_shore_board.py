@@ -108,15 +108,16 @@ def richness(game: dict) -> tuple[bool, bool, bool]:
 
 @pytest.fixture(scope="module")
 def saxon(api) -> dict:
-    """The first of up to three recorded games that shows a conquest, boats at sea and a battle,
-    or else the one that shows most of them."""
+    """The first of up to two recorded games that shows a conquest and boats at sea (most do),
+    or else the one that shows more; a battle standing at a command's end is rarer, and is
+    checked when the game has one."""
     rnd = random.Random(450)
     best = None
-    for _ in range(3):
+    for _ in range(2):
         game = record_game(api, rnd)
         if best is None or sum(richness(game)) > sum(richness(best)):
             best = game
-        if all(richness(best)):
+        if all(richness(best)[:2]):
             break
     return best
 
