@@ -303,12 +303,17 @@ def screenshot(out: Path = SCREENSHOT) -> Path:
 
     server = start_server(Path(tempfile.mkdtemp()))
     try:
+        def busy(view: dict) -> int:
+            return (sum(len(p["troops"]) + 2 * bool(p["owner"]) + len(p["improvements"]) + p["ravage"]
+                        for p in view["provinces"].values())
+                    + 3 * sum(len(z["units"]) for z in view["sea_zones"].values()) + 6 * bool(view["battle"]))
+
         with httpx.Client(base_url=server.url, timeout=10) as api:
-            game = record_game(api, random.Random(450))
-        views = game["views"]
-        # Mid-game: the busiest board of the second turn.
-        version = max((v for v in views if views[v]["turn"] == 2), key=lambda v: (
-            sum(len(p["troops"]) + 2 * bool(p["owner"]) + len(p["improvements"]) for p in views[v]["provinces"].values()), v))
+            rnd = random.Random(450)
+            games = [record_game(api, rnd) for _ in range(4)]
+        # Mid-game: the busiest board before the last turn's end, of the busiest game.
+        game, version = max(((g, v) for g in games for v, view in g["views"].items() if view["outcome"] is None),
+                            key=lambda gv: (busy(gv[0]["views"][gv[1]]), gv[1]))
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport=WIDE, device_scale_factor=1.5)

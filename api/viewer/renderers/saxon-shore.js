@@ -24,6 +24,8 @@ const BORDER = {
 };
 const RESOURCE_COLOUR = { wheat: "#d8b13c", wool: "#f4f1e8", iron: "#6f7680", gold: "#f0c419", slaves: "#8d6e63" };
 const IMPROVEMENTS = ["road", "wall", "city", "monastery"];
+const SEA_COLOURS = ["#16897d", "#2d4f9e", "#3a9ad4"]; // the sea zones in the layout's order
+
 const ICON = {
   // 10×10 glyphs drawn at (0,0)
   road: "M1 10L4 0H6L9 10H7L5.6 5H4.4L3 10Z",
@@ -162,6 +164,11 @@ function icon(name, x, y, fill, scale = 1, title = null) {
     title ? tag("title", {}, esc(title)) : "");
 }
 
+function seaColour(zone) {
+  const i = Object.keys(LAYOUT.sea_zones).indexOf(zone);
+  return i < 0 ? "#6d93b3" : SEA_COLOURS[i % SEA_COLOURS.length];
+}
+
 function provinceCard(name, p, pos, ctx) {
   const { colours, seats, battle, prompt } = ctx;
   const x = pos.x - PW / 2, y = pos.y - PH / 2;
@@ -218,6 +225,13 @@ function provinceCard(name, p, pos, ctx) {
   parts.push(c.svg);
   const height = Math.max(PH, 44 + c.rows * 20 - 9);
   if (height > PH) parts[0] = parts[0].replace(`height="${PH}"`, `height="${height}"`);
+  // The coasts: a bar along the card's foot in each sea zone's colour.
+  const coasts = pos.coasts || [];
+  coasts.forEach((zone, i) => {
+    const w = (PW - 12) / coasts.length;
+    parts.push(tag("rect", { x: x + 6 + i * w + (i ? 1 : 0), y: y + height - 5, width: w - (coasts.length > 1 ? 1 : 0), height: 3, rx: 1.5,
+      fill: seaColour(zone), class: "coast", "data-coast": zone }, tag("title", {}, `coast: ${zone}`)));
+  });
   return tag("g", {
     class: `province${p.owner ? " owned" : " neutral"}${fighting ? " battle" : ""}`, "data-province": name, "data-owner": p.owner || "",
     "data-castle": p.castle ? "yes" : "no", "data-morale": p.morale, "data-ravage": p.ravage,
@@ -243,15 +257,16 @@ function seaBox(name, zone, pos, colours, seats) {
   const h = 28 + rows * 20;
   const x = pos.x - w / 2, y = pos.y - 24;
   const c = chips(list, x + 5, y + 32, w - 10, colours);
+  const colour = seaColour(name);
   return tag("g", { class: `sea${zone.storm ? " storm" : ""}`, "data-sea": name, "data-storm": zone.storm ? "yes" : "no", "data-units": zone.units.length },
-    tag("rect", { x, y, width: w, height: h, rx: 8, fill: "#eef5fb", stroke: zone.storm ? "#1f4f7a" : "#7ea6c6", "stroke-width": zone.storm ? 2.5 : 1.2 }),
-    text(x + 7, y + 15, name, { class: "sea-name" }),
+    tag("rect", { x, y, width: w, height: h, rx: 8, fill: "#f2f7fb", stroke: colour, "stroke-width": zone.storm ? 3 : 1.6,
+      "stroke-dasharray": zone.storm ? "6 3" : null }),
+    tag("rect", { x: x + 6, y: y + 19, width: 30, height: 3, rx: 1.5, fill: colour }),
+    text(x + 7, y + 15, name, { class: "sea-name", fill: colour, style: `fill:${colour}` }),
     zone.storm ? tag("g", { class: "storm-badge" }, tag("rect", { x: x + w - 46, y: y + 20, width: 42, height: 14, rx: 7, fill: "#1f4f7a" }),
       text(x + w - 25, y + 30.5, "STORM", { class: "storm-text", "text-anchor": "middle" })) : "",
     list.length ? c.svg : text(x + 7, y + 34, "no boats", { class: "empty" }));
 }
-
-function points(list) { return list.map(([px, py]) => `${px},${py}`).join(" "); }
 
 function mapSvg(view, ctx, version) {
   const [W, H] = LAYOUT.size;
@@ -260,12 +275,7 @@ function mapSvg(view, ctx, version) {
   out.push(tag("defs", {},
     tag("pattern", { id: "ss-wild", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
       tag("rect", { width: 6, height: 6, fill: "#ddd6c7" }), tag("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#b9b09d", "stroke-width": 2.5 }))));
-  // The sea, tinted by zone, and the zones' names across their water.
-  out.push(tag("rect", { x: 0, y: 0, width: W, height: H, fill: "#dbe8f1" }));
-  const tints = ["#cfe1ee", "#d9e5f2", "#d3e7e9"];
-  Object.entries(LAYOUT.sea_zones).forEach(([name, z], i) => {
-    out.push(tag("polygon", { points: points(z.area), fill: tints[i % tints.length], class: "sea-area", "data-sea-area": name }));
-  });
+  out.push(tag("rect", { x: 0, y: 0, width: W, height: H, fill: "#d8e7f1", class: "sea-bg" }));
   // Land: thick strokes along every land border and a disc at every province, in one colour.
   const land = [];
   for (const [a, b] of LAYOUT.borders) {
@@ -339,6 +349,7 @@ function key() {
     + `<ul>${KINDS.map((k) => `<li><b>${esc(LETTER[k])}</b> ${esc(KIND_NAME[k] || k)}</li>`).join("")}</ul>`
     + `<ul>${[...IMPROVEMENTS, "castle", "ravage"].map((k) => `<li>${iconSvg(k)} ${esc(k)}</li>`).join("")}`
     + `<li><span style="color:#2e7d32">▲</span>/<span style="color:#c62828">▼</span> morale</li><li>n population</li></ul>`
+    + `<ul>${Object.keys(LAYOUT.sea_zones).map((z) => `<li><svg width="18" height="6" aria-hidden="true"><rect width="18" height="4" y="1" rx="2" fill="${seaColour(z)}"/></svg> coast: ${esc(z)}</li>`).join("")}</ul>`
     + `<p style="margin:2px 0">A hand-made schematic layout, not the printed map.</p></details>`;
 }
 
