@@ -18,6 +18,7 @@ from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
 from api.viewer_routes import viewer_router
+from api.tournaments import attach as attach_tournaments
 from api.tournaments import router as tournaments_router
 from api.service import (
     CommandRequest,
@@ -120,6 +121,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = herald is None
         app.state.herald = herald or Herald(admin_token=settings.admin_token)
+        attach_tournaments(app.state)  # its directors are umpires of their games from the start
         try:
             yield
         finally:
@@ -134,6 +136,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     )
     if herald is not None:
         app.state.herald = herald
+        attach_tournaments(app.state)
     install_error_handlers(app)
 
     def service(request: Request) -> Herald:

@@ -26,8 +26,8 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
-from api.http import doc, read_body, respond
+from api.errors import Conflict, Forbidden, HeraldError, Invalid, NotFound, Unauthorized
+from api.http import bearer, doc, read_body, respond
 from api.service import CreateGame, Herald, SeatRequest
 from domain.events import GameCreated, Outcome, TournamentRef
 from domain.game import Recorded
@@ -296,6 +296,18 @@ class Tournaments:
         self._locks = [threading.RLock() for _ in range(32)]
         self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
         self._cache_lock = threading.Lock()
+        herald.umpire_hooks.append(self.directs_game)  # a director rules on disputes in its games
+
+    def directs_game(self, game_id: UUID, token: str) -> bool:
+        """Whether ``token`` is the director's of the tournament ``game_id`` was paired in."""
+        created = self._created(game_id)
+        if created is None or created.tournament is None:
+            return False
+        try:
+            expected = self.keys(UUID(created.tournament.id)).director
+        except (ValueError, HeraldError):
+            return False
+        return bool(expected) and hmac.compare_digest(expected, _hash_token(token))
 
     # -- internals --------------------------------------------------------------------------------
     def _log(self, start: int, limit: int, topics: list[str]) -> list[tuple[int, Any]]:
@@ -621,7 +633,11 @@ _service_lock = threading.Lock()
 
 def service(request: Request) -> Tournaments:
     """The tournaments service of this app, made on first use over the app's Herald."""
-    state = request.app.state
+    return attach(request.app.state)
+
+
+def attach(state: Any) -> Tournaments:
+    """The tournaments service of an app's state (made once per Herald)."""
     herald = state.herald
     found = getattr(state, "tournaments", None)
     if found is None or found.herald is not herald:
@@ -631,12 +647,6 @@ def service(request: Request) -> Tournaments:
                 found = Tournaments(herald)
                 state.tournaments = found
     return found
-
-
-def _bearer(authorization: str | None) -> str | None:
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip() or None
-    return None
 
 
 def _csv(text: str, filename: str) -> Response:
@@ -683,7 +693,7 @@ def get_tournament(request: Request, tournament_id: TournamentId) -> Response:
 async def register_player(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Register a player (director). The player token is shown once: hand it to the player."""
     body = await read_body(request, RegisterPlayer, MAX_BODY)
-    made = await run_in_threadpool(service(request).register, tournament_id, body, _bearer(authorization))
+    made = await run_in_threadpool(service(request).register, tournament_id, body, bearer(authorization))
     return respond(made, 201)
 
 
@@ -694,7 +704,7 @@ async def withdraw_player(request: Request, tournament_id: TournamentId, player:
     """Withdraw a player from the rounds not yet paired (director), with a reason."""
     body = await read_body(request, Withdraw, MAX_BODY)
     return respond(await run_in_threadpool(service(request).withdraw, tournament_id, player, body,
-                                           _bearer(authorization)))
+                                           bearer(authorization)))
 
 
 @router.post("/tournaments/{tournament_id}/rounds",
@@ -702,7 +712,7 @@ async def withdraw_player(request: Request, tournament_id: TournamentId, player:
 def pair_round(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Pair the next round (director): creates each table's game and returns its seat tokens
     (each player can also fetch their own from ``/tournaments/{id}/my-games``)."""
-    return respond(service(request).pair(tournament_id, _bearer(authorization)), 201)
+    return respond(service(request).pair(tournament_id, bearer(authorization)), 201)
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{number}", **doc(response=RoundInfo, errors=(404, 422)))
@@ -715,7 +725,7 @@ def get_round(request: Request, tournament_id: TournamentId, number: int) -> Res
 def my_games(request: Request, tournament_id: TournamentId,
              authorization: Annotated[str | None, Header(description="Bearer player token")] = None) -> Response:
     """A player's games in this tournament, with the seat token of each (Bearer player token)."""
-    return respond(service(request).my_games(tournament_id, _bearer(authorization)))
+    return respond(service(request).my_games(tournament_id, bearer(authorization)))
 
 
 @router.post("/tournaments/{tournament_id}/forfeits",
@@ -723,7 +733,7 @@ def my_games(request: Request, tournament_id: TournamentId,
 async def record_forfeit(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Record a forfeit (director), with a reason: the forfeiting players score 0 at that table."""
     body = await read_body(request, Forfeit, MAX_BODY)
-    return respond(await run_in_threadpool(service(request).forfeit, tournament_id, body, _bearer(authorization)))
+    return respond(await run_in_threadpool(service(request).forfeit, tournament_id, body, bearer(authorization)))
 
 
 @router.post("/tournaments/{tournament_id}/adjustments",
@@ -731,7 +741,7 @@ async def record_forfeit(request: Request, tournament_id: TournamentId, authoriz
 async def adjust_points(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Adjust a player's points (director), with a reason that stays in the history."""
     body = await read_body(request, Adjust, MAX_BODY)
-    return respond(await run_in_threadpool(service(request).adjust, tournament_id, body, _bearer(authorization)))
+    return respond(await run_in_threadpool(service(request).adjust, tournament_id, body, bearer(authorization)))
 
 
 @router.get("/tournaments/{tournament_id}/standings", **doc(response=StandingsBody, errors=(404, 422)))

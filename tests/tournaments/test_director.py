@@ -154,3 +154,30 @@ def test_two_directors_pairing_at_once_pair_one_round(client):
     assert {a.json()["code"] for a in answers if a.status_code == 409} == {"round_unfinished"}
     games = client.get("/games", params={"tournament": run.id}).json()["games"]
     assert len(games) == 2 and client.get(f"/tournaments/{run.id}").json()["current_round"] == 1
+
+
+def test_the_director_rules_on_disputes_in_the_tournaments_games_only(client):
+    """Issue 5: an umpire is the admin token or the tournament's director."""
+    run = open_tournament(client, PLAYERS[:2], rules="open-table", format="swiss", rounds=1)
+    pair(client, run)
+    table = run.rounds[-1]["tables"][0]
+    tokens = my_seat_tokens(client, run, 1)[table["game"]]
+    seat, token = sorted(tokens.items())[0]
+    raised = client.post(f"/games/{table['game']}/disputes", headers={"Authorization": f"Bearer {token}"},
+                         json={"seat": seat, "about_version": 1, "reason": "wrong seating"})
+    assert raised.status_code == 201, raised.text
+    dispute = raised.json()["events"][0]["version"]
+    ruling = {"dispute": dispute, "ruling": "rejected", "reason": "seating checked"}
+    player = client.post(f"/games/{table['game']}/rulings", json=ruling,
+                         headers={"Authorization": f"Bearer {run.players['Ann']}"})
+    assert player.status_code == 403 and player.json()["code"] == "not_umpire"
+    director = client.post(f"/games/{table['game']}/rulings", json=ruling, headers=run.director)
+    assert director.status_code == 201, director.text
+    # the same director is no umpire of a game outside the tournament
+    other = new_game(client)
+    raised = client.post(f"/games/{other['id']}/disputes",
+                         headers={"Authorization": f"Bearer {other['seat_tokens']['alice']}"},
+                         json={"seat": "alice", "about_version": 1, "reason": "x"}).json()
+    outside = client.post(f"/games/{other['id']}/rulings", headers=run.director,
+                          json={"dispute": raised["events"][0]["version"], "ruling": "rejected", "reason": "x"})
+    assert outside.status_code == 403
