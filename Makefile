@@ -23,7 +23,12 @@ test-postgres: $(STAMP)
 	HERALD_TEST_BACKENDS=postgres $(BIN)/python -m pytest -q tests/storage tests/api
 
 bench: $(STAMP)
+	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(BIN)/python bench/bench_api.py
+	$(BIN)/python bench/bench_saladin_http.py
+	$(BIN)/python bench/bench_saladin_sim.py
+	$(BIN)/python bench/bench_saxon_shore_sim.py
+	$(BIN)/python bench/bench_pairing.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m api.openapi > openapi/openapi.json
