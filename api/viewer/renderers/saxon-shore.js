@@ -199,7 +199,7 @@ function provinceCard(name, p, pos, ctx) {
     parts.push(tag("path", {
       d: up ? `M${mx} ${my + 10}L${mx + 5.5} ${my}L${mx + 11} ${my + 10}Z` : `M${mx} ${my}L${mx + 5.5} ${my + 10}L${mx + 11} ${my}Z`,
       fill: up ? "#2e7d32" : "#c62828", class: `morale morale-${p.morale}`,
-    }, tag("title", {}, `${p.morale} morale`)));
+    }, tag("title", {}, esc(`${p.morale} morale`))));
     mx += 14;
   }
   if (p.ravage) {
@@ -210,7 +210,7 @@ function provinceCard(name, p, pos, ctx) {
   if (p.trade) {
     parts.push(tag("rect", { x: mx, y: my + 1, width: 9, height: 9, rx: 4.5, fill: RESOURCE_COLOUR[p.trade.resource] || "#ccc",
       stroke: (colours[p.trade.seat] || {}).strong || NEUTRAL, "stroke-width": 2, class: "trade" },
-    tag("title", {}, `${p.trade.seat} offers ${p.trade.resource} for trade here`)));
+    tag("title", {}, esc(`${p.trade.seat} offers ${p.trade.resource} for trade here`))));
   }
   let rx = x + PW - 5;
   parts.push(text(rx, y + 29.5, `${p.population}`, { class: "pop", "text-anchor": "end" }));
@@ -218,7 +218,7 @@ function provinceCard(name, p, pos, ctx) {
   for (const r of [...p.produces].reverse()) {
     rx -= 9;
     parts.push(tag("rect", { x: rx, y: y + 22, width: 8, height: 8, rx: 1.5, fill: RESOURCE_COLOUR[r] || "#ccc", stroke: "#4d473d",
-      "stroke-width": 0.6, class: "produces", "data-resource": r }, tag("title", {}, `produces ${r}`)));
+      "stroke-width": 0.6, class: "produces", "data-resource": r }, tag("title", {}, esc(`produces ${r}`))));
   }
   const list = groups(p.troops, p.owner, seats);
   const c = chips(list, x + 4, y + 44, PW - 6, colours);
@@ -230,7 +230,7 @@ function provinceCard(name, p, pos, ctx) {
   coasts.forEach((zone, i) => {
     const w = (PW - 12) / coasts.length;
     parts.push(tag("rect", { x: x + 6 + i * w + (i ? 1 : 0), y: y + height - 5, width: w - (coasts.length > 1 ? 1 : 0), height: 3, rx: 1.5,
-      fill: seaColour(zone), class: "coast", "data-coast": zone }, tag("title", {}, `coast: ${zone}`)));
+      fill: seaColour(zone), class: "coast", "data-coast": zone }, tag("title", {}, esc(`coast: ${zone}`))));
   });
   return tag("g", {
     class: `province${p.owner ? " owned" : " neutral"}${fighting ? " battle" : ""}`, "data-province": name, "data-owner": p.owner || "",
