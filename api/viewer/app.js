@@ -584,6 +584,7 @@ async function main() {
     const url = new URL(location.href); url.searchParams.delete("v"); history.replaceState(null, "", url);
     await open(await file.text());
   });
+  document.body.dataset.opener = "ready"; // the file input listens from here on
   const kept = sessionStorage.getItem(RECORD_KEY);
   if (kept) await open(kept);
 }

@@ -57,6 +57,7 @@ def test_a_portable_record_file_opens_and_steps(page, server, api, arsuf, tmp_pa
     path = tmp_path / "arsuf.record.json"
     path.write_text(json.dumps(record))
     page.goto(f"{server.url}/viewer/record")
+    page.wait_for_selector("body[data-opener='ready']")
     page.set_input_files("#record-file", str(path))
     head = len(record["events"])
     at_version(page, head)
@@ -80,6 +81,7 @@ def test_a_broken_record_file_is_refused_with_a_reason(page, server, tmp_path):
     path = tmp_path / "broken.json"
     path.write_text('{"not": "a record"}')
     page.goto(f"{server.url}/viewer/record")
+    page.wait_for_selector("body[data-opener='ready']")
     page.set_input_files("#record-file", str(path))
     message = page.locator("#message")
     message.wait_for(state="visible")
