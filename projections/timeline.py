@@ -36,6 +36,12 @@ def narrate(rules: RuleSystem, event: Recorded) -> TimelineEntry:
         case "SeedRevealed":
             text = f"seed revealed ({d.get('reason', '')}): {d['seed']}"
         case _:
-            fields = ", ".join(f"{k}={v}" for k, v in sorted(d.items()) if k != "seat")
-            text = f"{event.type}: {fields}"
+            text = rules.describe_event(event.type, d) or _generic(event.type, d)
     return TimelineEntry(event.version, event.type, seat, text, event.timestamp.isoformat(timespec="microseconds"))
+
+
+def _generic(event_type: str, data: dict) -> str:
+    """``saladin.LancesLost`` with its fields, shortened, when a rule system has no words for it."""
+    fields = ", ".join(f"{k}={v}" for k, v in sorted(data.items()) if k != "seat")
+    text = f"{event_type.split('.')[-1]}: {fields}" if fields else event_type.split(".")[-1]
+    return text if len(text) <= 200 else text[:197] + "..."

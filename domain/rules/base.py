@@ -101,6 +101,11 @@ class RuleSystem(Generic[State, Command]):
         """A one-line narrative of a recorded command, for timelines."""
         return str(command.get("type", "?"))
 
+    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+        """A one-line narrative of one of this rule system's own events, in the rulebook's
+        words ("Henry II looses at Ala Afdal: 1 lance"); None for the generic wording."""
+        return None
+
     # -- shared helpers ---------------------------------------------------------------
     def scenario(self, scenario_id: str) -> Scenario:
         try:
