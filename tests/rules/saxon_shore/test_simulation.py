@@ -117,6 +117,17 @@ def test_random_legal_games_end_in_victory_or_turn_limit(players, seed, aggressi
     assert len(decisions) > 50
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_many_more_random_games_per_player_count(players):
+    """§9, §10: 12 more seeded games per player count (64 with the test above), invariants
+    after every event, legality sampled every 50 decisions."""
+    for seed in range(10, 22):
+        game, _ = play(players, seed, aggressive=seed % 2 == 0, check_every=50)
+        assert game.outcome is not None
+        assert game.outcome.reason in VICTORIES or game.outcome.reason.startswith("turn limit (16)")
+
+
 VICTORIES = {"eliminated all other players", "built four cities", "controls eight resource provinces",
              "controls ten provinces"}
 
