@@ -14,6 +14,7 @@ from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.saladin import narrate
 from domain.rules.saladin import view as board
 from domain.rules.saladin.commands import SaladinCommand
 from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS, TABLES
@@ -98,4 +99,8 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
 
     def describe_command(self, command: dict[str, Any]) -> str:
         """A one-line narrative of a recorded command."""
-        return board.describe_command(command)
+        return narrate.describe_command(command)
+
+    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+        """A one-line narrative of a ``saladin.*`` event, with the banners' and leaders' names."""
+        return narrate.describe_event(event_type, data)
