@@ -68,7 +68,7 @@ class DiceStats(TrackedProjection):
     schema = tuple(SCHEMA)
     batch = 1000
 
-    def apply(self, session: Session, seq: int, event: Recorded | None) -> None:
+    def apply(self, session: Session, seq: int, event: Recorded | None, prepared: None = None) -> None:
         if event is None:
             return
         d = event.data

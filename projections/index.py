@@ -64,7 +64,7 @@ class GameIndex(TrackedProjection):
     tables = ("herald_games", "herald_game_players")
     schema = tuple(SCHEMA)
 
-    def apply(self, session: Session, seq: int, event: Recorded | None) -> None:
+    def apply(self, session: Session, seq: int, event: Recorded | None, prepared: None = None) -> None:
         if event is not None:
             _apply(session, seq, event)
 

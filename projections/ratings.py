@@ -10,7 +10,6 @@ a game of a tournament created unrated.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
@@ -21,14 +20,12 @@ from openskill.models import PlackettLuce
 from domain.events import GameCreated, Outcome
 from domain.game import Recorded
 from domain.tournaments.standings import order_of
-from projections.sql import TRACKING_TABLE, Database, Session, position, set_position
+from projections.sql import Database, Session, TrackedProjection
 
 NAME = "ratings"
-BATCH = 500
 MODEL = PlackettLuce()
 
 SCHEMA = [
-    TRACKING_TABLE,
     """CREATE TABLE IF NOT EXISTS herald_ratings (
         rules TEXT NOT NULL,
         scenario TEXT NOT NULL,
@@ -68,46 +65,28 @@ class Rating(msgspec.Struct, frozen=True):
 GameInfo = Callable[[UUID], tuple[GameCreated, bool] | None]  # (GameCreated, rated?) or None
 
 
-class Ratings:
+class Ratings(TrackedProjection):
     """The ratings projection over a store's notification log."""
+
+    name = NAME
+    tables = ("herald_ratings", "herald_rated_games")
+    schema = tuple(SCHEMA)
 
     def __init__(self, db: Database, read_notifications: Callable[[int, int], list[tuple[int, Any]]],
                  game_info: GameInfo):
-        self._db = db
-        self._read = read_notifications
         self._info = game_info
-        self._lock = threading.Lock()
-        with db.transaction() as s:
-            for statement in SCHEMA:
-                s.execute(statement)
+        super().__init__(db, read_notifications)
 
-    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
-        done = 0
-        with self._lock:
-            while True:
-                with self._db.transaction() as s:
-                    start = position(s, NAME)
-                batch = self._read(start + 1, BATCH)
-                if not batch:
-                    return done
-                ended = [(seq, e) for seq, e in batch if isinstance(e, Recorded) and e.type == "GameEnded"]
-                infos = {e.originator_id: self._info(e.originator_id) for _, e in ended}
-                with self._db.transaction() as s:
-                    for _, event in ended:
-                        info = infos[event.originator_id]
-                        if info is not None and info[1]:
-                            _rate(s, event, info[0])
-                    set_position(s, NAME, batch[-1][0])
-                done += len(batch)
-                if progress:  # in notification ids: the log is read filtered by topic
-                    progress(batch[-1][0] - start)
+    def prepare(self, batch: list[tuple[int, Any]]) -> dict[UUID, tuple[GameCreated, bool] | None]:
+        """Each ended game's creation and whether it is rated, read before the transaction."""
+        return {e.originator_id: self._info(e.originator_id) for _, e in batch
+                if isinstance(e, Recorded) and e.type == "GameEnded"}
 
-    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
-        with self._lock, self._db.transaction() as s:
-            s.execute("DELETE FROM herald_ratings")
-            s.execute("DELETE FROM herald_rated_games")
-            set_position(s, NAME, 0)
-        return self.catch_up(progress)
+    def apply(self, session: Session, seq: int, event: Any, prepared: dict | None = None) -> None:
+        if isinstance(event, Recorded) and event.type == "GameEnded":
+            info = (prepared or {}).get(event.originator_id)
+            if info is not None and info[1]:
+                _rate(session, event, info[0])
 
     def of_player(self, player: str) -> list[Rating]:
         self.catch_up()

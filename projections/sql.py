@@ -100,12 +100,18 @@ class TrackedProjection:
             if fresh:
                 set_position(s, self.name, 0)
 
-    def apply(self, session: Session, seq: int, event: Any) -> None:
+    def prepare(self, batch: list[tuple[int, Any]]) -> Any:
+        """Work to do before the batch's transaction (reads, or acts on other streams)."""
+        return None
+
+    def apply(self, session: Session, seq: int, event: Any, prepared: Any = None) -> None:
         """Fold one notification (a decoded event, or None for other streams) into the tables."""
         raise NotImplementedError
 
     def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
-        """Apply every notification after the tracking position; return how many."""
+        """Apply every notification after the tracking position; return how many.
+        ``progress`` is told how far the notification ids advanced (the log may be read
+        filtered, so ids can skip)."""
         done = 0
         with self._lock:
             while True:
@@ -114,13 +120,14 @@ class TrackedProjection:
                 batch = self._read(start + 1, self.batch)
                 if not batch:
                     return done
+                prepared = self.prepare(batch)
                 with self._db.transaction() as s:
                     for seq, event in batch:
-                        self.apply(s, seq, event)
+                        self.apply(s, seq, event, prepared)
                     set_position(s, self.name, batch[-1][0])
                 done += len(batch)
                 if progress:
-                    progress(len(batch))
+                    progress(batch[-1][0] - start)
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Forget everything and rebuild from the first notification."""

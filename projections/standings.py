@@ -12,7 +12,6 @@ saving the tracking position only repeats work.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -20,13 +19,11 @@ import msgspec
 
 from domain.game import Recorded
 from domain.tournaments.events import TournamentCreated, TournamentRecorded
-from projections.sql import TRACKING_TABLE, Database, Session, position, set_position
+from projections.sql import Database, Session, TrackedProjection
 
 NAME = "tournament-results"
-BATCH = 500
 
 SCHEMA = [
-    TRACKING_TABLE,
     """CREATE TABLE IF NOT EXISTS herald_tournaments (
         seq BIGINT PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
@@ -59,47 +56,26 @@ class TournamentRow(msgspec.Struct, frozen=True):
 ReadLog = Callable[[int, int], list[tuple[int, Any]]]
 
 
-class TournamentResults:
+class TournamentResults(TrackedProjection):
     """The results process and the tournament list, over a store's notification log."""
 
+    name = NAME
+    tables = ("herald_tournaments",)  # results already recorded are skipped as duplicates on a rebuild
+    schema = tuple(SCHEMA)
+
     def __init__(self, db: Database, read_notifications: ReadLog, record: Callable[[Recorded], None]):
-        self._db = db
-        self._read = read_notifications
         self._record = record
-        self._lock = threading.Lock()
-        with db.transaction() as s:
-            for statement in SCHEMA:
-                s.execute(statement)
+        super().__init__(db, read_notifications)
 
-    def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
-        """Handle every notification after the tracking position; return how many."""
-        done = 0
-        with self._lock:
-            while True:
-                with self._db.transaction() as s:
-                    start = position(s, NAME)
-                batch = self._read(start + 1, BATCH)
-                if not batch:
-                    return done
-                for _, event in batch:  # outside the projection's transaction: record saves events
-                    if isinstance(event, Recorded) and event.type in ("GameEnded", "DisputeRuled"):
-                        self._record(event)
-                with self._db.transaction() as s:
-                    for seq, event in batch:
-                        if isinstance(event, TournamentRecorded):
-                            _apply(s, seq, event)
-                    set_position(s, NAME, batch[-1][0])
-                done += len(batch)
-                if progress:  # in notification ids: the log is read filtered by topic
-                    progress(batch[-1][0] - start)
+    def prepare(self, batch: list[tuple[int, Any]]) -> None:
+        """Outside the projection's transaction: recording a result saves tournament events."""
+        for _, event in batch:
+            if isinstance(event, Recorded) and event.type in ("GameEnded", "DisputeRuled"):
+                self._record(event)
 
-    def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
-        """Forget the list and read the log again from the start (results already recorded
-        are skipped as duplicates)."""
-        with self._lock, self._db.transaction() as s:
-            s.execute("DELETE FROM herald_tournaments")
-            set_position(s, NAME, 0)
-        return self.catch_up(progress)
+    def apply(self, session: Session, seq: int, event: Any, prepared: None = None) -> None:
+        if isinstance(event, TournamentRecorded):
+            _apply(session, seq, event)
 
     def list(self, *, rules: str | None = None, after: int | None = None,
              limit: int = 50) -> tuple[list[TournamentRow], int | None]:
