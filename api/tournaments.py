@@ -58,8 +58,8 @@ from domain.tournaments.standings import (
 from projections.ratings import Rating, Ratings
 from projections.sql import Database
 from projections.standings import TournamentResults, TournamentRow
-from replays.archive import ArchiveEvent, TournamentArchive, build_archive, to_archive_event
-from replays.record import Record
+from replays.archive import TournamentArchive, build_archive, to_archive_event
+from replays.record import Record, RecordEvent
 
 MAX_BODY = 64 * 1024
 
@@ -262,7 +262,7 @@ class CrosstableBody(msgspec.Struct, frozen=True):
 
 
 class TournamentEventsPage(msgspec.Struct, frozen=True):
-    events: list[ArchiveEvent]
+    events: list[RecordEvent]
     next: int | None
 
 

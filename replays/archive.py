@@ -26,26 +26,15 @@ from domain.tournaments.events import (
 )
 from domain.tournaments.model import Tournament, project_tournament
 from domain.tournaments.standings import Standing, standings
-from replays.record import Record
+from replays.record import Record, RecordEvent
 from replays.verify import verify
 
 FORMAT = "herald-tournament-archive/1"
 
 
-class ArchiveEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A tournament event as third parties see it."""
-
-    version: int
-    type: str
-    data: dict[str, Any]
-    prev_hash: str
-    hash: str
-    recorded_at: str
-
-
 class TournamentArchive(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tournament: str
-    events: list[ArchiveEvent]
+    events: list[RecordEvent]
     records: list[Record]
     standings: list[Standing]
     head: dict[str, Any] = {}
@@ -82,11 +71,11 @@ def decode_archive(raw: bytes) -> TournamentArchive:
     return msgspec.json.decode(raw, type=TournamentArchive)
 
 
-def to_archive_event(event: TournamentRecorded) -> ArchiveEvent:
-    return ArchiveEvent(event.version, event.type, event.data, event.prev_hash, event.hash, iso(event.timestamp))
+def to_archive_event(event: TournamentRecorded) -> RecordEvent:
+    return RecordEvent(event.version, event.type, event.data, event.prev_hash, event.hash, iso(event.timestamp))
 
 
-def from_archive_event(tournament_id: UUID, event: ArchiveEvent) -> TournamentRecorded:
+def from_archive_event(tournament_id: UUID, event: RecordEvent) -> TournamentRecorded:
     return TournamentRecorded(tournament_id, event.version, datetime.fromisoformat(event.recorded_at), event.type,
                               event.data, event.prev_hash, event.hash)
 
