@@ -16,11 +16,12 @@ from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation, Scenario
 from domain.rules.saxon_shore import combat, events_table, flow, movement  # noqa: F401 - registers jobs
+from domain.rules.saxon_shore import narrate
 from domain.rules.saxon_shore.board import MAP_FILE, PACKAGE
 from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, run, violation
 from domain.rules.saxon_shore.model import Choose, Done, Options, SaxonCommand, SaxonState
 from domain.rules.saxon_shore.phases import PHASES, check_command, legal_in_phase
-from domain.rules.saxon_shore.view import describe_command, render_text, view
+from domain.rules.saxon_shore.view import render_text, view
 
 SEATS = ("p1", "p2", "p3", "p4", "p5")
 
@@ -111,4 +112,8 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         return render_text(state)
 
     def describe_command(self, command: dict[str, Any]) -> str:
-        return describe_command(command)
+        return narrate.describe_command(command)
+
+    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+        """A one-line narrative of a ``saxon-shore.*`` event, with the map's names."""
+        return narrate.describe_event(event_type, data)
