@@ -184,7 +184,8 @@ def _resolved(d):
         return f"{prov} raided by {what[8:]}: attack {a} against defence {f} — {result}"
     if what.startswith("battle round"):
         hits = plural(int(x.get("attacker_hits", 0)), "hit"), plural(int(x.get("defender_hits", 0)), "hit")
-        return f"Battle for {prov}, round {x.get('round')} (§8.2): the attacker scores {hits[0]}, the defender {hits[1]}"
+        return (f"Battle for {prov}, round {x.get('round')} (§8.2): "
+                f"the attacker scores {hits[0]}, the defender {hits[1]}")
     if what.startswith("the defender wins"):
         if not seat:
             return f"{prov}: the militia beat off the invaders (§8.2)"
