@@ -7,33 +7,22 @@ the record format and never changes. Rule systems add their own event types, nam
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import msgspec
 
+from domain.chain import EventData, EventRegistry, to_data  # noqa: F401 - EventData, to_data re-exported
 from domain.dice import Face
 
 
-class EventData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Base of every event's data. ``type_name`` is the event's stable name in records."""
-
-    type_name: ClassVar[str]
+class UnknownEventType(ValueError):
+    """A record names an event type this version of Herald does not know."""
 
 
-EVENT_TYPES: dict[str, type[EventData]] = {}
-
-
-def event_type(name: str):
-    """Register an EventData class under its stable record name."""
-
-    def register(cls: type[EventData]) -> type[EventData]:
-        if name in EVENT_TYPES and EVENT_TYPES[name] is not cls:
-            raise ValueError(f"event type {name!r} registered twice")
-        cls.type_name = name
-        EVENT_TYPES[name] = cls
-        return cls
-
-    return register
+GAME_EVENTS = EventRegistry(UnknownEventType)
+EVENT_TYPES = GAME_EVENTS.types
+event_type = GAME_EVENTS.register
+from_data = GAME_EVENTS.from_data
 
 
 class SeatInfo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -120,24 +109,6 @@ class GameEnded(EventData, frozen=True):
 class SeedRevealed(EventData, frozen=True):
     seed: str
     reason: str = "game ended"
-
-
-def to_data(event: EventData) -> dict[str, Any]:
-    """The JSON-ready ``data`` of an event, exactly as it is stored and hashed."""
-    return msgspec.to_builtins(event)
-
-
-def from_data(type_name: str, data: dict[str, Any]) -> EventData:
-    """Rebuild a typed event from its stored ``type`` and ``data``."""
-    try:
-        cls = EVENT_TYPES[type_name]
-    except KeyError:
-        raise UnknownEventType(type_name) from None
-    return msgspec.convert(data, cls)
-
-
-class UnknownEventType(ValueError):
-    """A record names an event type this version of Herald does not know."""
 
 
 # -- audit and study (issue 5): disputes, rulings, annotations, abandonment, forced dice --

@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 import msgspec
 
+from domain.chain import GENESIS_HASH, StoredEvent, iso, link_hash
+from domain.chain import chain as chain_events
 from domain.events import (
     META_EVENTS,
     AbandonAgreed,
@@ -32,66 +34,31 @@ from domain.events import (
     Outcome,
     SeedRevealed,
     from_data,
-    to_data,
 )
 from domain.rng import ForcedFaceMismatch, ForcedRng, Rng, SeededRng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 
-GENESIS_HASH = "0" * 64
 IDEMPOTENCY_WINDOW = 256  # the most recent keys a game remembers (README: idempotency)
 
 
-class Recorded(msgspec.Struct, frozen=True):
-    """One stored event: its place in the game's stream, its data and its hash link."""
+class Recorded(StoredEvent, frozen=True):
+    """One stored game event: its place in the game's stream, its data and its hash link."""
 
-    originator_id: UUID
-    originator_version: int
-    timestamp: datetime
-    type: str
-    data: dict[str, Any]
-    prev_hash: str
-    hash: str
-
-    @property
-    def version(self) -> int:
-        return self.originator_version
+    stream: ClassVar[str] = "game"
 
     def typed(self) -> EventData:
         return from_data(self.type, self.data)
 
 
 def event_hash(game_id: UUID, version: int, type_: str, data: dict[str, Any], prev_hash: str, recorded_at: str) -> str:
-    """SHA-256 of the event's canonical JSON (sorted keys), which includes ``prev_hash``."""
-    canonical = msgspec.json.encode(
-        {
-            "game": str(game_id),
-            "version": version,
-            "type": type_,
-            "data": data,
-            "prev_hash": prev_hash,
-            "recorded_at": recorded_at,
-        },
-        order="sorted",
-    )
-    return hashlib.sha256(canonical).hexdigest()
-
-
-def iso(moment: datetime) -> str:
-    """The one text form of a recording time, as hashed and served."""
-    return moment.isoformat(timespec="microseconds")
+    """The hash link of a game event (see :mod:`domain.chain`)."""
+    return link_hash(Recorded.stream, game_id, version, type_, data, prev_hash, recorded_at)
 
 
 def chain(game_id: UUID, version: int, prev_hash: str, events: Iterable[EventData], now: datetime) -> list[Recorded]:
-    """Wrap event data as stored events, numbering and hash-linking them."""
-    out = []
-    for offset, event in enumerate(events):
-        data = to_data(event)
-        v = version + offset
-        digest = event_hash(game_id, v, event.type_name, data, prev_hash, iso(now))
-        out.append(Recorded(game_id, v, now, event.type_name, data, prev_hash, digest))
-        prev_hash = digest
-    return out
+    """Wrap event data as stored game events, numbering and hash-linking them."""
+    return chain_events(Recorded, game_id, version, prev_hash, events, now)
 
 
 class KeyUse(msgspec.Struct, frozen=True):

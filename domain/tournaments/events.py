@@ -7,7 +7,6 @@ part of the tournament archive format and never change. A stored event is a
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, ClassVar
@@ -15,38 +14,25 @@ from uuid import UUID
 
 import msgspec
 
+from domain.chain import GENESIS_HASH, EventData, EventRegistry, StoredEvent, iso, link_hash
+from domain.chain import chain as chain_events
 from domain.events import Outcome
 
-GENESIS_HASH = "0" * 64
+class UnknownTournamentEvent(ValueError):
+    """A record names a tournament event type this version of Herald does not know."""
 
 
-class TournamentEventData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Base of every tournament event's data."""
-
-    type_name: ClassVar[str]
-
-
-TOURNAMENT_EVENT_TYPES: dict[str, type[TournamentEventData]] = {}
-
-
-def tournament_event(name: str):
-    """Register a tournament event class under its stable record name."""
-
-    def register(cls: type[TournamentEventData]) -> type[TournamentEventData]:
-        if name in TOURNAMENT_EVENT_TYPES and TOURNAMENT_EVENT_TYPES[name] is not cls:
-            raise ValueError(f"tournament event type {name!r} registered twice")
-        cls.type_name = name
-        TOURNAMENT_EVENT_TYPES[name] = cls
-        return cls
-
-    return register
+TOURNAMENT_EVENTS = EventRegistry(UnknownTournamentEvent)
+TOURNAMENT_EVENT_TYPES = TOURNAMENT_EVENTS.types
+tournament_event = TOURNAMENT_EVENTS.register
+from_data = TOURNAMENT_EVENTS.from_data
 
 
 FORMATS = ("swiss", "round-robin", "knockout")
 
 
 @tournament_event("TournamentCreated")
-class TournamentCreated(TournamentEventData, frozen=True):
+class TournamentCreated(EventData, frozen=True):
     """An organiser opened a tournament: what is played, how it is paired, for how long."""
 
     name: str
@@ -62,13 +48,13 @@ class TournamentCreated(TournamentEventData, frozen=True):
 
 
 @tournament_event("PlayerRegistered")
-class PlayerRegistered(TournamentEventData, frozen=True):
+class PlayerRegistered(EventData, frozen=True):
     player: str
     seed: int  # pairing order for round-robin tables and knockout brackets; Swiss ties
 
 
 @tournament_event("PlayerWithdrawn")
-class PlayerWithdrawn(TournamentEventData, frozen=True):
+class PlayerWithdrawn(EventData, frozen=True):
     player: str
     reason: str
     after_round: int  # the last round the player was paired in (0 before the first)
@@ -84,14 +70,14 @@ class TablePairing(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @tournament_event("RoundPaired")
-class RoundPaired(TournamentEventData, frozen=True):
+class RoundPaired(EventData, frozen=True):
     round: int
     tables: list[TablePairing]
     method: str  # how the pairing was made, in words (format, rules applied)
 
 
 @tournament_event("ByeAssigned")
-class ByeAssigned(TournamentEventData, frozen=True):
+class ByeAssigned(EventData, frozen=True):
     round: int
     player: str
     points: float
@@ -99,7 +85,7 @@ class ByeAssigned(TournamentEventData, frozen=True):
 
 
 @tournament_event("ResultRecorded")
-class ResultRecorded(TournamentEventData, frozen=True):
+class ResultRecorded(EventData, frozen=True):
     """A linked game ended: its outcome, and the version and hash of its GameEnded event,
     which pin the game's whole record up to its end."""
 
@@ -113,7 +99,7 @@ class ResultRecorded(TournamentEventData, frozen=True):
 
 
 @tournament_event("RulingNoted")
-class RulingNoted(TournamentEventData, frozen=True):
+class RulingNoted(EventData, frozen=True):
     """An umpire ruled on a dispute in one of the tournament's games: the ruling and its
     reason, and the version and hash of the DisputeRuled event in that game's record. An
     upheld ruling that voided play changes the game's eventual result; this says why."""
@@ -130,7 +116,7 @@ class RulingNoted(TournamentEventData, frozen=True):
 
 
 @tournament_event("ForfeitRecorded")
-class ForfeitRecorded(TournamentEventData, frozen=True):
+class ForfeitRecorded(EventData, frozen=True):
     """A table's result decided without play (or overriding play): the forfeiting players
     score 0, the others score as winners."""
 
@@ -142,7 +128,7 @@ class ForfeitRecorded(TournamentEventData, frozen=True):
 
 
 @tournament_event("PointsAdjusted")
-class PointsAdjusted(TournamentEventData, frozen=True):
+class PointsAdjusted(EventData, frozen=True):
     """A director's adjustment: points added (or, negative, taken) with a reason."""
 
     player: str
@@ -151,64 +137,22 @@ class PointsAdjusted(TournamentEventData, frozen=True):
     round: int | None = None
 
 
-class TournamentRecorded(msgspec.Struct, frozen=True):
+class TournamentRecorded(StoredEvent, frozen=True):
     """One stored tournament event: its place in the stream, its data and its hash link."""
 
-    originator_id: UUID
-    originator_version: int
-    timestamp: datetime
-    type: str
-    data: dict[str, Any]
-    prev_hash: str
-    hash: str
+    stream: ClassVar[str] = "tournament"
 
-    @property
-    def version(self) -> int:
-        return self.originator_version
-
-    def typed(self) -> TournamentEventData:
+    def typed(self) -> EventData:
         return from_data(self.type, self.data)
-
-
-class UnknownTournamentEvent(ValueError):
-    """A record names a tournament event type this version of Herald does not know."""
-
-
-def to_data(event: TournamentEventData) -> dict[str, Any]:
-    return msgspec.to_builtins(event)
-
-
-def from_data(type_name: str, data: dict[str, Any]) -> TournamentEventData:
-    try:
-        cls = TOURNAMENT_EVENT_TYPES[type_name]
-    except KeyError:
-        raise UnknownTournamentEvent(type_name) from None
-    return msgspec.convert(data, cls)
-
-
-def iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="microseconds")
 
 
 def event_hash(tournament_id: UUID, version: int, type_: str, data: dict[str, Any], prev_hash: str,
                recorded_at: str) -> str:
-    """SHA-256 of the event's canonical JSON (sorted keys), which includes ``prev_hash``."""
-    canonical = msgspec.json.encode(
-        {"tournament": str(tournament_id), "version": version, "type": type_, "data": data,
-         "prev_hash": prev_hash, "recorded_at": recorded_at},
-        order="sorted",
-    )
-    return hashlib.sha256(canonical).hexdigest()
+    """The hash link of a tournament event (see :mod:`domain.chain`)."""
+    return link_hash(TournamentRecorded.stream, tournament_id, version, type_, data, prev_hash, recorded_at)
 
 
-def chain(tournament_id: UUID, version: int, prev_hash: str, events: Iterable[TournamentEventData],
+def chain(tournament_id: UUID, version: int, prev_hash: str, events: Iterable[EventData],
           now: datetime) -> list[TournamentRecorded]:
-    """Wrap event data as stored events, numbering and hash-linking them from ``version``."""
-    out = []
-    for offset, event in enumerate(events):
-        data = to_data(event)
-        v = version + offset
-        digest = event_hash(tournament_id, v, event.type_name, data, prev_hash, iso(now))
-        out.append(TournamentRecorded(tournament_id, v, now, event.type_name, data, prev_hash, digest))
-        prev_hash = digest
-    return out
+    """Wrap event data as stored tournament events, numbering and hash-linking them."""
+    return chain_events(TournamentRecorded, tournament_id, version, prev_hash, events, now)

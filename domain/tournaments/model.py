@@ -17,9 +17,9 @@ import msgspec
 from domain.events import Outcome
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
+from domain.chain import GENESIS_HASH, EventData
 from domain.tournaments.events import (
     FORMATS,
-    GENESIS_HASH,
     ByeAssigned,
     ForfeitRecorded,
     PlayerRegistered,
@@ -30,7 +30,6 @@ from domain.tournaments.events import (
     RulingNoted,
     TablePairing,
     TournamentCreated,
-    TournamentEventData,
     TournamentRecorded,
     chain,
 )
@@ -174,7 +173,7 @@ def project_tournament(t: Tournament | None, events: Iterable[TournamentRecorded
     return t
 
 
-def _record(t: Tournament, events: list[TournamentEventData], now: datetime) -> list[TournamentRecorded]:
+def _record(t: Tournament, events: list[EventData], now: datetime) -> list[TournamentRecorded]:
     return chain(t.id, t.version + 1, t.head, events, now)
 
 
@@ -487,9 +486,9 @@ def _advances(t: Tournament, paired: RoundPaired, a: str | None, b: str | None) 
     return None
 
 
-def paired_events(plan: RoundPlan, games: dict[int, str]) -> list[TournamentEventData]:
+def paired_events(plan: RoundPlan, games: dict[int, str]) -> list[EventData]:
     """The events of a planned round once its games exist (``games``: table -> game id)."""
-    events: list[TournamentEventData] = [RoundPaired(
+    events: list[EventData] = [RoundPaired(
         round=plan.round,
         tables=[TablePairing(table=x.table, game=games[x.table], scenario=x.scenario, seats=x.seats)
                 for x in plan.tables],

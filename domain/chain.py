@@ -1,0 +1,108 @@
+"""Hash-chained event streams: what a game's record and a tournament's record share.
+
+Each stream registers its event types under stable names (part of the record format), and
+every stored event carries ``prev_hash`` and ``hash``: SHA-256 of the canonical JSON (msgspec,
+sorted keys) of ``{<stream>, "version", "type", "data", "prev_hash", "recorded_at"}``, where
+``<stream>`` is the stream's kind (``"game"``, ``"tournament"``) keyed to its id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any, ClassVar, TypeVar
+from uuid import UUID
+
+import msgspec
+
+GENESIS_HASH = "0" * 64
+
+S = TypeVar("S", bound="StoredEvent")
+
+
+class EventData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Base of every event's data. ``type_name`` is the event's stable name in records."""
+
+    type_name: ClassVar[str]
+
+
+class EventRegistry:
+    """The event types of one kind of stream, by their stable record names."""
+
+    def __init__(self, unknown: type[Exception]):
+        self.types: dict[str, type[EventData]] = {}
+        self._unknown = unknown
+
+    def register(self, name: str) -> Callable[[type[EventData]], type[EventData]]:
+        """A class decorator registering an EventData class under ``name``."""
+
+        def register(cls: type[EventData]) -> type[EventData]:
+            if name in self.types and self.types[name] is not cls:
+                raise ValueError(f"event type {name!r} registered twice")
+            cls.type_name = name
+            self.types[name] = cls
+            return cls
+
+        return register
+
+    def from_data(self, type_name: str, data: dict[str, Any]) -> EventData:
+        """Rebuild a typed event from its stored ``type`` and ``data``."""
+        try:
+            cls = self.types[type_name]
+        except KeyError:
+            raise self._unknown(type_name) from None
+        return msgspec.convert(data, cls)
+
+
+def to_data(event: EventData) -> dict[str, Any]:
+    """The JSON-ready ``data`` of an event, exactly as it is stored and hashed."""
+    return msgspec.to_builtins(event)
+
+
+def iso(moment: datetime) -> str:
+    """The one text form of a recording time, as hashed and served."""
+    return moment.isoformat(timespec="microseconds")
+
+
+def link_hash(stream: str, stream_id: UUID, version: int, type_: str, data: dict[str, Any], prev_hash: str,
+              recorded_at: str) -> str:
+    """SHA-256 of the event's canonical JSON (sorted keys), which includes ``prev_hash``."""
+    canonical = msgspec.json.encode(
+        {stream: str(stream_id), "version": version, "type": type_, "data": data,
+         "prev_hash": prev_hash, "recorded_at": recorded_at},
+        order="sorted",
+    )
+    return hashlib.sha256(canonical).hexdigest()
+
+
+class StoredEvent(msgspec.Struct, frozen=True):
+    """One stored event: its place in its stream, its data and its hash link. Subclasses
+    name the stream (``stream``) and decode ``data`` with their registry."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    type: str
+    data: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+    stream: ClassVar[str]
+
+    @property
+    def version(self) -> int:
+        return self.originator_version
+
+
+def chain(cls: type[S], stream_id: UUID, version: int, prev_hash: str, events: Iterable[EventData],
+          now: datetime) -> list[S]:
+    """Wrap event data as stored events of ``cls``, numbering and hash-linking them."""
+    out = []
+    for offset, event in enumerate(events):
+        data = to_data(event)
+        v = version + offset
+        digest = link_hash(cls.stream, stream_id, v, event.type_name, data, prev_hash, iso(now))
+        out.append(cls(stream_id, v, now, event.type_name, data, prev_hash, digest))
+        prev_hash = digest
+    return out
