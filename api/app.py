@@ -14,6 +14,8 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.audit_routes import audit_router
+from api.command_route import OPERATION as COMMAND_OPERATION
+from api.command_route import CommandRoute
 from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
@@ -21,8 +23,6 @@ from api.viewer_routes import viewer_router
 from api.tournaments import attach as attach_tournaments
 from api.tournaments import router as tournaments_router
 from api.service import (
-    CommandRequest,
-    CommandResponse,
     CreateGame,
     EventsPage,
     GameCreatedResponse,
@@ -84,32 +84,16 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
     )
 
 
-def _game_id(raw: str) -> UUID:
-    try:
-        return UUID(raw)
-    except ValueError:
-        raise Invalid(f"{raw!r} is not a game id (a UUID)", code="invalid_request") from None
+class HeraldApp(FastAPI):
+    """FastAPI with the hot command route (api/command_route.py) in front of its middleware."""
 
+    def __init__(self, *, command_body_limit: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.command_body_limit = command_body_limit
 
-COMMAND_PARAMETERS = [
-    {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"},
-     "description": "The game's UUID"},
-    {"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"},
-     "description": "Bearer <seat token>"},
-    {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": 200},
-     "description": "A retry with the same key returns the first response and draws no new dice"},
-    {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-     "description": "The expected version, when the body does not give expected_version"},
-]
-
-
-def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequest:
-    if if_match is None or body.expected_version is not None:
-        return body
-    try:
-        return msgspec.structs.replace(body, expected_version=int(if_match.strip().removeprefix("W/").strip('"')))
-    except ValueError:
-        raise Invalid(f"If-Match must be a version number, not {if_match!r}", code="bad_if_match") from None
+    def build_middleware_stack(self) -> Any:
+        return CommandRoute(super().build_middleware_stack(), lambda: self.state.herald,
+                            limit=self.command_body_limit)
 
 
 def create_app(herald: Herald | None = None, settings: Settings | None = None) -> FastAPI:
@@ -128,7 +112,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             if owned:
                 app.state.herald.close()
 
-    app = FastAPI(
+    app = HeraldApp(
+        command_body_limit=settings.max_command_body,
         title="Herald",
         version="0.1.0",
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",
@@ -191,26 +176,6 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def legal_commands(request: Request, game_id: GameId, seat: str) -> Response:
         """Every command ``seat`` may send now, each ready to post as it is."""
         return respond(service(request).legal_commands(game_id, seat))
-
-    command_doc = doc(body=CommandRequest, response=CommandResponse, status=201,
-                      errors=(400, 401, 403, 404, 409, 413, 422))
-    command_doc["openapi_extra"]["parameters"] = COMMAND_PARAMETERS
-
-    @app.post("/games/{game_id}/commands", **command_doc)
-    async def post_command(request: Request) -> Response:
-        """Record a seat's command (Bearer seat token). ``expected_version`` (or If-Match)
-        gives 409 when stale; an ``Idempotency-Key`` retry returns the first response.
-
-        The hot path: parameters are read from the request directly, since FastAPI's
-        per-parameter validation cost more than the command itself (see bench/)."""
-        game_id = _game_id(request.path_params["game_id"])
-        headers = request.headers
-        body = _expected_version(await read_body(request, CommandRequest, settings.max_command_body),
-                                 headers.get("if-match"))
-        result, replayed = await service(request).submit_command(
-            game_id, body, bearer(headers.get("authorization")), headers.get("idempotency-key"), awaitable=True
-        )
-        return respond(result, 201, {"Idempotent-Replayed": "true"} if replayed else None)
 
     @app.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422)))
     def list_events(
@@ -305,7 +270,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
     install_openapi(app, [VerifyRequest],
-                    {f"Command-{system}": RULE_SYSTEMS[system].command_type for system in sorted(RULE_SYSTEMS)})
+                    {f"Command-{system}": RULE_SYSTEMS[system].command_type for system in sorted(RULE_SYSTEMS)},
+                    paths=COMMAND_OPERATION)
     return app
 
 

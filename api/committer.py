@@ -1,17 +1,26 @@
-"""Group commit: one writer thread decides queued commands in arrival order and commits
-each batch in one transaction, so concurrent commands share one fsync.
+"""Group commit: commands are decided the moment they arrive, each on the game the command
+before it left (committed or not); whatever has been decided is then committed in one
+transaction and only then answered.
 
-Durability is unchanged — no response is sent before its events are committed — and so is
-ordering: commands on one game are decided one after another, each on the state the one
-before left (committed or not). If the store refuses a batch (another process wrote one
-of its games first), each command is decided again on the fresh game and saved alone.
+- Durability is unchanged: no answer before its events are committed (SQLite keeps
+  ``synchronous=FULL``); the commands that arrive while a commit is on disk share the next.
+- Order is arrival order: deciding happens under one lock, and batches are committed one
+  after another by one flusher at a time.
+- No writer thread. The first command staged when no flush is under way makes its caller
+  the flusher: on the event loop, a callback that runs once the requests already read in
+  this turn of the loop have been decided; on a worker thread, the caller itself. Deciding
+  is pure computation on cached games (tens of microseconds), so the loop does it inline;
+  a game that is not cached is loaded before it is staged (the callers see to that).
+- A batch the store refuses (another process wrote one of its games first) is decided
+  again command by command on the fresh game and saved alone, and so is every command
+  decided on top of it. Nothing decided on an unsaved state is ever saved.
 """
 
 from __future__ import annotations
 
 import asyncio
-import queue
 import threading
+from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -21,8 +30,6 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from domain.game import Game, Recorded
-
-MAX_BATCH = 64
 
 
 @dataclass
@@ -37,32 +44,18 @@ class Decided:
 
 @dataclass
 class Job:
-    """A command waiting for the writer. ``future`` is a concurrent Future, or an asyncio
-    one owned by ``loop`` (then settled on that loop: no thread blocks on it)."""
+    """A command: how to decide it, what it decided, and where its answer goes —
+    a concurrent Future, or an asyncio one settled on its ``loop``."""
 
     game_id: UUID
     decide: Callable[[Game], Decided]
     future: Any = field(default_factory=Future)
     loop: asyncio.AbstractEventLoop | None = None
-
-    def settle(self, result: Any = None, error: BaseException | None = None) -> None:
-        if self.loop is None:
-            if not self.future.done():
-                self.future.set_exception(error) if error is not None else self.future.set_result(result)
-        else:
-            self.loop.call_soon_threadsafe(_settle_async, self.future, result, error)
-
-    def done(self) -> bool:
-        return self.loop is None and self.future.done()
-
-
-def _settle_async(future: asyncio.Future, result: Any, error: BaseException | None) -> None:
-    if not future.done():  # a client that went away cancels its future
-        future.set_exception(error) if error is not None else future.set_result(result)
+    decided: Decided | None = None
 
 
 class Committer:
-    """The single writer of a process."""
+    """The one writer of a process."""
 
     def __init__(self, load: Callable[[UUID, bool], Game], save: Callable[..., None],
                  cache_put: Callable[[UUID, Game], None]):
@@ -70,84 +63,45 @@ class Committer:
         self._load = load
         self._save = save
         self._cache_put = cache_put
-        self._queue: queue.Queue[Job | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="herald-committer", daemon=True)
-        self._thread.start()
-
-    def submit(self, game_id: UUID, decide: Callable[[Game], Decided]) -> Future:
-        """Queue a job; its concurrent Future gives the answer."""
-        job = Job(game_id, decide)
-        self._queue.put(job)
-        return job.future
-
-    def submit_async(self, game_id: UUID, decide: Callable[[Game], Decided]) -> asyncio.Future:
-        """Queue a job from a running event loop; await the returned future."""
-        loop = asyncio.get_running_loop()
-        job = Job(game_id, decide, loop.create_future(), loop)
-        self._queue.put(job)
-        return job.future
+        self._lock = threading.Lock()
+        self._staged: list[Job] = []  # decided, not yet committed
+        self._pending: dict[UUID, Game] = {}  # each game as its last staged command left it
+        self._flushing = False  # a flusher is scheduled or running
 
     def run(self, game_id: UUID, decide: Callable[[Game], Decided]) -> Any:
-        """Submit and wait (for callers on a worker thread)."""
-        return self.submit(game_id, decide).result()
+        """Decide, commit and answer, from a thread that may block (a refusal raises)."""
+        job = Job(game_id, decide)
+        if self._stage(job):
+            self._flush()
+        return job.future.result()
 
-    def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join(timeout=10)
+    def submit_async(self, game_id: UUID, decide: Callable[[Game], Decided]) -> asyncio.Future:
+        """From the running event loop: decide now (a refusal raises here) and return the
+        future to await for the answer."""
+        loop = asyncio.get_running_loop()
+        job = Job(game_id, decide, loop.create_future(), loop)
+        if self._stage(job):
+            loop.call_soon(self._flush)
+        return job.future
 
-    def _run(self) -> None:
-        while True:
-            job = self._queue.get()
-            if job is None:
-                return
-            batch = [job]
-            while len(batch) < MAX_BATCH:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._queue.put(None)
-                    break
-                batch.append(more)
-            try:
-                self._commit(batch)
-            except BaseException as error:  # never let the writer die
-                for j in batch:
-                    if not j.done():
-                        j.settle(error=error)
+    # -- deciding --------------------------------------------------------------------------
+    def _stage(self, job: Job) -> bool:
+        """Decide ``job`` and queue it; True when the caller must flush."""
+        with self._lock:
+            job.decided = self._decide(job)
+            if job.decided.after is not None:
+                self._pending[job.game_id] = job.decided.after
+            self._staged.append(job)
+            if self._flushing:
+                return False
+            self._flushing = True
+            return True
 
-    def _commit(self, batch: list[Job]) -> None:
-        games: dict[UUID, Game] = {}
-        staged: list[tuple[Job, Decided]] = []
-        for job in batch:
-            try:
-                decided = self._decide(job, games.get(job.game_id))
-            except Exception as error:
-                job.settle(error=error)
-                continue
-            if decided.after is not None:
-                games[job.game_id] = decided.after
-            staged.append((job, decided))
-        events = [e for _, d in staged for e in d.events]
-        if events:
-            try:
-                self._save(*events)
-            except IntegrityError:
-                self._one_by_one([job for job, _ in staged])
-                return
-            except Exception as error:
-                for job, _ in staged:
-                    job.settle(error=error)
-                return
-        for game_id, game in games.items():
-            self._cache_put(game_id, game)
-        for job, decided in staged:
-            self._answer(job, decided)
-
-    def _decide(self, job: Job, pending: Game | None) -> Decided:
-        """Decide on the game this batch left, else the cached game; a refusal on a cached
-        game is checked once more against the store (another process may have moved it)."""
+    def _decide(self, job: Job) -> Decided:
+        """Decide on the game the last staged command left, else the cached game; a refusal
+        on a cached game is checked once more against the store (another process may have
+        moved it)."""
+        pending = self._pending.get(job.game_id)
         if pending is not None:
             return job.decide(pending)
         game = self._load(job.game_id, False)
@@ -159,24 +113,94 @@ class Committer:
                 raise
             return job.decide(fresh)
 
+    # -- committing ------------------------------------------------------------------------
+    def _flush(self) -> None:
+        """Commit batches until nothing is staged."""
+        while True:
+            with self._lock:
+                if not self._staged:
+                    self._flushing = False
+                    return
+                batch, self._staged = self._staged, []
+            try:
+                self._commit(batch)
+            except BaseException as error:  # never leave a caller waiting
+                self._answer(batch, error)
+
+    def _commit(self, batch: list[Job]) -> None:
+        events = [event for job in batch for event in job.decided.events]
+        if events:
+            try:
+                self._save(*events)
+            except Exception as error:
+                self._refused(batch, error)
+                return
+        with self._lock:
+            for job in batch:
+                after = job.decided.after
+                if after is not None:
+                    self._cache_put(job.game_id, after)
+                    if self._pending.get(job.game_id) is after:
+                        del self._pending[job.game_id]
+        self._answer(batch)
+
+    def _refused(self, batch: list[Job], error: Exception) -> None:
+        """Nothing of ``batch`` was saved. Commands staged since were decided on top of it:
+        take them back and decide them again on what the store holds."""
+        with self._lock:
+            later, self._staged = self._staged, []
+            self._pending.clear()
+        if isinstance(error, IntegrityError):
+            self._one_by_one(batch + later)
+        else:
+            self._answer(batch, error)
+            self._one_by_one(later)
+
     def _one_by_one(self, jobs: list[Job]) -> None:
         for job in jobs:
             try:
-                decided = job.decide(self._load(job.game_id, True))
-                if decided.events:
-                    self._save(*decided.events)
-                if decided.after is not None:
-                    self._cache_put(job.game_id, decided.after)
+                job.decided = job.decide(self._load(job.game_id, True))
+                if job.decided.events:
+                    self._save(*job.decided.events)
+                if job.decided.after is not None:
+                    self._cache_put(job.game_id, job.decided.after)
             except Exception as error:
-                job.settle(error=error)
-                continue
-            self._answer(job, decided)
+                self._answer([job], error)
+            else:
+                self._answer([job])
 
     @staticmethod
-    def _answer(job: Job, decided: Decided) -> None:
+    def _answer(jobs: list[Job], error: BaseException | None = None) -> None:
+        """Settle each job with its answer (or ``error``): directly on this thread's event
+        loop, else with one wake-up per loop."""
         try:
-            answer = decided.answer()
-        except Exception as error:
-            job.settle(error=error)
-        else:
-            job.settle(answer)
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        elsewhere: dict[asyncio.AbstractEventLoop, list[tuple[Any, Any, BaseException | None]]] = defaultdict(list)
+        for job in jobs:
+            result, failure = None, error
+            if failure is None:
+                try:
+                    result = job.decided.answer()
+                except Exception as raised:
+                    failure = raised
+            if job.loop is None or job.loop is here:
+                _settle(job.future, result, failure)
+            else:
+                elsewhere[job.loop].append((job.future, result, failure))
+        for loop, settled in elsewhere.items():
+            try:
+                loop.call_soon_threadsafe(_settle_all, settled)
+            except RuntimeError:  # that loop has closed: nobody is waiting
+                pass
+
+
+def _settle(future: Any, result: Any, error: BaseException | None) -> None:
+    if not future.done():  # a client that went away cancels its future
+        future.set_exception(error) if error is not None else future.set_result(result)
+
+
+def _settle_all(settled: list[tuple[asyncio.Future, Any, BaseException | None]]) -> None:
+    for future, result, error in settled:
+        _settle(future, result, error)

@@ -4,6 +4,7 @@ schemas merged into the OpenAPI document, and every error as RFC 9457 problem+js
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 import msgspec
@@ -45,22 +46,37 @@ def respond(content: Any, status: int = 200, headers: dict[str, str] | None = No
 
 
 def problem(status: int, title: str, detail: str, code: str, rule: str | None = None, **extra: Any) -> Response:
-    body = Problem(f"/problems/{code}", title, status, detail, code, rule, extra.get("version"))
-    return Response(msgspec.json.encode(body), status_code=status, media_type=PROBLEM)
+    return Response(problem_body(status, title, detail, code, rule, **extra), status_code=status, media_type=PROBLEM)
+
+
+def problem_body(status: int, title: str, detail: str, code: str, rule: str | None = None, **extra: Any) -> bytes:
+    return msgspec.json.encode(Problem(f"/problems/{code}", title, status, detail, code, rule, extra.get("version")))
+
+
+INTERNAL_ERROR = problem_body(500, "Internal error", "Herald failed to handle this request; it was logged.", "internal")
+
+
+def error_body(error: HeraldError) -> bytes:
+    return problem_body(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
 
 
 async def read_body(request: Request, type_: type[T], limit: int) -> T:
     """Read at most ``limit`` bytes and decode them as ``type_``."""
-    declared = request.headers.get("content-length")
+    return await read_chunks(request.stream(), request.headers.get("content-length"), type_, limit)
+
+
+async def read_chunks(chunks: AsyncIterator[bytes], declared: str | None, type_: type[T], limit: int) -> T:
+    """Join a body's chunks, refusing it past ``limit`` bytes (declared or sent), and decode
+    it as ``type_``."""
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise TooLarge(f"the body is {declared} bytes; the limit here is {limit}")
-    chunks, size = [], 0
-    async for chunk in request.stream():
+    parts, size = [], 0
+    async for chunk in chunks:
         size += len(chunk)
         if size > limit:
             raise TooLarge(f"the body exceeds the limit of {limit} bytes")
-        chunks.append(chunk)
-    raw = b"".join(chunks)
+        parts.append(chunk)
+    raw = parts[0] if len(parts) == 1 else b"".join(parts)
     try:
         return msgspec.json.decode(raw, type=type_)
     except msgspec.ValidationError as error:
@@ -76,7 +92,7 @@ class MalformedJSON(HeraldError):
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HeraldError)
     async def herald_error(_: Request, error: HeraldError) -> Response:
-        return problem(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
+        return Response(error_body(error), status_code=error.status, media_type=PROBLEM)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:
@@ -91,7 +107,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def internal_error(_: Request, error: Exception) -> Response:
         log.exception("internal error")
-        return problem(500, "Internal error", "Herald failed to handle this request; it was logged.", "internal")
+        return Response(INTERNAL_ERROR, status_code=500, media_type=PROBLEM)
 
 
 def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tuple[int, ...] = ()) -> dict[str, Any]:
@@ -118,9 +134,11 @@ def _ref(type_: Any) -> dict[str, Any]:
     return msgspec.json.schema_components([type_], ref_template=REF)[0][0]
 
 
-def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] | None = None) -> None:
+def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] | None = None,
+                    paths: dict[str, Any] | None = None) -> None:
     """Merge the msgspec schemas of every documented type into FastAPI's OpenAPI document;
-    ``named`` types (unions, such as each rule system's commands) get a component of that name."""
+    ``named`` types (unions, such as each rule system's commands) get a component of that name;
+    ``paths`` are operations served outside FastAPI's router."""
     base = app.openapi
     named = named or {}
 
@@ -128,6 +146,8 @@ def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] 
         if app.openapi_schema:
             return app.openapi_schema
         schema = base()
+        for path, operations in (paths or {}).items():
+            schema["paths"].setdefault(path, {}).update(operations)
         types = _SCHEMA_TYPES + extra_types + list(named.values())
         (refs, components) = msgspec.json.schema_components(types, ref_template=REF)
         components.update(zip(named, refs[len(types) - len(named):]))

@@ -3,6 +3,7 @@ return plain data. The HTTP layer and the CLI both call this; neither touches th
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import os
@@ -234,7 +235,6 @@ class Herald:
         self._secrets_lock = threading.Lock()
 
     def close(self) -> None:
-        self.committer.close()
         self.store.close()
 
     # -- internals ----------------------------------------------------------------------------
@@ -361,10 +361,25 @@ class Herald:
         return GameCreatedResponse(str(game_id), events[-1].version, created.seed_commitment, tokens,
                                    {"version": events[-1].version, "hash": events[-1].hash})
 
-    def submit_command(self, game_id: UUID, body: CommandRequest, token: str | None,
-                       idempotency_key: str | None = None, *, awaitable: bool = False) -> Any:
-        """Queue a seat's command for the writer. The future (an asyncio one to await when
-        ``awaitable``, called from the event loop) gives (response, replayed)."""
+    def command(self, game_id: UUID, body: CommandRequest, token: str | None,
+                idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
+        """Record a seat's command and wait for it. Returns the response and whether it is a
+        replayed retry of an earlier one with the same Idempotency-Key."""
+        decide = self._command_decider(game_id, body, token, idempotency_key)
+        self._warm(game_id)
+        return self.committer.run(game_id, decide)
+
+    async def command_async(self, game_id: UUID, body: CommandRequest, token: str | None,
+                            idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
+        """:meth:`command` from the event loop: the command is decided on the loop (the game
+        is folded off it first, when not cached) and the loop is free while it commits."""
+        decide = self._command_decider(game_id, body, token, idempotency_key)
+        if not self._is_warm(game_id):
+            await asyncio.to_thread(self._warm, game_id)
+        return await self.committer.submit_async(game_id, decide)
+
+    def _command_decider(self, game_id: UUID, body: CommandRequest, token: str | None,
+                         idempotency_key: str | None) -> Callable[[Game], Decided]:
         if idempotency_key is not None and not 1 <= len(idempotency_key) <= MAX_KEY:
             raise Invalid(f"Idempotency-Key is 1 to {MAX_KEY} characters", code="bad_idempotency_key")
 
@@ -389,15 +404,23 @@ class Herald:
             after, events = decision.game, decision.events
             return Decided(events, after, lambda: (self._response(after, events, body.seat), False))
 
-        if awaitable:
-            return self.committer.submit_async(game_id, decide)
-        return self.committer.submit(game_id, decide)
+        return decide
 
-    def command(self, game_id: UUID, body: CommandRequest, token: str | None,
-                idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
-        """Record a seat's command and wait for it. Returns the response and whether it is a
-        replayed retry of an earlier one with the same Idempotency-Key."""
-        return self.submit_command(game_id, body, token, idempotency_key).result()
+    def _is_warm(self, game_id: UUID) -> bool:
+        """Whether deciding on ``game_id`` needs no read from the store."""
+        cache = self.store.repository.cache
+        if cache is None or game_id not in self._secrets:
+            return False
+        try:
+            cache.get(game_id)
+        except KeyError:
+            return False
+        return True
+
+    def _warm(self, game_id: UUID) -> None:
+        """Load what deciding on ``game_id`` reads, so the decision itself reads nothing."""
+        self.secrets(game_id)
+        self.game(game_id)
 
     def _load_for_write(self, game_id: UUID, fresh: bool) -> Game:
         cache = self.store.repository.cache
@@ -444,6 +467,7 @@ class Herald:
             return Decided(events, after, lambda: MetaResponse(
                 after.version, [to_record_event(e) for e in events], Head(after.version, after.head)))
 
+        self._warm(game_id)
         return self.committer.run(game_id, decide)
 
     def _history(self, game_id: UUID) -> Callable[[int], list[Recorded]]:

@@ -1,0 +1,122 @@
+"""POST /games/{game_id}/commands as plain ASGI, in front of the framework: the hot endpoint.
+
+Recording decisions is what a table does all game long. Routed through FastAPI, the
+middleware stack, route table, Request object, dependency solving and response wrappers
+cost more than deciding, hashing and committing the command (bench/bench_api.py), so this
+one route answers before them. It answers like every other route — msgspec JSON bodies,
+problem+json errors from the same helpers (api/http.py) — and its OpenAPI entry is
+``OPERATION``. Every other request passes through untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from api.errors import HeraldError, Invalid
+from api.http import INTERNAL_ERROR, PROBLEM, bearer, doc, error_body, read_chunks
+from api.service import CommandRequest, CommandResponse, Herald
+
+log = logging.getLogger("herald")
+
+PATH = re.compile(r"/games/(?P<game_id>[^/]+)/commands")
+_WANTED = frozenset((b"content-length", b"authorization", b"idempotency-key", b"if-match"))
+_JSON = b"application/json"
+_encode = msgspec.json.Encoder().encode
+
+
+class CommandRoute:
+    """ASGI: POST /games/{game_id}/commands to ``herald()``; anything else to ``app``."""
+
+    def __init__(self, app: Any, herald: Any, *, limit: int) -> None:
+        self.app = app
+        self.herald = herald  # () -> Herald, read per request (the app opens it at start-up)
+        self.limit = limit
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            match = PATH.fullmatch(scope["path"])
+            if match is not None:
+                return await self._post(scope, receive, send, match["game_id"])
+        await self.app(scope, receive, send)
+
+    async def _post(self, scope: dict, receive: Any, send: Any, raw_id: str) -> None:
+        status, content_type, extra = 201, _JSON, []
+        try:
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in _WANTED}
+            body = await read_chunks(_chunks(receive), headers.get("content-length"), CommandRequest, self.limit)
+            herald: Herald = self.herald()
+            response, replayed = await herald.command_async(
+                _game_id(raw_id), _expected_version(body, headers.get("if-match")),
+                bearer(headers.get("authorization")), headers.get("idempotency-key"))
+            payload = _encode(response)
+            if replayed:
+                extra = [(b"idempotent-replayed", b"true")]
+        except HeraldError as error:
+            status, content_type, payload = error.status, PROBLEM.encode(), error_body(error)
+        except Exception:
+            log.exception("internal error")
+            status, content_type, payload = 500, PROBLEM.encode(), INTERNAL_ERROR
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", content_type),
+                                (b"content-length", str(len(payload)).encode()), *extra]})
+        await send({"type": "http.response.body", "body": payload})
+
+
+async def _chunks(receive: Any) -> AsyncIterator[bytes]:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise Invalid("the client went away before sending the whole body", code="disconnected")
+        yield message.get("body", b"")
+        if not message.get("more_body", False):
+            return
+
+
+def _game_id(raw: str) -> UUID:
+    try:
+        return UUID(raw)
+    except ValueError:
+        raise Invalid(f"{raw!r} is not a game id (a UUID)", code="invalid_request") from None
+
+
+def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequest:
+    if if_match is None or body.expected_version is not None:
+        return body
+    try:
+        return msgspec.structs.replace(body, expected_version=int(if_match.strip().removeprefix("W/").strip('"')))
+    except ValueError:
+        raise Invalid(f"If-Match must be a version number, not {if_match!r}", code="bad_if_match") from None
+
+
+def _operation() -> dict[str, Any]:
+    documented = doc(body=CommandRequest, response=CommandResponse, status=201,
+                     errors=(400, 401, 403, 404, 409, 413, 422))
+    return {
+        "summary": "Record a command",
+        "description": "Record a seat's command (Bearer seat token). `expected_version` (or If-Match) "
+                       "gives 409 when stale; an `Idempotency-Key` retry returns the first response "
+                       "(with `Idempotent-Replayed: true`) and draws no new dice.",
+        "operationId": "post_command_games__game_id__commands_post",
+        "parameters": [
+            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"},
+             "description": "The game's UUID"},
+            {"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"},
+             "description": "Bearer <seat token>"},
+            {"name": "Idempotency-Key", "in": "header", "required": False,
+             "schema": {"type": "string", "maxLength": 200},
+             "description": "A retry with the same key returns the first response and draws no new dice"},
+            {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+             "description": "The expected version, when the body does not give expected_version"},
+        ],
+        **documented["openapi_extra"],
+        "responses": {str(code): answer for code, answer in documented["responses"].items()},
+    }
+
+
+OPERATION = {"/games/{game_id}/commands": {"post": _operation()}}
