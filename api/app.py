@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.audit_routes import audit_router
 from api.command_route import OPERATION as COMMAND_OPERATION
-from api.command_route import CommandRoute
+from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
@@ -85,15 +85,17 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
 
 
 class HeraldApp(FastAPI):
-    """FastAPI with the hot command route (api/command_route.py) in front of its middleware."""
+    """FastAPI, with the hot command route (api/command_route.py) answered ahead of it."""
 
     def __init__(self, *, command_body_limit: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.command_body_limit = command_body_limit
+        self.commands = CommandRoute(lambda: self.state.herald, limit=command_body_limit)
 
-    def build_middleware_stack(self) -> Any:
-        return CommandRoute(super().build_middleware_stack(), lambda: self.state.herald,
-                            limit=self.command_body_limit)
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        game_id = command_target(scope)
+        if game_id is not None:
+            return await self.commands(scope, receive, send, game_id)
+        await super().__call__(scope, receive, send)
 
 
 def create_app(herald: Herald | None = None, settings: Settings | None = None) -> FastAPI:

@@ -1,18 +1,19 @@
-"""POST /games/{game_id}/commands as plain ASGI, in front of the framework: the hot endpoint.
+"""POST /games/{game_id}/commands as plain ASGI, ahead of the framework: the hot endpoint.
 
 Recording decisions is what a table does all game long. Routed through FastAPI, the
-middleware stack, route table, Request object, dependency solving and response wrappers
-cost more than deciding, hashing and committing the command (bench/bench_api.py), so this
-one route answers before them. It answers like every other route — msgspec JSON bodies,
+telemetry check, middleware stack, route table, Request object, dependency solving and
+response wrappers cost more than deciding, hashing and committing the command
+(bench/bench_api.py), so the app (api/app.py, ``HeraldApp``) hands this one route to
+``CommandRoute`` before them. It answers like every other route — msgspec JSON bodies,
 problem+json errors from the same helpers (api/http.py) — and its OpenAPI entry is
-``OPERATION``. Every other request passes through untouched.
+``OPERATION``.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from uuid import UUID
 
@@ -30,28 +31,28 @@ _JSON = b"application/json"
 _encode = msgspec.json.Encoder().encode
 
 
-class CommandRoute:
-    """ASGI: POST /games/{game_id}/commands to ``herald()``; anything else to ``app``."""
+def command_target(scope: dict) -> str | None:
+    """The raw game id of a ``POST /games/{game_id}/commands`` request, else None."""
+    if scope["type"] == "http" and scope["method"] == "POST":
+        match = PATH.fullmatch(scope["path"])
+        if match is not None:
+            return match["game_id"]
+    return None
 
-    def __init__(self, app: Any, herald: Any, *, limit: int) -> None:
-        self.app = app
-        self.herald = herald  # () -> Herald, read per request (the app opens it at start-up)
+
+class CommandRoute:
+    """ASGI handler of POST /games/{game_id}/commands, recording through ``herald()``."""
+
+    def __init__(self, herald: Callable[[], Herald], *, limit: int) -> None:
+        self.herald = herald  # read per request: the app opens its Herald at start-up
         self.limit = limit
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST":
-            match = PATH.fullmatch(scope["path"])
-            if match is not None:
-                return await self._post(scope, receive, send, match["game_id"])
-        await self.app(scope, receive, send)
-
-    async def _post(self, scope: dict, receive: Any, send: Any, raw_id: str) -> None:
+    async def __call__(self, scope: dict, receive: Any, send: Any, raw_id: str) -> None:
         status, content_type, extra = 201, _JSON, []
         try:
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in _WANTED}
             body = await read_chunks(_chunks(receive), headers.get("content-length"), CommandRequest, self.limit)
-            herald: Herald = self.herald()
-            response, replayed = await herald.command_async(
+            response, replayed = await self.herald().command_async(
                 _game_id(raw_id), _expected_version(body, headers.get("if-match")),
                 bearer(headers.get("authorization")), headers.get("idempotency-key"))
             payload = _encode(response)

@@ -65,7 +65,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="microseconds")
 
 
-def link_hash(stream: str, stream_id: UUID, version: int, type_: str, data: dict[str, Any], prev_hash: str,
+def link_hash(stream: str, stream_id: UUID | str, version: int, type_: str, data: dict[str, Any], prev_hash: str,
               recorded_at: str) -> str:
     """SHA-256 of the event's canonical JSON (sorted keys), which includes ``prev_hash``."""
     canonical = msgspec.json.encode(
@@ -99,10 +99,11 @@ def chain(cls: type[S], stream_id: UUID, version: int, prev_hash: str, events: I
           now: datetime) -> list[S]:
     """Wrap event data as stored events of ``cls``, numbering and hash-linking them."""
     out = []
+    stream, recorded_at = str(stream_id), iso(now)
     for offset, event in enumerate(events):
         data = to_data(event)
         v = version + offset
-        digest = link_hash(cls.stream, stream_id, v, event.type_name, data, prev_hash, iso(now))
+        digest = link_hash(cls.stream, stream, v, event.type_name, data, prev_hash, recorded_at)
         out.append(cls(stream_id, v, now, event.type_name, data, prev_hash, digest))
         prev_hash = digest
     return out

@@ -27,7 +27,7 @@ def draw_bytes(server_seed: bytes, game_id: UUID, client_seed: str, n: int) -> I
     prefix = f"{str(game_id).lower()}|{client_seed}|{n}|"
     k = 0
     while True:
-        yield hmac.new(server_seed, f"{prefix}{k}".encode(), hashlib.sha256).digest()
+        yield hmac.digest(server_seed, f"{prefix}{k}".encode(), "sha256")
         k += 1
 
 

@@ -7,6 +7,8 @@ handed to :meth:`RuleSystem.decide`.
 
 from __future__ import annotations
 
+import functools
+
 import hashlib
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
@@ -129,6 +131,14 @@ class RuleSystem(Generic[State, Command]):
     def parse_command(self, raw: Any) -> Command:
         """Decode a JSON-ready command into this rule system's command union."""
         try:
-            return msgspec.convert(raw, self.command_type)
+            return msgspec.convert({"command": raw}, _envelope(self.command_type)).command
         except msgspec.ValidationError as error:
-            raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {error}") from None
+            message = str(error).replace("`$.command", "`$")
+            raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {message}") from None
+
+
+@functools.cache
+def _envelope(command_type: Any) -> type[msgspec.Struct]:
+    """A Struct holding one command: msgspec converts into a Struct field with the type
+    analysed once, where converting into the bare union analyses it on every call (~8x slower)."""
+    return msgspec.defstruct("CommandEnvelope", [("command", command_type)], frozen=True)
