@@ -54,6 +54,9 @@ class Job:
     decided: Decided | None = None
 
 
+MAX_WAIT_TURNS = 8  # turns of the event loop a flush waits at most for more commands
+
+
 class Committer:
     """The one writer of a process."""
 
@@ -67,6 +70,7 @@ class Committer:
         self._staged: list[Job] = []  # decided, not yet committed
         self._pending: dict[UUID, Game] = {}  # each game as its last staged command left it
         self._flushing = False  # a flusher is scheduled or running
+        self._flusher: asyncio.Task | None = None  # held so a scheduled flush is not collected
 
     def run(self, game_id: UUID, decide: Callable[[Game], Decided]) -> Any:
         """Decide, commit and answer, from a thread that may block (a refusal raises)."""
@@ -81,8 +85,24 @@ class Committer:
         loop = asyncio.get_running_loop()
         job = Job(game_id, decide, loop.create_future(), loop)
         if self._stage(job):
-            loop.call_soon(self._flush)
+            self._flusher = loop.create_task(self._flush_when_quiet())
         return job.future
+
+    async def _flush_when_quiet(self) -> None:
+        """Flush once a few turns of the loop have staged nothing new: requests that have
+        already arrived join this batch instead of waiting for the next commit. Readiness,
+        not a timer: with nothing arriving the flush starts after two idle turns."""
+        try:
+            seen, quiet = -1, 0
+            for _ in range(MAX_WAIT_TURNS):
+                staged = len(self._staged)
+                quiet = quiet + 1 if staged == seen else 0
+                if quiet == 2:
+                    break
+                seen = staged
+                await asyncio.sleep(0)
+        finally:  # even when cancelled: what is staged gets written and answered
+            self._flush()
 
     # -- deciding --------------------------------------------------------------------------
     def _stage(self, job: Job) -> bool:
@@ -92,10 +112,15 @@ class Committer:
             if job.decided.after is not None:
                 self._pending[job.game_id] = job.decided.after
             self._staged.append(job)
-            if self._flushing:
+            if self._flushing and not self._flusher_lost():
                 return False
             self._flushing = True
             return True
+
+    def _flusher_lost(self) -> bool:
+        """Whether the scheduled flush belongs to an event loop that closed before it ran."""
+        flusher = self._flusher
+        return flusher is not None and not flusher.done() and flusher.get_loop().is_closed()
 
     def _decide(self, job: Job) -> Decided:
         """Decide on the game the last staged command left, else the cached game; a refusal

@@ -112,10 +112,11 @@ class HeraldStore(Application):
     def append(self, *events: Any) -> None:
         """Write events in one transaction (IntegrityError when a version is taken).
 
-        Straight to the event store: ``Application.save`` would also collect events through
-        runtime Protocol checks (about 90 µs a command here) for snapshot and follower hooks
-        Herald does not use."""
-        self.events.put(list(events))
+        Straight to the recorder: ``Application.save`` would also collect events through
+        runtime Protocol checks (about 90 µs a command here) for snapshot and follower hooks,
+        and ``EventStore.put`` builds a notification object per event, none of which Herald
+        uses."""
+        self.recorder.insert_events([self.mapper.to_stored_event(event) for event in events])
 
     def game(self, game_id: UUID) -> Game:
         """The current game, from the aggregate cache (fast-forwarded from the store)."""
