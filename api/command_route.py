@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
 import msgspec
 
 from api.errors import HeraldError, Invalid
-from api.http import INTERNAL_ERROR, PROBLEM, bearer, doc, error_body, read_chunks
+from api.http import INTERNAL_ERROR, PROBLEM, bearer, decode_body, doc, error_body, read_raw
 from api.service import CommandRequest, CommandResponse, Herald
 
 log = logging.getLogger("herald")
@@ -51,7 +51,7 @@ class CommandRoute:
         status, content_type, extra = 201, _JSON, []
         try:
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in _WANTED}
-            body = await read_chunks(_chunks(receive), headers.get("content-length"), CommandRequest, self.limit)
+            body = decode_body(await read_raw(receive, headers.get("content-length"), self.limit), CommandRequest)
             response, replayed = await self.herald().command_async(
                 _game_id(raw_id), _expected_version(body, headers.get("if-match")),
                 bearer(headers.get("authorization")), headers.get("idempotency-key"))
@@ -67,16 +67,6 @@ class CommandRoute:
                     "headers": [(b"content-type", content_type),
                                 (b"content-length", str(len(payload)).encode()), *extra]})
         await send({"type": "http.response.body", "body": payload})
-
-
-async def _chunks(receive: Any) -> AsyncIterator[bytes]:
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise Invalid("the client went away before sending the whole body", code="disconnected")
-        yield message.get("body", b"")
-        if not message.get("more_body", False):
-            return
 
 
 def _game_id(raw: str) -> UUID:

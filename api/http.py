@@ -4,7 +4,6 @@ schemas merged into the OpenAPI document, and every error as RFC 9457 problem+js
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 import msgspec
@@ -62,21 +61,30 @@ def error_body(error: HeraldError) -> bytes:
 
 async def read_body(request: Request, type_: type[T], limit: int) -> T:
     """Read at most ``limit`` bytes and decode them as ``type_``."""
-    return await read_chunks(request.stream(), request.headers.get("content-length"), type_, limit)
+    return decode_body(await read_raw(request.receive, request.headers.get("content-length"), limit), type_)
 
 
-async def read_chunks(chunks: AsyncIterator[bytes], declared: str | None, type_: type[T], limit: int) -> T:
-    """Join a body's chunks, refusing it past ``limit`` bytes (declared or sent), and decode
-    it as ``type_``."""
+async def read_raw(receive: Any, declared: str | None, limit: int) -> bytes:
+    """The request body, refused past ``limit`` bytes (declared or sent)."""
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise TooLarge(f"the body is {declared} bytes; the limit here is {limit}")
-    parts, size = [], 0
-    async for chunk in chunks:
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise Invalid("the client went away before sending the whole body", code="disconnected")
+        chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
             raise TooLarge(f"the body exceeds the limit of {limit} bytes")
+        if not message.get("more_body", False):
+            return b"".join((*parts, chunk)) if parts else chunk
         parts.append(chunk)
-    raw = parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def decode_body(raw: bytes, type_: type[T]) -> T:
+    """Decode a JSON body as ``type_``: malformed JSON is a 400, a wrong shape a 422."""
     try:
         return msgspec.json.decode(raw, type=type_)
     except msgspec.ValidationError as error:

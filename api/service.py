@@ -216,6 +216,16 @@ def _hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _authorize(secrets: GameSecrets, seat: str, token: str | None) -> None:
+    if not token:
+        raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'")
+    expected = secrets.token_hashes.get(seat)
+    if expected is None:
+        raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
+    if not hmac.compare_digest(expected, _hash_token(token)):
+        raise Forbidden(f"that token does not act for seat {seat!r}", code="wrong_token")
+
+
 class Herald:
     """Every game operation, over one event store held for the life of the process."""
 
@@ -273,13 +283,7 @@ class Herald:
 
     def authorize_seat(self, game_id: UUID, seat: str, token: str | None) -> None:
         """A seat's token acts only for that seat."""
-        if not token:
-            raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'")
-        expected = self.secrets(game_id).token_hashes.get(seat)
-        if expected is None:
-            raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
-        if not hmac.compare_digest(expected, _hash_token(token)):
-            raise Forbidden(f"that token does not act for seat {seat!r}", code="wrong_token")
+        _authorize(self.secrets(game_id), seat, token)
 
     def seat_of(self, game_id: UUID, token: str | None) -> str | None:
         """The seat a token belongs to, if any (for redacted views)."""
@@ -384,7 +388,8 @@ class Herald:
             raise Invalid(f"Idempotency-Key is 1 to {MAX_KEY} characters", code="bad_idempotency_key")
 
         def decide(game: Game) -> Decided:
-            self.authorize_seat(game_id, body.seat, token)
+            secrets = self.secrets(game_id)
+            _authorize(secrets, body.seat, token)
             if idempotency_key is not None:
                 used = game.key_use(idempotency_key)
                 if used is not None:
@@ -395,7 +400,7 @@ class Herald:
             if body.expected_version is not None and body.expected_version != game.version:
                 raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
                                code="stale_version", version=game.version)
-            seed = bytes.fromhex(self.secrets(game_id).seed)
+            seed = bytes.fromhex(secrets.seed)
             rng = game_rng(game, seed)
             try:
                 decision = resolve_decision(game, body.seat, body.command, rng, _now(), seed, idempotency_key)
