@@ -1,11 +1,17 @@
-"""Board state at any version, from cached checkpoints: a request folds at most
-``every - 1`` events, never the whole game from zero."""
+"""Board state at any version, from cached checkpoints every ``every`` versions.
+
+A request folds at most ``every - 1`` events from the checkpoint below it. The checkpoints
+a request needs that are not built yet are built by folding on from the highest one, one
+fold per game at a time: requests arriving together for a game seen for the first time
+wait for that one fold instead of each folding the game from zero.
+"""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from uuid import UUID
 
 from domain.game import Game, Recorded, apply
@@ -13,32 +19,57 @@ from domain.game import Game, Recorded, apply
 LoadEvents = Callable[[UUID, int, int], list[Recorded]]  # (game, after, upto) -> events
 
 
+@dataclass
+class _Checkpoints:
+    """One game's checkpoints: versions every, 2*every, ... up to ``top``, all present."""
+
+    games: dict[int, Game | None] = field(default_factory=lambda: {0: None})
+    top: int = 0
+    building: threading.Lock = field(default_factory=threading.Lock)
+
+
 class Boards:
-    """Checkpoints every ``every`` versions for the ``games`` most recently asked about."""
+    """Checkpoints for the ``games`` most recently asked about."""
 
     def __init__(self, load_events: LoadEvents, every: int = 16, games: int = 256):
         self._load = load_events
         self._every = every
         self._games = games
-        self._checkpoints: OrderedDict[UUID, dict[int, Game]] = OrderedDict()
+        self._checkpoints: OrderedDict[UUID, _Checkpoints] = OrderedDict()
         self._lock = threading.Lock()
 
     def at(self, game_id: UUID, version: int) -> Game:
         """The game as it stood at ``version`` (1 <= version <= its current version)."""
+        points = self._points(game_id)
+        if version - self._below(points, version) >= self._every:
+            with points.building:  # build the missing checkpoints once
+                self._fold(game_id, points, version - version % self._every)
+        return self._fold(game_id, points, version)
+
+    def _points(self, game_id: UUID) -> _Checkpoints:
         with self._lock:
-            points = self._checkpoints.get(game_id, {})
-            self._checkpoints[game_id] = points
-            self._checkpoints.move_to_end(game_id)
-            while len(self._checkpoints) > self._games:
-                self._checkpoints.popitem(last=False)
-            start = max((v for v in points if v <= version), default=0)
-            game = points.get(start)
+            points = self._checkpoints.get(game_id)
+            if points is None:
+                points = self._checkpoints[game_id] = _Checkpoints()
+                while len(self._checkpoints) > self._games:
+                    self._checkpoints.popitem(last=False)
+            else:
+                self._checkpoints.move_to_end(game_id)
+            return points
+
+    def _below(self, points: _Checkpoints, version: int) -> int:
+        return min(version - version % self._every, points.top)
+
+    def _fold(self, game_id: UUID, points: _Checkpoints, version: int) -> Game:
+        """Fold from the checkpoint below ``version`` up to it, keeping the checkpoints passed."""
+        start = self._below(points, version)
+        game = points.games[start]
         history = lambda upto: self._load(game_id, 0, upto)  # noqa: E731 - for DecisionsVoided
         for event in self._load(game_id, start, version):
             game = apply(game, event, history)
-            if event.version % self._every == 0:
-                with self._lock:
-                    points[event.version] = game
+            if event.version % self._every == 0 and event.version > points.top:
+                points.games[event.version] = game
+                points.top = event.version
         if game is None or game.version != version:
             raise LookupError(f"game {game_id} has no version {version}")
         return game

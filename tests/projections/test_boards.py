@@ -1,0 +1,90 @@
+"""Board state at any version (projections/board.py): the same game as a fold from the
+start, at every version, and no request folds more than it must."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import datetime, timezone
+from uuid import uuid4
+
+import msgspec
+
+from domain.events import GameCreated, SeatInfo
+from domain.game import create_game, game_rng, project_game, resolve_decision
+from domain.randomness import commitment
+from domain.rules.registry import RULE_SYSTEMS
+from projections.board import Boards
+
+SEED = bytes(range(32))
+NOW = datetime(2026, 11, 29, tzinfo=timezone.utc)
+
+
+def _long_game(commands: int):
+    game_id = uuid4()
+    rules = RULE_SYSTEMS["open-table"]
+    scenario = next(iter(rules.scenarios))
+    created = GameCreated(rules=rules.id, rules_version=rules.version, scenario=scenario,
+                          data_hash=rules.data_hash(scenario), seats={"p1": SeatInfo("Ann")},
+                          seed_commitment=commitment(SEED))
+    events = create_game(game_id, created, NOW)
+    game = project_game(None, events)
+    for i in range(commands):
+        command = {"type": "roll", "label": "x", "dice": "2d6"} if i % 3 else {"type": "note", "text": f"n{i}"}
+        decision = resolve_decision(game, "p1", command, game_rng(game, SEED), NOW, SEED)
+        events += decision.events
+        game = decision.game
+    return game_id, events
+
+
+class Loader:
+    def __init__(self, events):
+        self.events = events
+        self.folded = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, game_id, after, upto):
+        chosen = [e for e in self.events if after < e.version <= (upto or len(self.events))]
+        with self.lock:
+            self.folded += len(chosen)
+        return chosen
+
+
+def test_every_version_is_the_fold_from_the_start():
+    game_id, events = _long_game(120)
+    boards = Boards(Loader(events), every=16)
+    for version in random.Random(1).sample(range(1, len(events) + 1), len(events)):
+        expected = project_game(None, events[:version])
+        got = boards.at(game_id, version)
+        assert (got.version, got.head) == (version, events[version - 1].hash)
+        assert msgspec.json.encode(got.state) == msgspec.json.encode(expected.state)
+
+
+def test_a_warm_request_folds_fewer_events_than_a_checkpoint_interval():
+    game_id, events = _long_game(150)
+    loader = Loader(events)
+    boards = Boards(loader, every=16)
+    boards.at(game_id, len(events))  # the first request builds the checkpoints
+    for version in random.Random(2).sample(range(1, len(events) + 1), 50):
+        before = loader.folded
+        boards.at(game_id, version)
+        assert loader.folded - before <= 15
+
+
+def test_requests_arriving_together_for_a_cold_game_fold_it_once():
+    game_id, events = _long_game(300)
+    loader = Loader(events)
+    boards = Boards(loader, every=16)
+    versions = [len(events) - i for i in range(8)]
+    barrier = threading.Barrier(len(versions))
+
+    def ask(version):
+        barrier.wait()
+        assert boards.at(game_id, version).version == version
+
+    threads = [threading.Thread(target=ask, args=(v,)) for v in versions]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert loader.folded <= len(events) + 8 * 15
