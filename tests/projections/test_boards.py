@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from datetime import datetime, timezone
 from uuid import uuid4
 
@@ -38,12 +39,15 @@ def _long_game(commands: int):
 
 
 class Loader:
+    """The store's events of one game, counting how many each request folds."""
+
     def __init__(self, events):
         self.events = events
         self.folded = 0
         self.lock = threading.Lock()
 
     def __call__(self, game_id, after, upto):
+        time.sleep(0.005)  # a read from the store: other requests run meanwhile
         chosen = [e for e in self.events if after < e.version <= (upto or len(self.events))]
         with self.lock:
             self.folded += len(chosen)
