@@ -103,7 +103,12 @@ def test_knockout_of_arsuf_played_to_the_end(sqlite_client):
                 winners.append(min(table["seats"].items(),
                                    key=lambda sp: (-outcome["scores"].get(sp[0], 0), seed[sp[1]]))[1])
     standings = client.get(f"/tournaments/{run.id}/standings").json()["standings"]
-    assert standings[0]["player"] == winners[0] and standings[0]["points"] == 2
+    final = client.get(f"/games/{paired['tables'][0]['game']}").json()["outcome"]
+    finalists = set(paired["tables"][0]["seats"].values())
+    if final["winner"]:  # a won final: its winner has at least 1½ points, anyone else at most 1
+        assert standings[0]["player"] == winners[0] and standings[0]["points"] >= 1.5
+    else:  # the dice are the server's: a drawn final (about 1 in 100) leaves the finalists on top
+        assert {row["player"] for row in standings[:2]} == finalists
 
 
 def test_ten_players_seated_at_tables_of_allowed_sizes(client):
