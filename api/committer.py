@@ -7,10 +7,11 @@ transaction and only then answered.
 - Order is arrival order: deciding happens under one lock, and batches are committed one
   after another by one flusher at a time.
 - No writer thread. The first command staged when no flush is under way makes its caller
-  the flusher: on the event loop, a callback that runs once the requests already read in
-  this turn of the loop have been decided; on a worker thread, the caller itself. Deciding
-  is pure computation on cached games (tens of microseconds), so the loop does it inline;
-  a game that is not cached is loaded before it is staged (the callers see to that).
+  the flusher: on the event loop, a task that waits until a few turns of the loop have
+  staged nothing new (so the commands that have already arrived join the batch) and then
+  writes it; on a worker thread, the caller itself. Deciding is pure computation on cached
+  games (tens of microseconds), so the loop does it inline; a game that is not cached is
+  loaded before it is staged (the callers see to that).
 - A batch the store refuses (another process wrote one of its games first) is decided
   again command by command on the fresh game and saved alone, and so is every command
   decided on top of it. Nothing decided on an unsaved state is ever saved.
