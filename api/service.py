@@ -375,8 +375,8 @@ class Herald:
 
     async def command_async(self, game_id: UUID, body: CommandRequest, token: str | None,
                             idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
-        """:meth:`command` from the event loop: the command is decided on the loop (the game
-        is folded off it first, when not cached) and the loop is free while it commits."""
+        """:meth:`command` from the event loop: decided on the loop (a game that is not
+        cached is folded off it first), answered once the batch it joined is written."""
         decide = self._command_decider(game_id, body, token, idempotency_key)
         if not self._is_warm(game_id):
             await asyncio.to_thread(self._warm, game_id)
