@@ -8,7 +8,6 @@ handed to :meth:`RuleSystem.decide`.
 from __future__ import annotations
 
 import functools
-
 import hashlib
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
