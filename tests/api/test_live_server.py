@@ -213,3 +213,28 @@ def test_cli_checks_key_and_receipts_and_imports_a_record(live_server, tmp_path)
     assert game["id"] in {g["id"] for g in http.get("/games", params={"player": "Alice"}).json()["games"]}
     shown = live_server.cli("replay", "show", str(path), "--step", "99")
     assert shown.returncode != 0 and "steps 1 to" in shown.stderr
+
+
+def test_the_command_route_reads_chunked_bodies_and_refuses_oversize_streams(live_server):
+    """The command route reads the body itself (api/command_route.py): a body sent in chunks
+    with no Content-Length is joined; one that streams past the limit is a 413, recorded nowhere."""
+    with httpx.Client(base_url=live_server.url, timeout=30) as http:
+        game = create(http)
+        headers = {"Authorization": f"Bearer {game['seat_tokens']['alice']}", "Content-Type": "application/json"}
+        body = json.dumps({"seat": "alice", "command": {"type": "note", "text": "sent in pieces"}}).encode()
+
+        def pieces(data: bytes, size: int):
+            for i in range(0, len(data), size):
+                yield data[i:i + size]
+
+        ok = http.post(f"/games/{game['id']}/commands", content=pieces(body, 7), headers=headers)
+        assert ok.status_code == 201, ok.text
+        assert "content-length" not in ok.request.headers
+        assert ok.json()["events"][0]["data"]["command"]["text"] == "sent in pieces"
+
+        huge = json.dumps({"seat": "alice", "command": {"type": "note", "text": "x", "payload": "y" * 100_000}}).encode()
+        refused = http.post(f"/games/{game['id']}/commands", content=pieces(huge, 16_384), headers=headers)
+        assert refused.status_code == 413 and refused.headers["content-type"] == "application/problem+json"
+        assert refused.json()["code"] == "too_large"
+        events = http.get(f"/games/{game['id']}/events").json()["events"]
+        assert [e["version"] for e in events] == [1, 2]
