@@ -25,15 +25,15 @@ from api.service import CommandRequest, CommandResponse, Herald
 
 log = logging.getLogger("herald")
 
-PATH = re.compile(r"/games/(?P<game_id>[^/]+)/commands")
+PATH = re.compile(r"/games/(?P<game_id>[^/]+)/commands/?")  # a trailing slash is the same path
 _WANTED = frozenset((b"content-length", b"authorization", b"idempotency-key", b"if-match"))
 _JSON = b"application/json"
 _encode = msgspec.json.Encoder().encode
 
 
 def command_target(scope: dict) -> str | None:
-    """The raw game id of a ``POST /games/{game_id}/commands`` request, else None."""
-    if scope["type"] == "http" and scope["method"] == "POST":
+    """The raw game id of an HTTP request to ``/games/{game_id}/commands``, else None."""
+    if scope["type"] == "http":
         match = PATH.fullmatch(scope["path"])
         if match is not None:
             return match["game_id"]
@@ -41,7 +41,7 @@ def command_target(scope: dict) -> str | None:
 
 
 class CommandRoute:
-    """ASGI handler of POST /games/{game_id}/commands, recording through ``herald()``."""
+    """ASGI handler of /games/{game_id}/commands: POST records through ``herald()``."""
 
     def __init__(self, herald: Callable[[], Herald], *, limit: int) -> None:
         self.herald = herald  # read per request: the app opens its Herald at start-up
@@ -50,6 +50,9 @@ class CommandRoute:
     async def __call__(self, scope: dict, receive: Any, send: Any, raw_id: str) -> None:
         status, content_type, extra = 201, _JSON, []
         try:
+            if scope["method"] != "POST":
+                extra = [(b"allow", b"POST")]
+                raise MethodNotAllowed(f"{scope['method']} {scope['path']}: this path takes POST only")
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in _WANTED}
             body = decode_body(await read_raw(receive, headers.get("content-length"), self.limit), CommandRequest)
             response, replayed = await self.herald().command_async(
@@ -67,6 +70,10 @@ class CommandRoute:
                     "headers": [(b"content-type", content_type),
                                 (b"content-length", str(len(payload)).encode()), *extra]})
         await send({"type": "http.response.body", "body": payload})
+
+
+class MethodNotAllowed(HeraldError):
+    status, title, code = 405, "Method Not Allowed", "http_405"
 
 
 def _game_id(raw: str) -> UUID:

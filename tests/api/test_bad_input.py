@@ -121,3 +121,13 @@ def test_bad_query_parameters(client):
 def test_verify_rejects_garbage(client):
     assert_problem(client.post("/records/verify", content=b"{\"header\": "), 400, "malformed_json")
     assert_problem(client.post("/records/verify", json={"header": 1}), 422, "invalid_body")
+
+
+def test_other_methods_on_the_command_path(client):
+    game = new_game(client)
+    before = events_of(client, game)
+    for method in ("GET", "PUT", "DELETE"):
+        response = client.request(method, f"/games/{game['id']}/commands")
+        assert_problem(response, 405, "http_405")
+        assert response.headers["allow"] == "POST"
+    assert events_of(client, game) == before
