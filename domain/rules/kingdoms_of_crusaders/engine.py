@@ -20,7 +20,7 @@ from domain.rules.kingdoms_of_crusaders.commands import KocCommand
 from domain.rules.kingdoms_of_crusaders.data import (
     FIRST_PLAYER_DICE, KINDS, PACKAGE, SEATS, SYSTEM, TERRITORIES, UNITS, UNITS_FILE, deck_cards, validate_deck,
 )
-from domain.rules.kingdoms_of_crusaders.events import CardsDrawn
+from domain.rules.kingdoms_of_crusaders.events import DrawnCards
 from domain.rules.kingdoms_of_crusaders.state import KocState
 
 
@@ -97,7 +97,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
 
     def readers(self, state: KocState, event: EventData) -> frozenset[str] | None:
         """A card drawn is read by the drawing seat only; everything else by everyone."""
-        if isinstance(event, CardsDrawn):
+        if isinstance(event, DrawnCards):
             return frozenset({event.seat})
         return None
 

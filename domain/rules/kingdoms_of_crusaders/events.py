@@ -1,5 +1,5 @@
 """The Kingdoms of Crusaders' own events, in the rulebook's words. Each carries what it changes,
-so :mod:`.evolve` only assigns. ``CardsDrawn`` is read only by the drawing seat until the end."""
+so :mod:`.evolve` only assigns. ``DrawnCards`` is read only by the drawing seat."""
 
 from __future__ import annotations
 
@@ -17,8 +17,17 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 @event_type("kingdoms-of-crusaders.CardsDrawn")
 class CardsDrawn(EventData, frozen=True):
-    """Cards drawn from the top of the deck into ``seat``'s hand (five each at preparation,
-    one at the start of a turn). Sealed for ``seat``."""
+    """``seat`` draws ``count`` cards from the top of the deck (five each at preparation, one at
+    the start of a turn). Public: everyone sees the hand grow; which cards, only
+    :class:`DrawnCards` says."""
+
+    seat: str
+    count: int
+
+
+@event_type("kingdoms-of-crusaders.DrawnCards")
+class DrawnCards(EventData, frozen=True):
+    """The cards ``seat`` just drew, into its hand. Sealed for ``seat`` until the seed is revealed."""
 
     seat: str
     cards: list[Card]

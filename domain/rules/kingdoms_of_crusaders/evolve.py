@@ -17,7 +17,7 @@ def evolve(state: KocState, event: EventData) -> KocState:
             return replace(state, shuffle=event)
         case DiceRolled(kind=kind, faces=[first]) if kind in FIRST_PLAYER_DICE:
             return replace(state, first=str(first), phase="play")
-        case ev.CardsDrawn(seat=seat, cards=cards):
+        case ev.DrawnCards(seat=seat, cards=cards):  # (CardsDrawn, its public count, changes nothing more)
             hands = {**state.hands, seat: state.hands[seat] + tuple(c.id for c in cards)}
             return replace(state, hands=hands, drawn=state.drawn + len(cards))
         case ev.TurnBegan(seat=seat, turn=turn):

@@ -24,9 +24,10 @@ def describe_command(command: dict[str, Any]) -> str:
 def describe_event(event_type: str, data: dict[str, Any]) -> str | None:
     name = event_type.removeprefix("kingdoms-of-crusaders.")
     if name == "CardsDrawn":
-        cards = data.get("cards")
-        n = len(cards) if isinstance(cards, list) else "?"
+        n = data.get("count")
         return f"{data.get('seat', '?')} draws {n} card{'s' if n != 1 else ''} from the top of the deck"
+    if name == "DrawnCards":
+        return f"{data.get('seat', '?')} takes the cards drawn into the hand"
     if name == "TurnBegan":
         return f"turn {data.get('turn')}: {data.get('seat')} to move"
     if name == "CardPlaced":

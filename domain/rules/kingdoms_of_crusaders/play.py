@@ -91,12 +91,18 @@ class Step:
         self.state = evolve(self.state, event)
 
     def draw(self, seat: str, count: int) -> None:
-        """Draw ``count`` cards from the top of the deck: the shuffle's order, computed here and
-        never stored."""
+        """Draw ``count`` cards from the top of the deck: the first cards in the shuffle's order
+        that are still in the deck (the order is computed here and never stored)."""
         s = self.state
-        order = self.rng.order(s.shuffle)
-        top = [s.deck[i] for i in order[s.drawn:s.drawn + count]]
-        self.emit(ev.CardsDrawn(seat=seat, cards=[card(s, c) for c in top]))
+        out = {c for h in s.hands.values() for c in h} | {c for p in s.seats for x in s.sectors[p] for c in x}
+        top = []
+        for i in self.rng.order(s.shuffle):
+            if s.deck[i] not in out:
+                top.append(s.deck[i])
+                if len(top) == count:
+                    break
+        self.emit(ev.CardsDrawn(seat=seat, count=count))
+        self.emit(ev.DrawnCards(seat=seat, cards=[card(s, c) for c in top]))
 
 
 def decide(state: KocState, seat: str, command: KocCommand, rng: Rng) -> list[EventData]:

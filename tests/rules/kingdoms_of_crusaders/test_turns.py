@@ -102,19 +102,21 @@ def test_preparation_shuffle_first_player_and_five_cards_each(players):
 
 def test_preparation_events_in_order():
     """The shuffle, the die for who moves first, five cards to each player from the first on, the
-    first turn, its draw; the drawn cards only in CardsDrawn events."""
+    first turn, its draw; each draw a public count and the cards themselves in DrawnCards."""
     game = new_game(3)
     typed = [r.typed() for r in take_decision(game, "p1", {"type": "prepare"},
                                               SeededRng(SEED, game.id, "", 0), NOW, None)]
     kinds = [type(e) for e in typed]
-    assert kinds == [DecisionTaken, CardsShuffled, DiceRolled, ev.CardsDrawn, ev.CardsDrawn, ev.CardsDrawn,
-                     ev.TurnBegan, ev.CardsDrawn]
+    assert kinds == [DecisionTaken, CardsShuffled, DiceRolled] + [ev.CardsDrawn, ev.DrawnCards] * 3 + [
+        ev.TurnBegan, ev.CardsDrawn, ev.DrawnCards]
     first = typed[2].faces[0]
     assert typed[2].kind == "first-player-3" and first in ("p1", "p2", "p3")
-    order = [e.seat for e in typed[3:6]]
+    order = [e.seat for e in typed[3:9:2]]
     assert order[0] == first and len(set(order)) == 3
-    assert typed[6].seat == first and typed[7].seat == first and len(typed[7].cards) == 1
-    assert all(len(e.cards) == 5 for e in typed[3:6])
+    assert all(e.count == 5 for e in typed[3:9:2]) and all(len(e.cards) == 5 for e in typed[4:9:2])
+    assert typed[9].seat == first and typed[10] == ev.CardsDrawn(seat=first, count=1)
+    assert typed[11].seat == first and len(typed[11].cards) == 1
+    assert len({c.id for e in typed if isinstance(e, ev.DrawnCards) for c in e.cards}) == 16
 
 
 def test_preparation_only_once_and_only_by_p1():
@@ -338,7 +340,8 @@ def test_view_shows_own_hand_and_others_as_counts():
 
 def test_readers_seal_draws_for_the_drawer_only():
     s = prepared(2).state
-    drawn = ev.CardsDrawn(seat="p2", cards=[ev.Card(id="A01", symbols=["lance"])])
+    drawn = ev.DrawnCards(seat="p2", cards=[ev.Card(id="A01", symbols=["lance"])])
     assert KOC.readers(s, drawn) == frozenset({"p2"})
+    assert KOC.readers(s, ev.CardsDrawn(seat="p2", count=1)) is None
     assert KOC.readers(s, ev.CardPlaced(seat="p2", card=drawn.cards[0], sector=1, completed=False)) is None
     assert KOC.command_readers(s, "p1", None) is None
