@@ -12,6 +12,9 @@ class Settings(msgspec.Struct, frozen=True):
     max_body: int = 8 * 1024 * 1024
     max_command_body: int = 64 * 1024
     sse_poll_seconds: float = 0.2
+    viewer_max_events: int = 5_000
+    viewer_max_view_bytes: int = 64 * 1024 * 1024
+    viewer_concurrency: int = 2
     # write limits (api/ratelimit.py): writes a second and burst, per bearer token and per
     # client address; a rate of 0 turns that limit off
     writes_per_token: float = 20.0
@@ -29,6 +32,9 @@ class Settings(msgspec.Struct, frozen=True):
             max_body=int(env.get("HERALD_MAX_BODY", 8 * 1024 * 1024)),
             max_command_body=int(env.get("HERALD_MAX_COMMAND_BODY", 64 * 1024)),
             sse_poll_seconds=float(env.get("HERALD_SSE_POLL_SECONDS", 0.2)),
+            viewer_max_events=int(env.get("HERALD_VIEWER_MAX_EVENTS", 5_000)),
+            viewer_max_view_bytes=int(env.get("HERALD_VIEWER_MAX_VIEW_BYTES", 64 * 1024 * 1024)),
+            viewer_concurrency=int(env.get("HERALD_VIEWER_CONCURRENCY", 2)),
             writes_per_token=float(env.get("HERALD_WRITES_PER_TOKEN", 20.0)),
             write_burst_per_token=int(env.get("HERALD_WRITE_BURST_PER_TOKEN", 300)),
             writes_per_address=float(env.get("HERALD_WRITES_PER_ADDRESS", 200.0)),

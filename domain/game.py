@@ -16,6 +16,7 @@ from uuid import UUID
 
 import msgspec
 
+from domain import seals
 from domain.chain import GENESIS_HASH, StoredEvent, iso, link_hash
 from domain.chain import chain as chain_events
 from domain.events import (
@@ -59,9 +60,13 @@ def event_hash(game_id: UUID, version: int, type_: str, data: dict[str, Any], pr
     return link_hash(Recorded.stream, game_id, version, type_, data, prev_hash, recorded_at)
 
 
-def chain(game_id: UUID, version: int, prev_hash: str, events: Iterable[EventData], now: datetime) -> list[Recorded]:
-    """Wrap event data as stored game events, numbering and hash-linking them."""
-    return chain_events(Recorded, game_id, version, prev_hash, events, now)
+def chain(game_id: UUID, version: int, prev_hash: str, events: Iterable[EventData], now: datetime,
+          readers: Iterable[frozenset[str] | tuple[str, ...] | None] | None = None,
+          server_seed: bytes | None = None) -> list[Recorded]:
+    """Wrap event data as stored game events, numbering and hash-linking them; events only
+    some seats may read (``readers``, one per event) are sealed with the game's salts."""
+    salt = None if server_seed is None else (lambda v: seals.salt(server_seed, game_id, v))
+    return chain_events(Recorded, game_id, version, prev_hash, events, now, readers, salt)
 
 
 class KeyUse(msgspec.Struct, frozen=True):
@@ -293,14 +298,19 @@ def resolve_decision(
     except ForcedFaceMismatch as error:
         raise RuleViolation("forced_face_mismatch", str(error)) from None
     state = game.state
-    for event in typed:
+    readers: list[frozenset[str] | None] = []
+    for event in typed:  # who may read each event, from the state before it is folded
+        readers.append(rules.command_readers(state, seat, command) if event is typed[0]
+                       else rules.readers(state, event))
         state = rules.evolve(state, event)
     outcome = rules.outcome(state)
-    if outcome is not None:
+    if outcome is not None:  # the end and the seed are public
         typed.append(GameEnded(outcome=outcome))
+        readers.append(None)
         if server_seed is not None:
             typed.append(SeedRevealed(seed=server_seed.hex()))
-    recorded = chain(game.id, game.version + 1, game.head, typed, now)
+            readers.append(None)
+    recorded = chain(game.id, game.version + 1, game.head, typed, now, readers, server_seed)
     after = game
     for event, data in zip(recorded, typed):
         after = advance(after, event, data)
