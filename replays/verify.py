@@ -286,7 +286,7 @@ def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | N
     """The events the command that opened this block produces when run again."""
     data = first.data
     if first.type != "DecisionTaken":
-        return REPLAYERS[first.type](game, data, seed_hex)
+        return REPLAYERS[first.type](game, data, seed_hex, first.timestamp)
     if game.created.fork is not None and first.version <= game.created.fork.version:
         rng: Rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)  # play copied from the parent
     elif seed is not None:
