@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from datetime import datetime
 from uuid import UUID
 
 import msgspec
 
 from domain.audit import REPLAYERS
-from domain.events import BLOCK_STARTS, EVENT_TYPES, EventData, UnknownEventType, to_data
+from domain.events import BLOCK_STARTS, EVENT_TYPES, EventData, UnknownEventType, from_data, to_data
 from domain.game import (
     GENESIS_HASH,
     Game,
@@ -23,7 +24,8 @@ from domain.game import (
 )
 from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng
 from domain.rules.base import RuleViolation
-from replays.record import Record, from_record_event
+from domain.seals import is_sealed_form
+from replays.record import FORMAT, Record, derive_record, from_record_event
 from replays.signature import check, key_id
 
 class RecordProblem(msgspec.Struct, frozen=True):
@@ -61,10 +63,15 @@ def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None 
     public key proves who signed the record's head."""
     problems = list(check_chain(record))
     notes: list[str] = []
+    readable = not any(p.what.startswith("structure") for p in problems)
+    if readable:
+        malformed = list(check_types(record))
+        problems += malformed + list(check_derived(record))
+        readable = not malformed
     problems += check_receipts(record, receipts)
     problems += check_signature(record, public_key, notes)
     seed = check_seed(record, problems)
-    if not any(p.what.startswith("structure") for p in problems):
+    if readable:
         problems += replay_problems(record, seed, notes)
     return Verdict(ok=not problems, problems=problems, notes=notes)
 
@@ -126,15 +133,62 @@ def check_chain(record: Record) -> Iterator[RecordProblem]:
         if digest != event.hash:
             yield RecordProblem(event.version, None, f"hash mismatch: the {event.type} event was changed after it was recorded")
         prev = event.hash
-    if record.head and record.head.get("hash") not in (None, prev):
-        yield RecordProblem(record.head.get("version"), None, "the record's head is not the hash of its last event")
-    created = record.events[0].data
-    header = record.header
-    for field in ("rules", "rules_version", "scenario", "data_hash", "client_seed", "study"):
-        if created.get(field) != getattr(header, field):
-            yield RecordProblem(1, None, f"header.{field} disagrees with GameCreated")
-    if created.get("seed_commitment") != record.seed_commitment:
+
+
+def check_types(record: Record) -> Iterator[RecordProblem]:
+    """Each event's recording time is ISO 8601 and each known event's data has its
+    type's shape (draws a list of integers, and so on): a record whose hashes hold but
+    whose fields do not is named here, never replayed."""
+    for event in record.events:
+        try:
+            datetime.fromisoformat(event.recorded_at)
+        except ValueError:
+            yield RecordProblem(event.version, None, f"recorded_at {_short_value(event.recorded_at)} of the "
+                                                     f"{event.type} event is not an ISO 8601 time")
+        if event.type in EVENT_TYPES and not is_sealed_form(event.data):
+            try:
+                from_data(event.type, event.data)
+            except (msgspec.ValidationError, ValueError) as error:
+                yield RecordProblem(event.version, None, f"malformed {event.type} data: {error}")
+
+
+def check_derived(record: Record) -> Iterator[RecordProblem]:
+    """Every field a reader sees beside the events (header, seed commitment, seed, outcome,
+    head, format) must be what the hash-chained events say: each one that is not is named,
+    with the version it should come from."""
+    try:
+        derived = derive_record(record.header.game, record.events, record.seed)
+    except msgspec.ValidationError as error:
+        yield RecordProblem(1, None, f"malformed GameCreated or GameEnded: {error}")
+        return
+    ended = next((e.version for e in reversed(record.events) if e.type == "GameEnded"), None)
+    revealed = next((e.version for e in reversed(record.events) if e.type == "SeedRevealed"), None)
+    sources = {"created_at": (1, "the recording time of GameCreated"),
+               "ended_at": (ended, "the recording time of GameEnded" if ended else "no GameEnded")}
+    for field in record.header.__struct_fields__:
+        shown, proven = getattr(record.header, field), getattr(derived.header, field)
+        if msgspec.to_builtins(shown) != msgspec.to_builtins(proven):
+            version, source = sources.get(field, (1, "GameCreated"))
+            yield RecordProblem(version, None, f"header.{field} is {_short_value(shown)} but {source} "
+                                               f"says {_short_value(proven)}")
+    if record.seed_commitment != derived.seed_commitment:
         yield RecordProblem(1, None, "seed_commitment disagrees with GameCreated")
+    if record.outcome != derived.outcome:
+        yield RecordProblem(ended, None, f"outcome is {_short_value(record.outcome)} but "
+                                         + (f"GameEnded says {_short_value(derived.outcome)}" if ended else
+                                            "the game has no GameEnded"))
+    if revealed is not None and record.seed != derived.seed:
+        yield RecordProblem(revealed, None, "the record's seed differs from SeedRevealed")
+    if record.head and msgspec.to_builtins(record.head) != derived.head:
+        yield RecordProblem(len(record.events), None, f"head is {_short_value(record.head)} but the last event "
+                                                      f"is {_short_value(derived.head)}")
+    if record.format != FORMAT:
+        yield RecordProblem(None, None, f"format is {_short_value(record.format)}, not {FORMAT!r}")
+
+
+def _short_value(value: object) -> str:
+    text = msgspec.json.encode(value, order="sorted").decode()
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _hex(text: str) -> bool:
@@ -160,8 +214,6 @@ def check_seed(record: Record, problems: list[RecordProblem]) -> bytes | None:
         problems.append(RecordProblem(revealed[-1].version if revealed else None, None,
                                 "the revealed seed does not match the seed commitment"))
         return None
-    if revealed and record.seed and revealed[-1].data.get("seed") != record.seed:
-        problems.append(RecordProblem(revealed[-1].version, None, "the record's seed differs from SeedRevealed"))
     return seed
 
 
@@ -234,7 +286,7 @@ def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | N
     """The events the command that opened this block produces when run again."""
     data = first.data
     if first.type != "DecisionTaken":
-        return REPLAYERS[first.type](game, data, seed_hex)
+        return REPLAYERS[first.type](game, data, seed_hex, first.timestamp)
     if game.created.fork is not None and first.version <= game.created.fork.version:
         rng: Rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)  # play copied from the parent
     elif seed is not None:
