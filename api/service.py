@@ -608,7 +608,8 @@ class Herald:
         return SeatClaim(str(game_id), seat, info.player)
 
     def fork(self, game_id: UUID, body: ForkRequest) -> GameCreatedResponse:
-        """A new game from ``version`` of this one, for study. The original is untouched."""
+        """A new game from ``version`` of this one (or from the end of the command that
+        version belongs to), for study. The original is untouched."""
         parent = self.game(game_id)
         if not 1 <= body.version <= parent.version:
             raise Invalid(f"fork from a version 1 to {parent.version}, not {body.version}", code="no_such_version")
@@ -618,12 +619,13 @@ class Herald:
             raise Invalid("forced faces go with dice 'forced'", code="bad_dice_policy")
         secrets = self.secrets(game_id)
         public = parent.created.study or parent.seed is not None
-        prefix = self.store.stream(game_id, 1, body.version)
+        prefix = self.store.stream(game_id, 1, body.version) + self._rest_of_block(game_id, body.version)
+        version = prefix[-1].version if prefix else body.version
         if body.dice == "same" and not public:
             raise Conflict("'same' dice need the parent's seed: fork once the game has ended (or fork a study game)",
                            code="seed_not_revealed")
-        if any(e.type == "GameEnded" for e in prefix):
-            raise Invalid("fork from a version before the game ended", code="fork_after_end")
+        if any(e.type in ("GameEnded", "SeedRevealed") for e in prefix):  # a fork gets its own commitment
+            raise Invalid("fork from a version before the game ended and its seed was revealed", code="fork_after_end")
         shuffled = any(e.type == "CardsShuffled" for e in prefix)
         if shuffled and body.dice != "same":
             raise Conflict("the play up to that version shuffled a deck whose order only the parent's seed gives: "
@@ -635,13 +637,24 @@ class Herald:
                 raise Invalid(f"no seat(s) {', '.join(unknown)} in this game", code="unknown_seat")
             seats.update(body.seats)
         head = (prefix or self.store.stream(game_id, 0, 1))[-1].hash
-        fork = ForkRef(str(game_id), body.version, body.dice, head=head, forced=list(body.forced))
+        fork = ForkRef(str(game_id), version, body.dice, head=head, forced=list(body.forced))
         seed_hex = secrets.seed if body.dice == "same" else None
         created = self.create(CreateGame(
             rules=parent.created.rules, scenario=parent.created.scenario, seats=seats,
             seed=seed_hex, client_seed=parent.created.client_seed, options=parent.created.options,
         ), fork=fork, study=body.dice != "fresh", copy=prefix)
         return created
+
+    def _rest_of_block(self, game_id: UUID, version: int) -> list[Recorded]:
+        """The events after ``version`` caused by the same command (a decision's dice, a
+        ruling's effects): a fork takes a command's events whole, or its record could not
+        verify (the copied command would not produce what was copied)."""
+        rest = []
+        for event in self.store.stream(game_id, version):
+            if event.type in BLOCK_STARTS:
+                break
+            rest.append(event)
+        return rest
 
     def forks(self, game_id: UUID) -> list[GameRow]:
         self.game(game_id)

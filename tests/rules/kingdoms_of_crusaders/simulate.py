@@ -33,7 +33,8 @@ def check_invariants(state: KocState, order: list[int] | None) -> None:
     numbers = [m.number for m in state.markers]
     assert numbers == list(range(1, len(numbers) + 1))
     assert len({m.sector for m in state.markers}) == len(numbers)
-    unseen = Counter(state.cards[c] for c in state.deck if c not in set(placed))
+    on_table = set(placed)
+    unseen = Counter(state.cards[c] for c in state.deck if c not in on_table)
     assert tuple(unseen.get(m, 0) for m in range(32)) == state.unseen
     for n in TERRITORIES:
         done = state.completed[n - 1]
