@@ -19,7 +19,11 @@ from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
+<<<<<<< HEAD
 from api.live import Live, Slots
+=======
+from api.players import players_router
+>>>>>>> main
 from api.ratelimit import WriteLimits
 from api.viewer_routes import viewer_router
 from api.tournaments import attach as attach_tournaments
@@ -313,6 +317,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         return respond(verdict)
 
     app.include_router(viewer_router(settings))
+    app.include_router(players_router(settings.max_command_body))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
     install_openapi(app, [VerifyRequest],
