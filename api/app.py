@@ -19,11 +19,8 @@ from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
-<<<<<<< HEAD
 from api.live import Live, Slots
-=======
 from api.players import players_router
->>>>>>> main
 from api.ratelimit import WriteLimits
 from api.viewer_routes import viewer_router
 from api.tournaments import attach as attach_tournaments
