@@ -21,6 +21,7 @@ from eventsourcing.persistence import IntegrityError
 
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
+from api.players import NameRegistered, PlayerRegistry, SeatClaim
 from api.signing import derived_key, signing_key
 from api.store import GameSecrets, HeraldStore, secrets_id, store_env
 from api.tokens import derived_token, hash_token, matches, new_token, same_secret
@@ -64,7 +65,11 @@ MAX_KEY = 200
 
 # -- request and response bodies: the one definition of each shape --------------------------
 class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Who sits in a seat. ``player_token`` (from POST /players) vouches that it is that
+    registered player: a casual game is rated only when every seat's player vouched."""
+
     player: str
+    player_token: str | None = None
 
 
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -248,11 +253,13 @@ class Herald:
         self._token_key = derived_key(self.signing_key, "seat tokens")
         self.admin_token = admin_token
         self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
+        self.players = PlayerRegistry(self.store)
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
-        self.committer = Committer(self._load_for_write, self.store.append, self._cache_put)
+        self.committer = Committer(self._load_for_write, self._append, self._cache_put)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
+        self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
         self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
         self._secrets_lock = threading.Lock()
 
@@ -287,9 +294,17 @@ class Herald:
                 self._secrets.popitem(last=False)
         return found
 
+    def _append(self, *events: Any) -> None:
+        """Write events in one transaction, then tell the written hooks (live streams)."""
+        self.store.append(*events)
+        if self.written_hooks:
+            games = {event.originator_id for event in events if isinstance(event, Recorded)}
+            for hook in self.written_hooks:
+                hook(games)
+
     def _save(self, *events: Any) -> None:
         try:
-            self.store.append(*events)
+            self._append(*events)
         except IntegrityError:
             raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
 
@@ -380,7 +395,9 @@ class Herald:
         tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
         vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
                             {s: hash_token(t) for s, t in tokens.items()})
-        self._save(*events, vault)
+        claims = [self.players.claim(created.seats[s].player, i.player_token, game_id, s, now)
+                  for s, i in body.seats.items() if i.player_token is not None]
+        self._save(*events, vault, *claims)
         return GameCreatedResponse(str(game_id), events[-1].version, created.seed_commitment, tokens,
                                    {"version": events[-1].version, "hash": events[-1].hash})
 
@@ -582,6 +599,22 @@ class Herald:
         self.authorize_seat(game_id, body.seat, token)
         seed = self.secrets(game_id).seed
         return self._submit_meta(game_id, lambda g: agree_to_abandon(g, body.seat, seed))
+
+    # -- registered players: who vouched for which seat (ratings) ------------------------------
+    def register_player(self, name: str) -> NameRegistered:
+        return self.players.register(name, _now())
+
+    def claim_seat(self, game_id: UUID, seat: str, token: str | None) -> SeatClaim:
+        """A registered player vouches, with their token, that they sit in ``seat``: only
+        before play starts, so nobody vouches for a game once they see how it goes."""
+        game = self.game(game_id)
+        info = game.created.seats.get(seat)
+        if info is None:
+            raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
+        if game.played:
+            raise Conflict("play has started: seats are claimed before the first command", code="play_started")
+        self._save(self.players.claim(info.player, token, game_id, seat, _now()))
+        return SeatClaim(str(game_id), seat, info.player)
 
     def fork(self, game_id: UUID, body: ForkRequest) -> GameCreatedResponse:
         """A new game from ``version`` of this one (or from the end of the command that
