@@ -257,8 +257,9 @@ class Herald:
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
-        self.committer = Committer(self._load_for_write, self.store.append, self._cache_put)
+        self.committer = Committer(self._load_for_write, self._append, self._cache_put)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
+        self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
         self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
         self._secrets_lock = threading.Lock()
 
@@ -293,9 +294,17 @@ class Herald:
                 self._secrets.popitem(last=False)
         return found
 
+    def _append(self, *events: Any) -> None:
+        """Write events in one transaction, then tell the written hooks (live streams)."""
+        self.store.append(*events)
+        if self.written_hooks:
+            games = {event.originator_id for event in events if isinstance(event, Recorded)}
+            for hook in self.written_hooks:
+                hook(games)
+
     def _save(self, *events: Any) -> None:
         try:
-            self.store.append(*events)
+            self._append(*events)
         except IntegrityError:
             raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
 
