@@ -19,11 +19,8 @@ from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
-<<<<<<< HEAD
 from api.live import Live, Slots
-=======
 from api.players import players_router
->>>>>>> main
 from api.ratelimit import WriteLimits
 from api.viewer_routes import viewer_router
 from api.tournaments import attach as attach_tournaments
@@ -154,6 +151,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",
         lifespan=lifespan,
     )
+
     def attach_live(state: Any) -> None:
         """One follower of the event log for this process's live streams, and their caps."""
         state.live = Live.of(state.herald.store, settings.sse_poll_seconds)
