@@ -69,15 +69,26 @@ def record_views(record: Record) -> RecordViews:
     game: Game | None = None
     steps: list[RecordStep] = []
     timeline: list[TimelineEntry] = []
+    blocked: RecordEvent | None = None
     for event in record.events:
-        recorded = from_record_event(game_id, event)
         try:
-            game = apply(game, recorded)
+            recorded = from_record_event(game_id, event)
+            if blocked is None and event.sealed:
+                blocked = event  # the board cannot be folded past a sealed event
+            if blocked is None:
+                game = apply(game, recorded)
         except (IncompatibleRecord, RuleViolation, KeyError, ValueError, TypeError, msgspec.ValidationError) as error:
             raise Invalid(f"the record cannot be replayed at version {event.version}: {error}",
                           code="record_unreadable") from None
-        steps.append(RecordStep(event.version, game.to_act(), game.rules.view(game.state, None),
-                                game.rules.render_text(game.state)))
+        if game is None:
+            raise Invalid("the record's first event is sealed", code="record_unreadable")
+        if blocked is None:
+            steps.append(RecordStep(event.version, game.to_act(), game.rules.view(game.state, None),
+                                    game.rules.render_text(game.state)))
+        else:
+            steps.append(RecordStep(event.version, [], None,
+                                    f"sealed from version {blocked.version} (for {', '.join(blocked.data['for'])}) "
+                                    "until the seed is revealed: the board is not shown"))
         timeline.append(narrate(game.rules, recorded))
     return RecordViews(record.header, record.events, verify(record), timeline, steps, record.seed)
 

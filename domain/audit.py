@@ -16,6 +16,7 @@ from domain.events import (
     DisputeRuled,
     EventData,
     GameEnded,
+    Inspected,
     Outcome,
     SeedRevealed,
     Target,
@@ -101,6 +102,14 @@ def agree_to_abandon(game: Game, seat: str, seed_hex: str | None) -> list[EventD
     return events
 
 
+def inspect(game: Game, by: str, at_version: int, reason: str = "") -> list[EventData]:
+    """An umpire looks at the full state at a version: the record keeps who looked and when."""
+    _version(game, at_version, "at_version")
+    if len(reason) > MAX_TEXT:
+        raise RuleViolation("audit.bad_reason", f"a reason of at most {MAX_TEXT} characters")
+    return [Inspected(by=by, at_version=at_version, reason=reason)]
+
+
 # How the verifier runs each kind of block again: the block's first event's data in,
 # the events the command produces out.
 Replayer = Callable[[Game, dict[str, Any], str | None], list[EventData]]
@@ -113,4 +122,5 @@ REPLAYERS: dict[str, Replayer] = {
     "DisputeRuled": lambda g, d, seed: rule_dispute(g, d["dispute"], d["ruling"], d["reason"], d["by"],
                                                     d.get("void_from"), d.get("reveal_seed", False), seed),
     "AbandonAgreed": lambda g, d, seed: agree_to_abandon(g, d["seat"], seed),
+    "Inspected": lambda g, d, seed: inspect(g, d["by"], d["at_version"], d.get("reason", "")),
 }
