@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_saladin_sim.py
 	$(BIN)/python bench/bench_saxon_shore_sim.py
 	$(BIN)/python bench/bench_pairing.py
+	$(BIN)/python bench/bench_verify.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m api.openapi > openapi/openapi.json

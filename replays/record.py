@@ -125,17 +125,28 @@ def build_record(events: list[Recorded], public_seed: str | None = None, reader:
     ``reader`` may see it (everything once the seed is revealed). ``public_seed`` is a study
     game's seed, public from the start; ``server_seed`` gives the salts of the sealed events
     the reader may read."""
-    created = events[0].typed()
-    assert isinstance(created, GameCreated)
+    revealed = public_seed or next((e.data["seed"] for e in events if e.type == "SeedRevealed"), None)
+    if revealed is not None:  # every seal can be proven by anyone
+        reader, server_seed = EVERYONE, bytes.fromhex(revealed)
+    return derive_record(str(events[0].originator_id), [to_record_event(e, reader, server_seed) for e in events],
+                         public_seed)
+
+
+def derive_record(game: str, events: list[RecordEvent], public_seed: str | None = None) -> Record:
+    """Everything a record shows besides its events, derived from its events: the one
+    definition export uses and verification checks a record's header against (a field
+    nobody can derive from the hash chain would be a field nobody can prove). Raises
+    msgspec.ValidationError when GameCreated or GameEnded data is malformed."""
+    created = msgspec.convert(events[0].data, GameCreated)
     seed, outcome, ended_at = public_seed, None, None
     for event in events:
         if event.type == "SeedRevealed":
-            seed = event.data["seed"]
+            seed = event.data.get("seed")
         elif event.type == "GameEnded":
-            outcome = msgspec.convert(event.data["outcome"], Outcome)
-            ended_at = iso(event.timestamp)
+            outcome = msgspec.convert(event.data.get("outcome"), Outcome)
+            ended_at = event.recorded_at
     header = RecordHeader(
-        game=str(events[0].originator_id),
+        game=game,
         rules=created.rules,
         rules_version=created.rules_version,
         scenario=created.scenario,
@@ -143,7 +154,7 @@ def build_record(events: list[Recorded], public_seed: str | None = None, reader:
         seats=created.seats,
         client_seed=created.client_seed,
         study=created.study,
-        created_at=iso(events[0].timestamp),
+        created_at=events[0].recorded_at,
         ended_at=ended_at,
         tournament=created.tournament,
         fork=created.fork,
@@ -154,7 +165,7 @@ def build_record(events: list[Recorded], public_seed: str | None = None, reader:
     return Record(
         header=header,
         seed_commitment=created.seed_commitment,
-        events=[to_record_event(e, reader, server_seed) for e in events],
+        events=events,
         seed=seed,
         outcome=outcome,
         head={"version": last.version, "hash": last.hash},

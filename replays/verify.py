@@ -24,7 +24,7 @@ from domain.game import (
 )
 from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng
 from domain.rules.base import RuleViolation
-from replays.record import Record, RecordEvent, from_record_event
+from replays.record import FORMAT, Record, RecordEvent, derive_record, from_record_event
 from replays.signature import check, key_id
 
 class RecordProblem(msgspec.Struct, frozen=True):
@@ -62,6 +62,8 @@ def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None 
     public key proves who signed the record's head."""
     problems = list(check_chain(record))
     notes: list[str] = []
+    if not any(p.what.startswith("structure") for p in problems):
+        problems += check_derived(record)
     problems += check_receipts(record, receipts)
     problems += check_signature(record, public_key, notes)
     seed = check_seed(record, problems)
@@ -133,15 +135,45 @@ def check_chain(record: Record) -> Iterator[RecordProblem]:
         if digest != event.hash:
             yield RecordProblem(event.version, None, f"hash mismatch: the {event.type} event was changed after it was recorded")
         prev = event.hash
-    if record.head and record.head.get("hash") not in (None, prev):
-        yield RecordProblem(record.head.get("version"), None, "the record's head is not the hash of its last event")
-    created = record.events[0].data
-    header = record.header
-    for field in ("rules", "rules_version", "scenario", "data_hash", "client_seed", "study"):
-        if created.get(field) != getattr(header, field):
-            yield RecordProblem(1, None, f"header.{field} disagrees with GameCreated")
-    if created.get("seed_commitment") != record.seed_commitment:
+
+
+def check_derived(record: Record) -> Iterator[RecordProblem]:
+    """Every field a reader sees beside the events (header, seed commitment, seed, outcome,
+    head, format) must be what the hash-chained events say: each one that is not is named,
+    with the version it should come from."""
+    try:
+        derived = derive_record(record.header.game, record.events, record.seed)
+    except msgspec.ValidationError as error:
+        yield RecordProblem(1, None, f"malformed GameCreated or GameEnded: {error}")
+        return
+    ended = next((e.version for e in reversed(record.events) if e.type == "GameEnded"), None)
+    revealed = next((e.version for e in reversed(record.events) if e.type == "SeedRevealed"), None)
+    sources = {"created_at": (1, "the recording time of GameCreated"),
+               "ended_at": (ended, "the recording time of GameEnded" if ended else "no GameEnded")}
+    for field in record.header.__struct_fields__:
+        shown, proven = getattr(record.header, field), getattr(derived.header, field)
+        if msgspec.to_builtins(shown) != msgspec.to_builtins(proven):
+            version, source = sources.get(field, (1, "GameCreated"))
+            yield RecordProblem(version, None, f"header.{field} is {_short_value(shown)} but {source} "
+                                               f"says {_short_value(proven)}")
+    if record.seed_commitment != derived.seed_commitment:
         yield RecordProblem(1, None, "seed_commitment disagrees with GameCreated")
+    if record.outcome != derived.outcome:
+        yield RecordProblem(ended, None, f"outcome is {_short_value(record.outcome)} but "
+                                         + (f"GameEnded says {_short_value(derived.outcome)}" if ended else
+                                            "the game has no GameEnded"))
+    if revealed is not None and record.seed != derived.seed:
+        yield RecordProblem(revealed, None, "the record's seed differs from SeedRevealed")
+    if record.head and msgspec.to_builtins(record.head) != derived.head:
+        yield RecordProblem(len(record.events), None, f"head is {_short_value(record.head)} but the last event "
+                                                      f"is {_short_value(derived.head)}")
+    if record.format != FORMAT:
+        yield RecordProblem(None, None, f"format is {_short_value(record.format)}, not {FORMAT!r}")
+
+
+def _short_value(value: object) -> str:
+    text = msgspec.json.encode(value, order="sorted").decode()
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def chained_data(event: RecordEvent) -> dict:
@@ -209,8 +241,6 @@ def check_seed(record: Record, problems: list[RecordProblem]) -> bytes | None:
         problems.append(RecordProblem(revealed[-1].version if revealed else None, None,
                                 "the revealed seed does not match the seed commitment"))
         return None
-    if revealed and record.seed and revealed[-1].data.get("seed") != record.seed:
-        problems.append(RecordProblem(revealed[-1].version, None, "the record's seed differs from SeedRevealed"))
     return seed
 
 

@@ -117,7 +117,11 @@ function drawHeader() {
   if (MODE === "record") {
     bits.push(`record of game ${esc(g.id.slice(0, 8))}`);
     const v = S.verdict;
-    if (v) bits.push(v.ok ? '<span class="ok">verified ✓</span>' : `<span class="bad">does not verify: ${esc((v.problems[0] || {}).what || "")}</span>`);
+    // The header drawn here is the one the record's hash chain proves (the server derives it);
+    // a file whose own header says otherwise does not verify, and every problem is listed.
+    if (v) bits.push(v.ok ? '<span class="ok">verified ✓</span>'
+      : `<span class="bad" title="${esc(v.problems.map((p) => p.what).join("\n"))}">does not verify: `
+        + `${esc((v.problems[0] || {}).what || "")}${v.problems.length > 1 ? ` (and ${v.problems.length - 1} more)` : ""}</span>`);
   }
   $("#subtitle").innerHTML = bits.join(" · ");
   document.body.dataset.rules = g.rules;
