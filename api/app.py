@@ -19,6 +19,7 @@ from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.errors import Invalid, NotFound
 from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
+from api.ratelimit import WriteLimits
 from api.viewer_routes import viewer_router
 from api.tournaments import attach as attach_tournaments
 from api.tournaments import router as tournaments_router
@@ -85,13 +86,19 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
 
 
 class HeraldApp(FastAPI):
-    """FastAPI, with the hot command route (api/command_route.py) answered ahead of it."""
+    """FastAPI, with the write limits (api/ratelimit.py) and the hot command route
+    (api/command_route.py) answered ahead of it."""
 
-    def __init__(self, *, command_body_limit: int, **kwargs: Any) -> None:
+    def __init__(self, *, command_body_limit: int, limits: WriteLimits, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.commands = CommandRoute(lambda: self.state.herald, limit=command_body_limit)
+        self.limits = limits if limits.on else None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.limits is not None and scope["type"] == "http":
+            wait = self.limits.wait(scope)
+            if wait:
+                return await self.limits.refuse(send, wait)
         game_id = command_target(scope)
         if game_id is not None:
             return await self.commands(scope, receive, send, game_id)
@@ -106,7 +113,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = herald is None
-        app.state.herald = herald or Herald(admin_token=settings.admin_token)
+        app.state.herald = herald or Herald(admin_token=settings.admin_token,
+                                            freeze_lapse_seconds=settings.freeze_lapse_seconds)
         attach_tournaments(app.state)  # its directors are umpires of their games from the start
         try:
             yield
@@ -116,6 +124,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
 
     app = HeraldApp(
         command_body_limit=settings.max_command_body,
+        limits=WriteLimits(settings.writes_per_token, settings.write_burst_per_token,
+                           settings.writes_per_address, settings.write_burst_per_address),
         title="Herald",
         version="0.1.0",
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",

@@ -23,6 +23,7 @@ from api.service import (
     Inspection,
     InspectionRequest,
     MetaResponse,
+    ReleaseRequest,
     RulingRequest,
 )
 from projections.dice import DiceReport
@@ -84,7 +85,8 @@ def audit_router(settings: Settings) -> APIRouter:
     def disputes(request: Request, game_id: GameId) -> Response:
         """Every dispute and ruling of a game, and any play they voided, in order."""
         return respond(Entries(herald(request).events_of_type(
-            game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided"))))
+            game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided", "FreezeReleaseAgreed", "FreezeLifted",
+                      "FreezeLapsed"))))
 
     @router.post("/games/{game_id}/rulings", **doc(body=RulingRequest, response=MetaResponse, status=201,
                                                    errors=meta_errors))
@@ -104,6 +106,18 @@ def audit_router(settings: Settings) -> APIRouter:
         looked and when, so the players see it."""
         body = await read_body(request, InspectionRequest, settings.max_command_body)
         return respond(await run_in_threadpool(herald(request).inspect, game_id, body, bearer(authorization)), 201)
+
+    @router.post("/games/{game_id}/disputes/{dispute}/release",
+                 **doc(body=ReleaseRequest, response=MetaResponse, status=201, errors=meta_errors))
+    async def release(request: Request, game_id: GameId, dispute: int,
+                      authorization: Annotated[str | None, Header()] = None) -> Response:
+        """With no umpire (no admin token configured, not a tournament game): a seat agrees that
+        play frozen by ``dispute`` may go on. The freeze lifts when the seat that raised it
+        agrees, or every other seat has; it also lapses on its own after
+        HERALD_FREEZE_LAPSE_SECONDS (recorded as FreezeLapsed when the next command comes)."""
+        body = await read_body(request, ReleaseRequest, settings.max_command_body)
+        return respond(await run_in_threadpool(herald(request).release, game_id, dispute, body,
+                                               bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, response=MetaResponse, status=201,
                                                    errors=meta_errors))

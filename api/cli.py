@@ -54,15 +54,66 @@ def main(argv: list[str] | None = None) -> int:
     return _with_store(args)
 
 
-def _load(path: Path):
+MAX_RECORD_FILE = 64 * 1024 * 1024  # HERALD_MAX_RECORD_FILE: the most a record file may hold
+READ_WAIT = 10.0  # HERALD_READ_WAIT: seconds a FIFO or pipe may stay silent before the read gives up
+
+
+def _read(path: Path) -> bytes:
+    """A record file's bytes, read with a bound: a device that never ends (/dev/zero), a FIFO
+    nobody writes to or a pipe that goes silent is a clear error, never a hang or a crash."""
+    import os
+    import select
+    import stat
+
+    limit = int(os.environ.get("HERALD_MAX_RECORD_FILE", MAX_RECORD_FILE))
+    wait = float(os.environ.get("HERALD_READ_WAIT", READ_WAIT))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        sys.exit(f"herald: cannot read {path}: {error.strerror}")
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            sys.exit(f"herald: {path} is a folder, not a record file")
+        parts, size, first = [], 0, True
+        while True:
+            try:
+                chunk = os.read(fd, 1024 * 1024)
+            except BlockingIOError:  # a pipe with a writer and nothing written yet
+                if not select.select([fd], [], [], wait)[0]:
+                    sys.exit(f"herald: nothing came from {path} for {wait:g} s; gave up (HERALD_READ_WAIT)")
+                first = False
+                continue
+            except OSError as error:
+                sys.exit(f"herald: cannot read {path}: {error.strerror}")
+            if not chunk:
+                if first and stat.S_ISFIFO(mode):  # no writer yet: wait a while for one
+                    if not select.select([fd], [], [], wait)[0]:
+                        sys.exit(f"herald: nobody wrote to the FIFO {path} within {wait:g} s (HERALD_READ_WAIT)")
+                    first = False
+                    continue
+                return b"".join(parts)
+            first = False
+            size += len(chunk)
+            if size > limit:
+                sys.exit(f"herald: {path} holds more than {limit} bytes, more than any record here "
+                         "(HERALD_MAX_RECORD_FILE)")
+            parts.append(chunk)
+    finally:
+        os.close(fd)
+
+
+def _decode(path: Path, raw: bytes):
     from replays.record import decode_record
 
     try:
-        return decode_record(path.read_bytes())
-    except OSError as error:
-        sys.exit(f"herald: cannot read {path}: {error.strerror}")
+        return decode_record(raw)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         sys.exit(f"herald: {path} is not a Herald record: {error}")
+
+
+def _load(path: Path):
+    return _decode(path, _read(path))
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -70,11 +121,12 @@ def _replay(args: argparse.Namespace) -> int:
     from replays.show import show
     from replays.verify import Receipt, verify
 
-    if args.replay_command == "verify" and args.file.is_file() and is_archive(args.file.read_bytes()):
-        code, lines = report(args.file.read_bytes())  # a tournament archive: every game, results, standings
+    raw = _read(args.file)
+    if args.replay_command == "verify" and is_archive(raw):
+        code, lines = report(raw)  # a tournament archive: every game, results, standings
         print("\n".join(lines))
         return code
-    record = _load(args.file)
+    record = _decode(args.file, raw)
     if args.replay_command == "verify":
         receipts = []
         for text in args.receipt:

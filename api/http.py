@@ -133,6 +133,12 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
 
 _SCHEMA_TYPES: list[Any] = [Problem]
 
+RATE_LIMITED = {
+    "description": "Too many writes from this client address or token (api/ratelimit.py)",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    "content": {PROBLEM: {"schema": {"$ref": REF.format(name="Problem")}}},
+}
+
 
 def _ref(type_: Any) -> dict[str, Any]:
     if type_ not in _SCHEMA_TYPES:
@@ -156,6 +162,10 @@ def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] 
         schema = base()
         for path, operations in (paths or {}).items():
             schema["paths"].setdefault(path, {}).update(operations)
+        for operations in schema["paths"].values():  # every write may meet the write limits
+            for method, operation in operations.items():
+                if method in ("post", "put", "patch", "delete"):
+                    operation.setdefault("responses", {}).setdefault("429", RATE_LIMITED)
         types = _SCHEMA_TYPES + extra_types + list(named.values())
         (refs, components) = msgspec.json.schema_components(types, ref_template=REF)
         components.update(zip(named, refs[len(types) - len(named):]))

@@ -4,15 +4,13 @@ return plain data. The HTTP layer and the CLI both call this; neither touches th
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import os
 import re
 import secrets as token_source
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
@@ -23,9 +21,19 @@ from eventsourcing.persistence import IntegrityError
 
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
-from api.signing import signing_key
+from api.signing import derived_key, signing_key
 from api.store import GameSecrets, HeraldStore, secrets_id, store_env
-from domain.audit import UMPIRE, agree_to_abandon, annotate, inspect, raise_dispute, rule_dispute
+from api.tokens import derived_token, hash_token, matches, new_token, same_secret
+from domain.audit import (
+    UMPIRE,
+    agree_to_abandon,
+    agree_to_release,
+    annotate,
+    inspect,
+    lapsed_freezes,
+    raise_dispute,
+    rule_dispute,
+)
 from domain.events import BLOCK_STARTS, EventData, ForkRef, GameCreated, SeatInfo, Target, TournamentRef
 from domain.game import (
     Game,
@@ -146,6 +154,13 @@ class RulingRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reveal_seed: bool = False
 
 
+class ReleaseRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/disputes/{dispute}/release: a seat agrees that frozen play may go on
+    (games with no umpire)."""
+
+    seat: str
+
+
 class AbandonRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/abandon: a seat agrees to abandon the game."""
 
@@ -240,17 +255,13 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def _authorize(secrets: GameSecrets, seat: str, token: str | None) -> None:
     if not token:
         raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'")
     expected = secrets.token_hashes.get(seat)
     if expected is None:
         raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
-    if not hmac.compare_digest(expected, _hash_token(token)):
+    if not matches(expected, token):
         raise Forbidden(f"that token does not act for seat {seat!r}", code="wrong_token")
 
 
@@ -258,12 +269,14 @@ class Herald:
     """Every game operation, over one event store held for the life of the process."""
 
     def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None,
-                 signing_key_path: Path | None = None):
+                 signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600):
         settings = store_env(env)
         self.store = HeraldStore(env=settings)
         self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
         self.public_key = public_hex(self.signing_key.public_key())
+        self._token_key = derived_key(self.signing_key, "seat tokens")
         self.admin_token = admin_token
+        self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
@@ -318,11 +331,16 @@ class Herald:
         """The seat a token belongs to, if any (for redacted views)."""
         if not token:
             return None
-        digest = _hash_token(token)
+        found = None
         for seat, expected in sorted(self.secrets(game_id).token_hashes.items()):
-            if hmac.compare_digest(expected, digest):
-                return seat
-        return None
+            if matches(expected, token):
+                found = seat  # no early return: the time taken does not say which seat matched
+        return found
+
+    def derived_seat_token(self, game_id: UUID, seat: str) -> str:
+        """A seat token made from the server's key (tournament games): never stored, made
+        again when its player asks for it."""
+        return derived_token(self._token_key, "seat", str(game_id), seat)
 
     def reader(self, game_id: UUID, token: str | None, game: Game | None = None) -> Reader:
         """Who a token reads as: its seat (a seat token, or a tournament player's token for
@@ -345,13 +363,15 @@ class Herald:
         return bytes.fromhex(self.secrets(game_id).seed)
 
     def is_admin(self, token: str | None) -> bool:
-        return bool(self.admin_token and token and hmac.compare_digest(self.admin_token, token))
+        return same_secret(self.admin_token, token)
 
     # -- commands --------------------------------------------------------------------------------
     def create(self, body: CreateGame, *, fork: ForkRef | None = None, study: bool | None = None,
-               copy: list[Recorded] = ()) -> GameCreatedResponse:
+               copy: list[Recorded] = (), seat_token: Callable[[UUID, str], str] | None = None
+               ) -> GameCreatedResponse:
         """Create a game. A fork also names its parent and copies the parent's events up to
-        the fork's version (re-chained under the new id, with their original times)."""
+        the fork's version (re-chained under the new id, with their original times).
+        ``seat_token`` derives each seat's token (a tournament's games) instead of drawing it."""
         rules = RULE_SYSTEMS.get(body.rules)
         if rules is None:
             raise Invalid(f"unknown rule system {body.rules!r}; known: {', '.join(sorted(RULE_SYSTEMS))}",
@@ -407,9 +427,9 @@ class Herald:
             raise Invalid(error.message, code=error.code, rule=error.rule) from None
         for old in copy:  # sealed events stay sealed for the same seats, under this game's salts
             events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp, [old.readers], seed)
-        tokens = {seat: token_source.token_urlsafe(32) for seat in seats}
+        tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
         vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
-                            {s: _hash_token(t) for s, t in tokens.items()})
+                            {s: hash_token(t) for s, t in tokens.items()})
         self._save(*events, vault)
         return GameCreatedResponse(str(game_id), events[-1].version, created.seed_commitment, tokens,
                                    {"version": events[-1].version, "hash": events[-1].hash})
@@ -450,15 +470,50 @@ class Herald:
                 raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
                                code="stale_version", version=game.version)
             seed = bytes.fromhex(secrets.seed)
+            now = _now()
+            lapsed: list[Recorded] = []
+            if game.frozen:
+                game, lapsed = self._lapse(game, now)
             rng = game_rng(game, seed)
             try:
-                decision = resolve_decision(game, body.seat, body.command, rng, _now(), seed, idempotency_key)
+                decision = resolve_decision(game, body.seat, body.command, rng, now, seed, idempotency_key)
             except RuleViolation as error:
-                raise Illegal(error.message, code=error.code, rule=error.rule) from None
-            after, events = decision.game, decision.events
+                raise Illegal(self._frozen_detail(game) if error.code == "game_frozen" else error.message,
+                              code=error.code, rule=error.rule) from None
+            after, events = decision.game, lapsed + decision.events
             return Decided(events, after, lambda: (self._response(after, events, body.seat), False))
 
         return decide
+
+    def has_umpire(self, game: Game) -> bool:
+        """Whether someone may rule on this game's disputes: the admin (configured) or its
+        tournament's director."""
+        return bool(self.admin_token) or game.created.tournament is not None
+
+    def _lapse(self, game: Game, now: datetime) -> tuple[Game, list[Recorded]]:
+        """With no umpire, the freezes open longer than the configured time lapse now: each
+        a FreezeLapsed recorded ahead of the command that found it (issue 11)."""
+        if self.has_umpire(game):
+            return game, []
+        events: list[Recorded] = []
+        for lapse in lapsed_freezes(game, now, self.freeze_lapse_seconds):
+            block = chain(game.id, game.version + 1, game.head, [lapse], now)
+            game = project_game(game, block)
+            events += block
+        return game, events
+
+    def _frozen_detail(self, game: Game) -> str:
+        frozen = [d for d in game.disputes if d.freeze]
+        if self.has_umpire(game):
+            return (f"play is frozen by dispute {', '.join(str(d.id) for d in frozen)}: "
+                    "an umpire must rule first")
+        lapse = self.freeze_lapse_seconds
+        until = ""
+        if lapse > 0:
+            last = max(d.raised_at for d in frozen if d.raised_at is not None)
+            until = f"; with no umpire it lapses at {(last + timedelta(seconds=lapse)).isoformat(timespec='seconds')}"
+        return (f"play is frozen by dispute {', '.join(str(d.id) for d in frozen)}{until}, or sooner when the seat "
+                "that raised it or every other seat agrees (POST /games/{id}/disputes/{dispute}/release)")
 
     def _is_warm(self, game_id: UUID) -> bool:
         """Whether deciding on ``game_id`` needs no read from the store."""
@@ -564,6 +619,15 @@ class Herald:
         seed = self.secrets(game_id).seed
         return self._submit_meta(game_id, lambda g: rule_dispute(
             g, body.dispute, body.ruling, body.reason, UMPIRE, body.void_from, body.reveal_seed, seed))
+
+    def release(self, game_id: UUID, dispute: int, body: ReleaseRequest, token: str | None) -> MetaResponse:
+        """A seat agrees that play frozen by ``dispute`` may go on (games with no umpire)."""
+        game = self.game(game_id)
+        self.authorize_seat(game_id, body.seat, token)
+        if self.has_umpire(game):
+            raise Conflict("this game has an umpire: the freeze lifts when the umpire rules on the dispute",
+                           code="umpire_rules")
+        return self._submit_meta(game_id, lambda g: agree_to_release(g, dispute, body.seat))
 
     def abandon(self, game_id: UUID, body: AbandonRequest, token: str | None) -> MetaResponse:
         self.game(game_id)

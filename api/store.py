@@ -17,6 +17,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic, resolve_topic
 
+from api.files import private_database
 from domain.game import Game, Recorded, project_game
 
 
@@ -88,7 +89,7 @@ def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
     if module == "eventsourcing.sqlite":
         path = Path(environ.get("SQLITE_DBNAME") or environ.get("HERALD_DB") or "var/herald.db")
         if str(path) != ":memory:" and not str(path).startswith("file:"):
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_database(path)
         env["SQLITE_DBNAME"] = str(path)
         env["SQLITE_LOCK_TIMEOUT"] = environ.get("SQLITE_LOCK_TIMEOUT", "10")
     else:

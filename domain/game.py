@@ -30,6 +30,9 @@ from domain.events import (
     DisputeRaised,
     DisputeRuled,
     EventData,
+    FreezeLapsed,
+    FreezeLifted,
+    FreezeReleaseAgreed,
     GameCreated,
     GameEnded,
     Outcome,
@@ -77,12 +80,15 @@ class KeyUse(msgspec.Struct, frozen=True):
 
 
 class OpenDispute(msgspec.Struct, frozen=True):
-    """A dispute not yet ruled: its id is the version of its DisputeRaised."""
+    """A dispute not yet ruled: its id is the version of its DisputeRaised, ``raised_at``
+    that event's recorded time; ``release`` the seats that agreed to lift its freeze."""
 
     id: int
     seat: str
     about_version: int
     freeze: bool
+    raised_at: datetime | None = None
+    release: tuple[str, ...] = ()
 
 
 class Game(msgspec.Struct, frozen=True):
@@ -198,7 +204,7 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
         case SeedRevealed(seed=seed):
             changes["seed"] = seed
         case DisputeRaised(seat=seat, about_version=about, freeze=freeze):
-            changes["disputes"] = game.disputes + (OpenDispute(event.version, seat, about, freeze),)
+            changes["disputes"] = game.disputes + (OpenDispute(event.version, seat, about, freeze, event.timestamp),)
         case DisputeRuled(dispute=dispute):
             changes["disputes"] = tuple(d for d in game.disputes if d.id != dispute)
         case DecisionsVoided(from_version=start):
@@ -207,6 +213,13 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
             voided = game.voided + ((start, event.version),)
             changes["voided"] = voided
             changes["state"] = refold_state(game.created, history(event.version - 1), voided)
+        case FreezeReleaseAgreed(dispute=dispute, seat=seat):
+            changes["disputes"] = tuple(
+                msgspec.structs.replace(d, release=tuple(sorted(set(d.release) | {seat}))) if d.id == dispute else d
+                for d in game.disputes)
+        case FreezeLifted(dispute=dispute) | FreezeLapsed(dispute=dispute):
+            changes["disputes"] = tuple(msgspec.structs.replace(d, freeze=False) if d.id == dispute else d
+                                        for d in game.disputes)
         case AbandonAgreed(seat=seat):
             changes["abandon"] = tuple(sorted(set(game.abandon) | {seat}))
     return msgspec.structs.replace(game, **changes)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from datetime import datetime
 from uuid import UUID
 
 import msgspec
 
 from domain import seals
 from domain.audit import REPLAYERS
-from domain.events import BLOCK_STARTS, EVENT_TYPES, EventData, UnknownEventType, to_data
+from domain.events import BLOCK_STARTS, EVENT_TYPES, EventData, UnknownEventType, from_data, to_data
 from domain.game import (
     GENESIS_HASH,
     Game,
@@ -24,6 +25,7 @@ from domain.game import (
 )
 from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng
 from domain.rules.base import RuleViolation
+from domain.seals import is_sealed_form
 from replays.record import FORMAT, Record, RecordEvent, derive_record, from_record_event
 from replays.signature import check, key_id
 
@@ -62,13 +64,16 @@ def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None 
     public key proves who signed the record's head."""
     problems = list(check_chain(record))
     notes: list[str] = []
-    if not any(p.what.startswith("structure") for p in problems):
-        problems += check_derived(record)
+    readable = not any(p.what.startswith("structure") for p in problems)
+    if readable:
+        malformed = list(check_types(record))
+        problems += malformed + list(check_derived(record))
+        readable = not malformed
     problems += check_receipts(record, receipts)
     problems += check_signature(record, public_key, notes)
     seed = check_seed(record, problems)
     problems += check_seals(record, seed, notes)
-    if not any(p.what.startswith("structure") for p in problems):
+    if readable:
         problems += replay_problems(record, seed, notes)
     return Verdict(ok=not problems, problems=problems, notes=notes)
 
@@ -135,6 +140,23 @@ def check_chain(record: Record) -> Iterator[RecordProblem]:
         if digest != event.hash:
             yield RecordProblem(event.version, None, f"hash mismatch: the {event.type} event was changed after it was recorded")
         prev = event.hash
+
+
+def check_types(record: Record) -> Iterator[RecordProblem]:
+    """Each event's recording time is ISO 8601 and each known event's data has its
+    type's shape (draws a list of integers, and so on): a record whose hashes hold but
+    whose fields do not is named here, never replayed."""
+    for event in record.events:
+        try:
+            datetime.fromisoformat(event.recorded_at)
+        except ValueError:
+            yield RecordProblem(event.version, None, f"recorded_at {_short_value(event.recorded_at)} of the "
+                                                     f"{event.type} event is not an ISO 8601 time")
+        if event.type in EVENT_TYPES and not is_sealed_form(event.data):
+            try:
+                from_data(event.type, event.data)
+            except (msgspec.ValidationError, ValueError) as error:
+                yield RecordProblem(event.version, None, f"malformed {event.type} data: {error}")
 
 
 def check_derived(record: Record) -> Iterator[RecordProblem]:
@@ -323,7 +345,7 @@ def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | N
     seats it is sealed for (None: everyone)."""
     data = first.data
     if first.type != "DecisionTaken":
-        return [(e, None) for e in REPLAYERS[first.type](game, data, seed_hex)]
+        return [(e, None) for e in REPLAYERS[first.type](game, data, seed_hex, first.timestamp)]
     if game.created.fork is not None and first.version <= game.created.fork.version:
         rng: Rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)  # play copied from the parent
     elif seed is not None:

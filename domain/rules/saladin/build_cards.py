@@ -96,9 +96,9 @@ def arsuf():
         banner("sable", "Sablé", cru, 5, "two-locations", card(
             "sable", [tgt("saphadin", U, C)], crusader_knights())),
         banner("bourgogne", "Bourgogne", cru, 5, "two-locations", card(
-            "bourgogne", [tgt("ala-al-din", U, C), tgt("saladin", U)], crusader_knights())),
+            "bourgogne", [tgt("ala-al-din", U, C), tgt("saladin", U), tgt("ala-afdal", U, C)], crusader_knights())),
         banner("richard", "Richard", cru, 6, "two-locations", card(
-            "richard", [tgt("ala-al-din", U, C)], crusader_knights(charge_red=3, melee_red=2))),
+            "richard", [tgt("ala-al-din", U, C), tgt("saladin", U)], crusader_knights(charge_red=3, melee_red=2))),
         banner("naplouse", "Naplouse", cru, 4, "two-locations", card(
             "naplouse", [tgt("soulayman", U, C)], crusader_knights(loose=False)), plus=(2,)),
         banner("aslam", "Aslam", ayy, 4, "never-committed", card(
@@ -111,11 +111,11 @@ def arsuf():
             "saladin", [tgt("richard", R), tgt("bourgogne", U)],
             [HOLD, act("loose", "Loose", 1, U, False, green=1, target="enemy"),
              act("sacrifice", "Sacrifice", 1, U, False, red=2, effect="sacrifice")],
-            [react("counter-charge", "Counter-charge", ["charge"], red=1, green=2)])),
+            [react("evade", "Evade", ["loose"], red=1, green=1)])),
         banner("saphadin", "Saphadin", ayy, 5, "follows-target", card(
             "saphadin", [tgt("sable", U, C, R), tgt("henry-ii", U)], ayyubid_horse(), [EVADE])),
         banner("ala-afdal", "Ala Afdal", ayy, 4, "follows-target", card(
-            "ala-afdal", [tgt("henry-ii", U), tgt("bourgogne", U)],
+            "ala-afdal", [tgt("henry-ii", U), tgt("bourgogne", U, C)],
             ayyubid_horse(harass=True, loose_when_ordered=False)), plus=(2,)),
         banner("ala-al-din", "Ala al Din", ayy, 5, "follows-target", card(
             "ala-al-din", [tgt("richard", R, C), tgt("bourgogne", U, C)], ayyubid_horse(),
@@ -203,7 +203,8 @@ def hattin():
     ]
     leaders = [
         {"id": "guy-de-lusignan", "name": "Guy de Lusignan", "side": cru,
-         "actions": [{"id": "horns", "name": "To the Horns of Hattin", "once": True}]},
+         "actions": [{"id": "horns", "name": "To the Horns of Hattin", "once": True},
+                     {"id": "recover-order", "name": "Recover 1 spent Order", "once": False}]},
         {"id": "saladin-hattin", "name": "Saladin", "side": ayy,
          "actions": [{"id": "recover-order", "name": "Recover 1 spent Order", "once": False},
                      {"id": "order-loss", "name": "The True Cross is taken", "once": True}]},

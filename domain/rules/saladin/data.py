@@ -15,6 +15,8 @@ PACKAGE = Path(__file__).parent
 SEATS = ("crusaders", "ayyubids")
 Status = Literal["uncommitted", "committed"]
 ARSUF = "arsuf"  # the pseudo-target of Lusignan's Assault on Arsuf
+TRUE_CROSS = "Hattin — Saladin (Leader)"  # the paragraph of the once-per-game Order loss
+TAQUI_AL_DIN = "Hattin — Taqui al Din"
 
 
 class Target(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

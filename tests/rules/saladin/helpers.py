@@ -45,8 +45,9 @@ class FakeRng:
         raise AssertionError("Saladin never shuffles")
 
 
-def new_game(scenario: str, game_id: int = 1) -> Game:
+def new_game(scenario: str, game_id: int = 1, options: dict[str, Any] | None = None) -> Game:
     created = GameCreated(
+        options=options or {},
         rules="saladin",
         rules_version=SALADIN.version,
         scenario=scenario,

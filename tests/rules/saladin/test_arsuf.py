@@ -45,15 +45,16 @@ def test_assault_on_arsuf_and_the_twelfth_order():
 
 
 def test_aslam_reinforce_arsuf():
-    """Arsuf — Aslam (Reinforce Arsuf): a lance from the Losses Track goes back to the last
-    lost location in Arsuf."""
+    """Arsuf — Aslam (Reinforce Arsuf): "The Banner of Aslam places 1 of its Lances on the
+    location of the last lost Lance in Arsuf." """
     g = start(new_game("arsuf"), "ayyubids")
     assert refused(g, "ayyubids", act("aslam", "reinforce-arsuf")).code == "saladin.nothing_to_reinforce"
     g = with_state(g, arsuf_lances=1)
-    assert refused(g, "ayyubids", act("aslam", "reinforce-arsuf")).code == "saladin.no_lance_on_losses_track"
     g = with_side(g, "ayyubids", losses=1)
+    aslam = g.state.banners["aslam"].lances
     g = play(g, "ayyubids", act("aslam", "reinforce-arsuf"))
-    assert view(g)["arsuf_lances"] == 2 and view(g)["sides"]["ayyubids"]["losses_track"] == 0
+    assert view(g)["arsuf_lances"] == 2 and view(g)["sides"]["ayyubids"]["losses_track"] == 1
+    assert g.state.banners["aslam"].lances == aslam - 1
 
 
 def test_aslam_reinforce_ala_afdal_or_ala_al_din():

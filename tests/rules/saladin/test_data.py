@@ -159,15 +159,18 @@ def test_card_data_is_consistent(scenario):
 
 def test_card_examples_ala_al_din_and_richard():
     """Key Game Terms — Action / Reaction examples: Ala al Din targets two banners and is
-    targeted by three; Richard targets a banner when Committed or Uncommitted and is targeted
-    by one banner in Reaction and another in Reaction or when Committed."""
+    targeted by three; Richard "can target a Banner if its status is Committed or Uncommitted"
+    and "can be targeted by one Banner in Reaction, and by another in Reaction or if Committed".
+    A Reaction answers only an action that targets the reacting banner, so Richard also targets
+    Saladin (RULES_NOTES.md, "Richard's card")."""
     t = TABLES["arsuf"]
     ala = t.card("ala-al-din")
     assert len(ala.targets) == 2
     targeting = lambda b: sorted(c.id for c in t.data.cards for x in c.targets if x.banner == b)  # noqa: E731
     assert targeting("ala-al-din") == ["bourgogne", "lusignan", "richard"]
     richard = t.card("richard")
-    assert [(x.banner, sorted(x.modes)) for x in richard.targets] == [("ala-al-din", ["committed", "uncommitted"])]
+    assert [(x.banner, sorted(x.modes)) for x in richard.targets] == [("ala-al-din", ["committed", "uncommitted"]),
+                                                                       ("saladin", ["uncommitted"])]
     modes = {c.id: sorted(x.modes) for c in t.data.cards for x in c.targets if x.banner == "richard"}
     assert modes == {"saladin": ["reaction"], "ala-al-din": ["committed", "reaction"]}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.rules.saladin.data import TABLES
 from tests.rules.saladin.helpers import (
     FakeRng,
     act,
@@ -39,7 +40,7 @@ def test_statuses_two_location_banner_moves_and_single_location_enemy_follows():
     g = play(g, "ayyubids", {"type": "decline-reaction"})
     assert banner_view(g, "d-ibelin")["lances"] == {"uncommitted": 0, "committed": 5}
     keukburi = banner_view(g, "keukburi")
-    assert (keukburi["status"], keukburi["location"], keukburi["engaged_with"]) == ("committed", "field", "d-ibelin")
+    assert (keukburi["status"], keukburi["location"], keukburi["engaged"]) == ("committed", "field", ["d-ibelin"])
 
 
 def test_statuses_ridefort_and_husam_lulu_are_never_committed():
@@ -144,20 +145,23 @@ def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
 
 
 def test_reinforce_saladin_and_ridefort():
-    """Hattin — Saladin / Ridefort (Reinforce): a lance from the Losses Track goes back to the
-    last lost location of Saphadin or Manguras (Saladin) or Lusignan (Ridefort)."""
+    """Hattin — Saladin / Ridefort (Reinforce): the banner "places 1 of its Lances on the
+    location of the last lost Lance of the Banner of Saphadin or Manguras for Saladin, and
+    Lusignan for Ridefort"."""
     g = start(new_game("hattin"), "ayyubids")
-    g = with_banner(g, "saphadin", lances=3)
+    full = {b: len(TABLES["hattin"].banner(b).track) for b in ("saphadin", "lusignan", "ridefort", "saladin")}
+    g = with_banner(g, "saphadin", lances=full["saphadin"] - 2)
     g = with_side(g, "ayyubids", losses=2)
     assert refused(g, "ayyubids", act("saladin", "reinforce", "keukburi")).code == "saladin.invalid_target"
     g = play(g, "ayyubids", act("saladin", "reinforce", "saphadin"))
-    assert banner_view(g, "saphadin")["lances"] == {"field": 4}
-    assert view(g)["sides"]["ayyubids"]["losses_track"] == 1
-    g = with_banner(g, "lusignan", lances=4)
-    g = with_side(g, "crusaders", losses=2)
+    assert banner_view(g, "saphadin")["lances"] == {"field": full["saphadin"] - 1}
+    assert sum(banner_view(g, "saladin")["lances"].values()) == full["saladin"] - 1
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == 2
+    g = with_banner(g, "lusignan", lances=full["lusignan"] - 1)
+    g = with_side(g, "crusaders", losses=1)
     g = play(g, "crusaders", act("ridefort", "reinforce", "lusignan"))
-    assert banner_view(g, "lusignan")["lances"] == {"camp": 5, "horns": 0}
-    assert banner_view(g, "lusignan")["surcharge"] == 0  # the '+1' of slot 2 is covered again
+    assert banner_view(g, "lusignan")["lances"] == {"camp": full["lusignan"], "horns": 0}
+    assert banner_view(g, "ridefort")["lances"] == {"field": full["ridefort"] - 1}
 
 
 def test_set_fire_feed_fire_and_the_fire_marker_removal():
@@ -184,7 +188,7 @@ def test_taqui_al_din_against_raymond_iii_charges_sends_two_lances_to_the_box():
     """Hattin — Taqui al Din: against a Charge or an Uncontrolled Charge of Raymond III, Taqui
     al Din suffers 1 die and Raymond III places 2 lances in the box, not on the Losses Track."""
     for charge in ("charge", "uncontrolled-charge"):
-        g = crusaders_first()
+        g = start(new_game("hattin", options={"taqui_al_din": "reaction"}), "crusaders")
         g = play(g, "crusaders", act("raymond-iii", charge, "taqui-al-din"))
         assert legal(g, "ayyubids") == [{"type": "react", "banner": "taqui-al-din", "reaction": "open-ranks"},
                                         {"type": "decline-reaction"}]

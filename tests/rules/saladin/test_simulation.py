@@ -45,11 +45,40 @@ def check_invariants(state, totals, settled: bool = False) -> None:
         assert board + s.losses + s.lances_boxed == totals[seat]
     assert 0 <= state.arsuf_lances <= TABLES[state.scenario].data.arsuf_lances
     for b in state.banners.values():
+        rule = TABLES[state.scenario].banner(b.id).status_rule
         assert 0 <= b.lances <= len(TABLES[state.scenario].banner(b.id).track)
         if settled:
             assert (b.lances == 0) == (b.fate in ("captured", "boxed")), b
+            check_statuses(state, b, rule)
         if b.status == "committed":
-            assert TABLES[state.scenario].banner(b.id).status_rule != "never-committed"
+            assert rule != "never-committed"
+
+
+def check_statuses(state, b, rule) -> None:
+    """Key Game Terms — Status and the scenarios' Statuses paragraphs, once a decision is folded:
+    a single-location banner is Committed exactly when a Committed enemy targets it (fights it in
+    melee); a two-location banner's lances sit on the location of its status; melee is mutual,
+    between Committed banners in play; Lusignan at the Horns has Saladin's status."""
+    if not b.in_play:
+        assert b.engaged == () or b.fate != "in-play"
+        return
+    for enemy in b.engaged:
+        e = state.banners[enemy]
+        assert e.in_play and e.side != b.side and b.id in e.engaged, (b, e)
+        assert e.status == b.status == "committed", (b, e)
+    if rule == "follows-target":
+        assert (b.status == "committed") == any(
+            state.banners[e].in_play and state.banners[e].status == "committed" for e in b.engaged), b
+    elif rule == "two-locations":
+        assert b.location == b.status, b
+    elif rule == "camp-then-horns":
+        if b.location == "camp":
+            assert b.status == "uncommitted", b
+        else:
+            saladin = state.banners["saladin"]
+            assert saladin.in_play and b.status == saladin.status, (b, saladin)
+    else:
+        assert b.status == "uncommitted" and not b.engaged, b
 
 
 def random_command(r: random.Random, state) -> dict:

@@ -78,7 +78,7 @@ def test_chaos_and_initiative_example_at_arsuf():
     }
     assert all(b["card_side"] == "deployed" for b in v["banners"])
     on_board = [b for b in v["banners"] if b["fate"] != "captured"]
-    assert all(b["status"] == "uncommitted" and b["engaged_with"] is None for b in on_board)
+    assert all(b["status"] == "uncommitted" and b["engaged"] == [] for b in on_board)
     assert v["sides"]["crusaders"]["leader"]["used"] == v["sides"]["ayyubids"]["leader"]["used"] == []
     assert v["sides"]["crusaders"]["losses_track"] == 0 and v["sides"]["crusaders"]["lances_boxed"] == 12
     assert v["sides"]["ayyubids"]["losses_track"] == 0 and v["sides"]["ayyubids"]["lances_boxed"] == 18
@@ -144,7 +144,7 @@ def test_game_example_sable_regroups_at_a_surcharge_dragging_saphadin():
     g = play(g, "ayyubids", {"type": "decline-reaction"}, [B, B, D])  # green double: Sablé loses 2
     sable, saphadin = banner_view(g, "sable"), banner_view(g, "saphadin")
     assert sable["status"] == "committed" and sable["lances"] == {"uncommitted": 0, "committed": 3}
-    assert saphadin["status"] == "committed" and saphadin["engaged_with"] == "sable"
+    assert saphadin["status"] == "committed" and saphadin["engaged"] == ["sable"]
     assert sable["surcharge"] == 1
     g = finish_turn(g)  # Regroup is not on the back of the card: next turn, Sablé is Deployed
     g = start(g, "crusaders")
@@ -156,7 +156,7 @@ def test_game_example_sable_regroups_at_a_surcharge_dragging_saphadin():
     sable, saphadin = banner_view(g, "sable"), banner_view(g, "saphadin")
     assert sable["status"] == "uncommitted" and sable["lances"] == {"uncommitted": 3, "committed": 0}
     assert sable["card_side"] == "ordered"
-    assert saphadin["status"] == "uncommitted" and saphadin["engaged_with"] is None
+    assert saphadin["status"] == "uncommitted" and saphadin["engaged"] == []
     assert saphadin["location"] == "field" and saphadin["lances"] == {"field": 5}
 
 
@@ -167,7 +167,7 @@ def test_game_example_saladin_removed_when_richard_and_bourgogne_are_gone():
     g = play(g, "crusaders", act("bourgogne", "charge", "ala-al-din"), [B, B, D])  # Bourgogne 5 -> 3
     g = play(g, "ayyubids", act("ala-al-din", "melee", "bourgogne"), [B, D])  # 3 -> 1
     g = play(g, "crusaders", act("richard", "charge", "ala-al-din"), [B, B, B, D])  # Richard 6 -> 4
-    assert banner_view(g, "ala-al-din")["engaged_with"] == "richard"
+    assert "richard" in banner_view(g, "ala-al-din")["engaged"]
     g = play(g, "ayyubids", act("ala-afdal", "loose", "bourgogne"), [S])  # Bourgogne eliminated
     assert banner_view(g, "bourgogne")["fate"] == "captured"
     assert banner_view(g, "saladin")["fate"] == "in-play"  # Richard is still a target
