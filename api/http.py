@@ -59,6 +59,12 @@ def error_body(error: HeraldError) -> bytes:
     return problem_body(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
 
 
+def error_headers(error: HeraldError) -> dict[str, str] | None:
+    """Retry-After, for an error that says when to come back."""
+    retry_after = error.extra.get("retry_after")
+    return {"Retry-After": str(retry_after)} if retry_after is not None else None
+
+
 async def read_body(request: Request, type_: type[T], limit: int) -> T:
     """Read at most ``limit`` bytes and decode them as ``type_``."""
     return decode_body(await read_raw(request.receive, request.headers.get("content-length"), limit), type_)
@@ -100,7 +106,8 @@ class MalformedJSON(HeraldError):
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HeraldError)
     async def herald_error(_: Request, error: HeraldError) -> Response:
-        return Response(error_body(error), status_code=error.status, media_type=PROBLEM)
+        return Response(error_body(error), status_code=error.status, media_type=PROBLEM,
+                        headers=error_headers(error))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:

@@ -21,6 +21,7 @@ from eventsourcing.persistence import IntegrityError
 
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
+from api.players import NameRegistered, PlayerRegistry, SeatClaim
 from api.signing import derived_key, signing_key
 from api.store import GameSecrets, HeraldStore, secrets_id, store_env
 from api.tokens import derived_token, hash_token, matches, new_token, same_secret
@@ -74,7 +75,11 @@ MAX_KEY = 200
 
 # -- request and response bodies: the one definition of each shape --------------------------
 class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Who sits in a seat. ``player_token`` (from POST /players) vouches that it is that
+    registered player: a casual game is rated only when every seat's player vouched."""
+
     player: str
+    player_token: str | None = None
 
 
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -277,12 +282,14 @@ class Herald:
         self._token_key = derived_key(self.signing_key, "seat tokens")
         self.admin_token = admin_token
         self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
+        self.players = PlayerRegistry(self.store)
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
-        self.committer = Committer(self._load_for_write, self.store.append, self._cache_put)
+        self.committer = Committer(self._load_for_write, self._append, self._cache_put)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
+        self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
         self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
         self._secrets_lock = threading.Lock()
 
@@ -317,9 +324,17 @@ class Herald:
                 self._secrets.popitem(last=False)
         return found
 
+    def _append(self, *events: Any) -> None:
+        """Write events in one transaction, then tell the written hooks (live streams)."""
+        self.store.append(*events)
+        if self.written_hooks:
+            games = {event.originator_id for event in events if isinstance(event, Recorded)}
+            for hook in self.written_hooks:
+                hook(games)
+
     def _save(self, *events: Any) -> None:
         try:
-            self.store.append(*events)
+            self._append(*events)
         except IntegrityError:
             raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
 
@@ -430,7 +445,9 @@ class Herald:
         tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
         vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
                             {s: hash_token(t) for s, t in tokens.items()})
-        self._save(*events, vault)
+        claims = [self.players.claim(created.seats[s].player, i.player_token, game_id, s, now)
+                  for s, i in body.seats.items() if i.player_token is not None]
+        self._save(*events, vault, *claims)
         return GameCreatedResponse(str(game_id), events[-1].version, created.seed_commitment, tokens,
                                    {"version": events[-1].version, "hash": events[-1].hash})
 
@@ -654,11 +671,28 @@ class Herald:
         return Inspection(recorded.version, at, msgspec.to_builtins(game.state), game.rules.view(game.state, None),
                           recorded.events, recorded.head)
 
+    # -- registered players: who vouched for which seat (ratings) ------------------------------
+    def register_player(self, name: str) -> NameRegistered:
+        return self.players.register(name, _now())
+
+    def claim_seat(self, game_id: UUID, seat: str, token: str | None) -> SeatClaim:
+        """A registered player vouches, with their token, that they sit in ``seat``: only
+        before play starts, so nobody vouches for a game once they see how it goes."""
+        game = self.game(game_id)
+        info = game.created.seats.get(seat)
+        if info is None:
+            raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
+        if game.played:
+            raise Conflict("play has started: seats are claimed before the first command", code="play_started")
+        self._save(self.players.claim(info.player, token, game_id, seat, _now()))
+        return SeatClaim(str(game_id), seat, info.player)
+
     def fork(self, game_id: UUID, body: ForkRequest, token: str | None = None) -> GameCreatedResponse:
-        """A new game from ``version`` of this one, for study. The original is untouched.
-        Before the parent's seed is revealed, a fork whose copied play holds sealed events is
-        the umpire's alone (its seat tokens would read every seat's secrets), and it starts
-        with fresh dice (same dice would show the future)."""
+        """A new game from ``version`` of this one (or from the end of the command that
+        version belongs to), for study. The original is untouched. Before the parent's seed
+        is revealed, a fork whose copied play holds sealed events is the umpire's alone (its
+        seat tokens would read every seat's secrets), and it starts with fresh dice (same dice
+        would show the future)."""
         parent = self.game(game_id)
         if not 1 <= body.version <= parent.version:
             raise Invalid(f"fork from a version 1 to {parent.version}, not {body.version}", code="no_such_version")
@@ -668,19 +702,20 @@ class Herald:
             raise Invalid("forced faces go with dice 'forced'", code="bad_dice_policy")
         secrets = self.secrets(game_id)
         public = parent.created.study or parent.seed is not None
-        prefix = self.store.stream(game_id, 1, body.version)
+        prefix = self.store.stream(game_id, 1, body.version) + self._rest_of_block(game_id, body.version)
+        version = prefix[-1].version if prefix else body.version
         if body.dice == "same" and not public:
             raise Conflict("'same' dice need the parent's seed: fork once the game has ended (or fork a study game)",
                            code="seed_not_revealed")
-        if any(e.type == "GameEnded" for e in prefix):
-            raise Invalid("fork from a version before the game ended", code="fork_after_end")
+        if any(e.type in ("GameEnded", "SeedRevealed") for e in prefix):  # a fork gets its own commitment
+            raise Invalid("fork from a version before the game ended and its seed was revealed", code="fork_after_end")
         if not public and any(e.readers for e in prefix):
             if not self.is_umpire(game_id, token):
                 raise Forbidden("the play up to that version holds sealed events: before the seed is revealed only "
                                 "an umpire may fork it (the fork's seat tokens read every seat's secrets)",
                                 code="hidden_information")
             by = "admin" if self.is_admin(token) else "director"  # the look is recorded like an inspection
-            self._submit_meta(game_id, lambda g: inspect(g, by, body.version, "fork for study"))
+            self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()}
         if body.seats:
             unknown = sorted(set(body.seats) - set(seats))
@@ -688,13 +723,24 @@ class Herald:
                 raise Invalid(f"no seat(s) {', '.join(unknown)} in this game", code="unknown_seat")
             seats.update(body.seats)
         head = (prefix or self.store.stream(game_id, 0, 1))[-1].hash
-        fork = ForkRef(str(game_id), body.version, body.dice, head=head, forced=list(body.forced))
+        fork = ForkRef(str(game_id), version, body.dice, head=head, forced=list(body.forced))
         seed_hex = secrets.seed if body.dice == "same" else None
         created = self.create(CreateGame(
             rules=parent.created.rules, scenario=parent.created.scenario, seats=seats,
             seed=seed_hex, client_seed=parent.created.client_seed, options=parent.created.options,
         ), fork=fork, study=body.dice != "fresh", copy=prefix)
         return created
+
+    def _rest_of_block(self, game_id: UUID, version: int) -> list[Recorded]:
+        """The events after ``version`` caused by the same command (a decision's dice, a
+        ruling's effects): a fork takes a command's events whole, or its record could not
+        verify (the copied command would not produce what was copied)."""
+        rest = []
+        for event in self.store.stream(game_id, version):
+            if event.type in BLOCK_STARTS:
+                break
+            rest.append(event)
+        return rest
 
     def forks(self, game_id: UUID) -> list[GameRow]:
         self.game(game_id)

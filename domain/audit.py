@@ -66,7 +66,9 @@ def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, vo
                  reveal_seed: bool, seed_hex: str | None) -> list[EventData]:
     """An umpire's ruling. Upheld rulings may void play from ``void_from`` on: the voided
     events stay in the record, the state is refolded without them, and their dice stay
-    drawn. A ruling may also reveal the seed (``seed_hex`` is then required)."""
+    drawn. A ruling may also reveal the seed (``seed_hex`` is then required); since no die
+    may be drawn from a public seed, revealing it ends a game still in play (GameEnded, no
+    winner, before SeedRevealed). To play on, fork it: a fork gets its own commitment."""
     if not any(d.id == dispute for d in game.disputes):
         raise RuleViolation("audit.no_open_dispute", f"no open dispute {dispute} in this game")
     if ruling not in ("upheld", "rejected"):
@@ -86,6 +88,10 @@ def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, vo
     if reveal_seed and game.seed is None:
         if seed_hex is None:
             raise RuleViolation("audit.seed_unknown", "the seed is needed to reveal it")
+        if not game.ended:  # no die may be drawn from a public seed: the reveal ends play
+            events.append(GameEnded(outcome=Outcome(reason=f"the seed was revealed by the umpire's ruling on "
+                                                           f"dispute {dispute}; play cannot go on with dice "
+                                                           "anyone can predict")))
         events.append(SeedRevealed(seed=seed_hex, reason=f"umpire ruling on dispute {dispute}"))
     return events
 

@@ -151,9 +151,10 @@ class LiveServer:
 def start_server(tmp_path: Path, extra_env: dict[str, str] | None = None) -> LiveServer:
     port = free_port()
     db = tmp_path / "var" / "herald.db"
-    env = {**os.environ, "HERALD_DB": str(db), "HERALD_ADMIN_TOKEN": ADMIN_TOKEN, **(extra_env or {})}
+    env = {**os.environ, "HERALD_DB": str(db), "HERALD_ADMIN_TOKEN": ADMIN_TOKEN}
     env.pop("PERSISTENCE_MODULE", None)
     env.pop("SQLITE_DBNAME", None)
+    env.update(extra_env or {})  # e.g. a PostgreSQL backend's settings
     log = tmp_path / "server.log"
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "herald"), "serve", "--port", str(port), "--log-level", "info"],

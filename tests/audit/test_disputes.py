@@ -84,7 +84,7 @@ def test_umpire_ruling_reveals_the_seed(client):
     assert client.get(f"/games/{gid}").json()["seed"] is None
     r = client.post(f"/games/{gid}/rulings", headers=UMPIRE,
                     json={"dispute": d, "ruling": "upheld", "reason": "audit", "reveal_seed": True})
-    assert [e["type"] for e in r.json()["events"]] == ["DisputeRuled", "SeedRevealed"]
+    assert [e["type"] for e in r.json()["events"]] == ["DisputeRuled", "GameEnded", "SeedRevealed"]
     import hashlib
     seed = client.get(f"/games/{gid}").json()["seed"]
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game["seed_commitment"]
