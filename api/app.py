@@ -17,6 +17,7 @@ from api.audit_routes import audit_router
 from api.command_route import OPERATION as COMMAND_OPERATION
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
+from api.docs_routes import install_docs
 from api.errors import Invalid, NotFound
 from api.http import bearer, database_away, doc, install_error_handlers, install_openapi, read_body, respond
 from api.health import Health, HealthCheck
@@ -147,7 +148,10 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         version="0.1.0",
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    install_docs(app)
 
     def attach_live(state: Any) -> None:
         """One follower of the event log for this process's live streams, and their caps."""

@@ -123,9 +123,10 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
     limits = ViewLimits(settings.viewer_max_events, settings.viewer_max_view_bytes)
     opening = asyncio.Semaphore(settings.viewer_concurrency)
 
+    @router.get("/", include_in_schema=False)
     @router.get("/viewer", include_in_schema=False)
     def viewer_home() -> FileResponse:
-        """The game list and the portable-record opener."""
+        """The home page: the game list, the portable-record opener and links to the docs."""
         return _page("index.html")
 
     @router.get("/viewer/assets/{path:path}", include_in_schema=False)
