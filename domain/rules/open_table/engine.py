@@ -187,7 +187,7 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
                         "open table: draw",
                     )
                 order = rng.order(deck.shuffle) if deck.shuffle else range(len(deck.cards))
-                top = [deck.cards[i] for i in order][len(deck.drawn) : len(deck.drawn) + count]
+                top = [deck.cards[i] for i in order[len(deck.drawn) : len(deck.drawn) + count]]
                 return [CardsDrawn(seat=seat, deck=name, cards=top)]
             case End(outcome=outcome):
                 _check_outcome(state, outcome)
