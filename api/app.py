@@ -19,7 +19,8 @@ from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.docs_routes import install_docs
 from api.errors import Invalid, NotFound
-from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
+from api.http import bearer, database_away, doc, install_error_handlers, install_openapi, read_body, respond
+from api.health import Health, HealthCheck
 from api.live import Live, Slots
 from api.players import players_router
 from api.ratelimit import WriteLimits
@@ -84,10 +85,6 @@ class GamesPage(msgspec.Struct, frozen=True):
     next: int | None
 
 
-class Health(msgspec.Struct, frozen=True):
-    ok: bool
-
-
 def _rules_info(system_id: str) -> RuleSystemInfo:
     rules = RULE_SYSTEMS[system_id]
     return RuleSystemInfo(
@@ -134,12 +131,12 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         app.state.herald = herald or Herald(admin_token=settings.admin_token,
                                             freeze_lapse_seconds=settings.freeze_lapse_seconds)
         attach_tournaments(app.state)  # its directors are umpires of their games from the start
-        attach_live(app.state)
+        if owned:
+            attach_live(app.state)
         try:
             yield
         finally:
             await app.state.live.close()
-            app.state.herald.written_hooks.remove(app.state.live.written)
             if owned:
                 app.state.herald.close()
 
@@ -161,19 +158,31 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         state.live = Live.of(state.herald.store, settings.sse_poll_seconds)
         state.herald.written_hooks.append(state.live.written)
         state.stream_slots = Slots(settings.max_streams, settings.max_streams_per_client)
+        state.health = HealthCheck(state.herald.store)
 
     if herald is not None:
         app.state.herald = herald
         attach_tournaments(app.state)
+        attach_live(app.state)
     install_error_handlers(app)
 
     def service(request: Request) -> Herald:
         return request.app.state.herald
 
     @app.get("/health", **doc(response=Health))
-    async def health() -> Response:
-        """A trivial endpoint: the server is up (the benchmark's baseline)."""
-        return respond(Health(True))
+    async def health(request: Request) -> Response:
+        """The server is up (``ok``); whether its database answers; each read model's lag
+        behind the event log. Figures at most a second old (the benchmark's baseline)."""
+        return respond(await request.app.state.health.health())
+
+    @app.get("/ready", **doc(response=Health, errors=(503,)))
+    async def ready(request: Request) -> Response:
+        """200 when this process can serve (its database answers now), else 503: what a load
+        balancer checks before sending it requests."""
+        found = await request.app.state.health.probe()
+        if found.database != "reachable":
+            raise database_away()
+        return respond(found)
 
     @app.get("/rules", **doc(response=RuleSystemList))
     def list_rules() -> Response:
