@@ -11,7 +11,7 @@ class Settings(msgspec.Struct, frozen=True):
     admin_token: str | None = None
     max_body: int = 8 * 1024 * 1024
     max_command_body: int = 64 * 1024
-    sse_poll_seconds: float = 0.2
+    sse_poll_seconds: float = 0.2  # how often a process looks for events other processes wrote
     viewer_max_events: int = 5_000
     viewer_max_view_bytes: int = 64 * 1024 * 1024
     viewer_concurrency: int = 2
@@ -23,6 +23,8 @@ class Settings(msgspec.Struct, frozen=True):
     write_burst_per_address: int = 2000
     # a freezing dispute in a game with no umpire lapses after this many seconds (0: never)
     freeze_lapse_seconds: int = 3600
+    max_streams: int = 1000  # live (SSE) streams open at once in one process
+    max_streams_per_client: int = 16  # ... and from one client address
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -40,4 +42,6 @@ class Settings(msgspec.Struct, frozen=True):
             writes_per_address=float(env.get("HERALD_WRITES_PER_ADDRESS", 200.0)),
             write_burst_per_address=int(env.get("HERALD_WRITE_BURST_PER_ADDRESS", 2000)),
             freeze_lapse_seconds=int(env.get("HERALD_FREEZE_LAPSE_SECONDS", 3600)),
+            max_streams=int(env.get("HERALD_MAX_STREAMS", 1000)),
+            max_streams_per_client=int(env.get("HERALD_MAX_STREAMS_PER_CLIENT", 16)),
         )

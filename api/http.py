@@ -12,7 +12,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.errors import HeraldError, Invalid, TooLarge
+from eventsourcing.persistence import InterfaceError, OperationalError
+
+from api.errors import HeraldError, Invalid, TooLarge, Unavailable
 
 T = TypeVar("T")
 log = logging.getLogger("herald")
@@ -59,6 +61,23 @@ def error_body(error: HeraldError) -> bytes:
     return problem_body(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
 
 
+DATABASE_AWAY = (OperationalError, InterfaceError)  # the store's errors when it cannot reach its database
+RETRY_AFTER_SECONDS = 2
+
+
+def database_away() -> Unavailable:
+    """What a request gets while the database cannot be reached: 503 with Retry-After."""
+    return Unavailable("the database cannot be reached just now; retry shortly (a command with the same "
+                       "Idempotency-Key: an answer that never came may still have been recorded)",
+                       retry_after=RETRY_AFTER_SECONDS)
+
+
+def error_headers(error: HeraldError) -> dict[str, str] | None:
+    """Retry-After, for an error that says when to come back."""
+    retry_after = error.extra.get("retry_after")
+    return {"Retry-After": str(retry_after)} if retry_after is not None else None
+
+
 async def read_body(request: Request, type_: type[T], limit: int) -> T:
     """Read at most ``limit`` bytes and decode them as ``type_``."""
     return decode_body(await read_raw(request.receive, request.headers.get("content-length"), limit), type_)
@@ -100,7 +119,14 @@ class MalformedJSON(HeraldError):
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HeraldError)
     async def herald_error(_: Request, error: HeraldError) -> Response:
-        return Response(error_body(error), status_code=error.status, media_type=PROBLEM)
+        return Response(error_body(error), status_code=error.status, media_type=PROBLEM,
+                        headers=error_headers(error))
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def database_error(request: Request, error: Exception) -> Response:
+        log.warning("database unreachable: %s", error)
+        return await herald_error(request, database_away())
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:

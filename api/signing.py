@@ -29,21 +29,36 @@ def signing_key(default_path: Path) -> Ed25519PrivateKey:
     if path.exists():
         if not configured:
             tighten(path)  # the server's own file; a configured one is the operator's
-        try:
-            key = load_pem_private_key(path.read_bytes(), password=None)
-        except (ValueError, TypeError) as error:
-            raise SigningKeyError(f"{path}: not an unencrypted PEM private key: {error}") from None
-        if not isinstance(key, Ed25519PrivateKey):
-            raise SigningKeyError(f"{path}: not an Ed25519 key")
-        return key
+        return _load(path)
     if configured:
         raise SigningKeyError(f"HERALD_SIGNING_KEY names {path}, which does not exist")
     key = Ed25519PrivateKey.generate()
     private_dir(path.parent)
     pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    # Written whole under a private name, then linked into place: processes starting
+    # together on one data folder all end up with the one key that was linked first.
+    staging = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "wb") as f:
         f.write(pem)
+        f.flush()
+        os.fsync(f.fileno())
+    try:
+        os.link(staging, path)
+    except FileExistsError:
+        return _load(path)
+    finally:
+        staging.unlink()
+    return key
+
+
+def _load(path: Path) -> Ed25519PrivateKey:
+    try:
+        key = load_pem_private_key(path.read_bytes(), password=None)
+    except (ValueError, TypeError) as error:
+        raise SigningKeyError(f"{path}: not an unencrypted PEM private key: {error}") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise SigningKeyError(f"{path}: not an Ed25519 key")
     return key
 
 

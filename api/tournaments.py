@@ -29,6 +29,7 @@ from api.service import CreateGame, Herald, SeatRequest
 from api.tokens import hash_token, matches, new_token
 from domain.events import GameCreated, Outcome, TournamentRef
 from domain.game import Recorded
+from domain.players import SeatClaimed
 from domain.tournaments.events import RulingNoted, TournamentCreated, TournamentRecorded
 from domain.tournaments.model import (
     Tournament,
@@ -53,7 +54,7 @@ from domain.tournaments.standings import (
     standings,
     standings_csv,
 )
-from projections.ratings import Rating, Ratings
+from projections.ratings import CASUAL, TOURNAMENT, UNRATED, Rating, Ratings
 from projections.sql import Database
 from projections.standings import TournamentResults, TournamentRow
 from replays.archive import TournamentArchive, build_archive, to_archive_event
@@ -287,11 +288,13 @@ class Tournaments:
         db = Database.of(self.store.recorder)
         topics = [get_topic(Recorded), get_topic(TournamentRecorded)]
         self.results = TournamentResults(db, lambda start, limit: self._log(start, limit, topics), self._on_game_event)
-        self.ratings = Ratings(db, lambda start, limit: self._log(start, limit, topics[:1]), self._game_info)
+        rated = [get_topic(Recorded), get_topic(SeatClaimed)]
+        self.ratings = Ratings(db, lambda start, limit: self._log(start, limit, rated), self._game_info)
         self._locks = [threading.RLock() for _ in range(32)]
         self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
         self._cache_lock = threading.Lock()
         herald.umpire_hooks.append(self.directs_game)  # a director rules on disputes in its games
+        herald.seat_hooks.append(self.seats_of_player)  # a player token reads as its seats
 
     def directs_game(self, game_id: UUID, token: str) -> bool:
         """Whether ``token`` is the director's of the tournament ``game_id`` was paired in."""
@@ -303,6 +306,18 @@ class Tournaments:
         except (ValueError, HeraldError):
             return False
         return matches(expected, token)
+
+    def seats_of_player(self, game_id: UUID, token: str) -> frozenset[str]:
+        """The seats of ``game_id`` held by the tournament player whose token this is (none
+        for any other token): a player token reads its own hands like the seat's token."""
+        created = self._created(game_id)
+        if created is None or created.tournament is None:
+            return frozenset()
+        try:
+            player = self.player_of(UUID(created.tournament.id), token)
+        except (ValueError, HeraldError):
+            return frozenset()
+        return frozenset(seat for seat, info in created.seats.items() if info.player == player)
 
     # -- internals --------------------------------------------------------------------------------
     def _log(self, start: int, limit: int, topics: list[str]) -> list[tuple[int, Any]]:
@@ -417,18 +432,22 @@ class Tournaments:
                 if attempt == 2:
                     raise
 
-    def _game_info(self, game_id: UUID) -> tuple[GameCreated, bool] | None:
+    def _game_info(self, game_id: UUID) -> tuple[GameCreated, str] | None:
+        """A game's creation and who vouches for its players (projections.ratings): the
+        tournament that paired it at a table, else its players' claims (a casual game)."""
         created = self._created(game_id)
         if created is None:
             return None
-        rated = not created.study and created.fork is None
-        if rated and created.tournament is not None:
+        if created.study or created.fork is not None:
+            return created, UNRATED
+        if created.tournament is not None:
             try:
                 t = self.tournament(UUID(created.tournament.id))
-                rated = t.created.rated or t.table_of(str(game_id)) is None
             except (ValueError, NotFound):
-                pass
-        return created, rated
+                t = None
+            if t is not None and t.table_of(str(game_id)) is not None:  # paired there, not merely naming it
+                return created, TOURNAMENT if t.created.rated else UNRATED
+        return created, CASUAL
 
     def catch_up(self) -> None:
         self.results.catch_up()

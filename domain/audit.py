@@ -21,6 +21,7 @@ from domain.events import (
     FreezeLifted,
     FreezeReleaseAgreed,
     GameEnded,
+    Inspected,
     Outcome,
     SeedRevealed,
     Target,
@@ -65,7 +66,9 @@ def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, vo
                  reveal_seed: bool, seed_hex: str | None) -> list[EventData]:
     """An umpire's ruling. Upheld rulings may void play from ``void_from`` on: the voided
     events stay in the record, the state is refolded without them, and their dice stay
-    drawn. A ruling may also reveal the seed (``seed_hex`` is then required)."""
+    drawn. A ruling may also reveal the seed (``seed_hex`` is then required); since no die
+    may be drawn from a public seed, revealing it ends a game still in play (GameEnded, no
+    winner, before SeedRevealed). To play on, fork it: a fork gets its own commitment."""
     if not any(d.id == dispute for d in game.disputes):
         raise RuleViolation("audit.no_open_dispute", f"no open dispute {dispute} in this game")
     if ruling not in ("upheld", "rejected"):
@@ -85,6 +88,10 @@ def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, vo
     if reveal_seed and game.seed is None:
         if seed_hex is None:
             raise RuleViolation("audit.seed_unknown", "the seed is needed to reveal it")
+        if not game.ended:  # no die may be drawn from a public seed: the reveal ends play
+            events.append(GameEnded(outcome=Outcome(reason=f"the seed was revealed by the umpire's ruling on "
+                                                           f"dispute {dispute}; play cannot go on with dice "
+                                                           "anyone can predict")))
         events.append(SeedRevealed(seed=seed_hex, reason=f"umpire ruling on dispute {dispute}"))
     return events
 
@@ -148,6 +155,14 @@ def lapse_freeze(game: Game, dispute: int, after_seconds: int, at: datetime) -> 
     return [FreezeLapsed(dispute=dispute, after_seconds=after_seconds)]
 
 
+def inspect(game: Game, by: str, at_version: int, reason: str = "") -> list[EventData]:
+    """An umpire looks at the full state at a version: the record keeps who looked and when."""
+    _version(game, at_version, "at_version")
+    if len(reason) > MAX_TEXT:
+        raise RuleViolation("audit.bad_reason", f"a reason of at most {MAX_TEXT} characters")
+    return [Inspected(by=by, at_version=at_version, reason=reason)]
+
+
 # How the verifier runs each kind of block again: the block's first event's data and
 # recorded time in, the events the command produces out.
 Replayer = Callable[[Game, dict[str, Any], str | None, datetime], list[EventData]]
@@ -162,4 +177,5 @@ REPLAYERS: dict[str, Replayer] = {
     "AbandonAgreed": lambda g, d, seed, at: agree_to_abandon(g, d["seat"], seed),
     "FreezeReleaseAgreed": lambda g, d, seed, at: agree_to_release(g, d["dispute"], d["seat"]),
     "FreezeLapsed": lambda g, d, seed, at: lapse_freeze(g, d["dispute"], d["after_seconds"], at),
+    "Inspected": lambda g, d, seed, at: inspect(g, d["by"], d["at_version"], d.get("reason", "")),
 }

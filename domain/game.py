@@ -109,6 +109,7 @@ class Game(msgspec.Struct, frozen=True):
     voided: tuple[tuple[int, int], ...] = ()  # [from, to) version ranges of voided play
     abandon: tuple[str, ...] = ()  # seats that agreed to abandon
     forced_used: int = 0  # forced faces of a study fork already rolled
+    played: bool = False  # a seat's decision has been recorded
 
     @property
     def rules(self) -> RuleSystem:
@@ -117,6 +118,12 @@ class Game(msgspec.Struct, frozen=True):
     @property
     def ended(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the seed is public (revealed, or a study game's): then every seal can be
+        proven by anyone, and nothing in the record is kept from any reader."""
+        return self.seed is not None or self.created.study
 
     @property
     def frozen(self) -> bool:
@@ -185,6 +192,8 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
     changes: dict[str, Any] = {"version": event.version, "modified_on": event.timestamp, "head": event.hash}
     if event.type not in META_EVENTS:
         changes["state"] = game.rules.evolve(game.state, data)
+    if not game.played and event.type == "DecisionTaken":
+        changes["played"] = True
     match data:
         case DiceRolled(draws=draws) | CardsShuffled(draws=draws) if draws:
             changes["next_draw"] = max(game.next_draw, draws[-1] + 1)

@@ -10,7 +10,7 @@ import pytest
 
 from tests.rules.kingdoms_of_crusaders.simulate import play_random, replay
 
-GAMES = {2: 100, 3: 70, 4: 50}
+GAMES = {2: 60, 3: 40, 4: 30}
 THOROUGH = 3
 
 

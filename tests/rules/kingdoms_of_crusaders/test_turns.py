@@ -345,3 +345,17 @@ def test_readers_seal_draws_for_the_drawer_only():
     assert KOC.readers(s, ev.CardsDrawn(seat="p2", count=1)) is None
     assert KOC.readers(s, ev.CardPlaced(seat="p2", card=drawn.cards[0], sector=1, completed=False)) is None
     assert KOC.command_readers(s, "p1", None) is None
+
+
+def test_narration_never_names_a_drawn_card_and_the_text_board_shows_no_hand():
+    """Reading 13: a draw's line says who drew how many; the text board shows hands as counts."""
+    game = prepared(2)
+    drawn = {"seat": "p1", "cards": [{"id": "A07", "symbols": ["bow"]}]}
+    assert "A07" not in KOC.describe_event("kingdoms-of-crusaders.DrawnCards", drawn)
+    assert KOC.describe_event("kingdoms-of-crusaders.CardsDrawn", {"seat": "p1", "count": 5}) == \
+        "p1 draws 5 cards from the top of the deck"
+    text = KOC.render_text(game.state)
+    assert not [c for h in game.state.hands.values() for c in h if c in text]
+    placed = {"seat": "p2", "card": {"id": "A09", "symbols": ["bow", "sword"]}, "sector": 3, "completed": True}
+    assert KOC.describe_event("kingdoms-of-crusaders.CardPlaced", placed) == \
+        "p2 places A09 (bow, sword) in Principality of Antioch (sector 3); the army there is complete"
