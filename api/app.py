@@ -224,10 +224,12 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         """One game: status, version, who is to act, the current view (a seat's token shows its own view)."""
         return respond(service(request).summary(game_id, bearer(authorization)))
 
-    @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(404, 422)))
-    def legal_commands(request: Request, game_id: GameId, seat: str) -> Response:
-        """Every command ``seat`` may send now, each ready to post as it is."""
-        return respond(service(request).legal_commands(game_id, seat))
+    @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(401, 403, 404, 422)))
+    def legal_commands(request: Request, game_id: GameId, seat: str,
+                       authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Every command ``seat`` may send now, each ready to post as it is. In a game with
+        secrets (before its seed is revealed) only with that seat's token."""
+        return respond(service(request).legal_commands(game_id, seat, bearer(authorization)))
 
     @app.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422)))
     def list_events(
@@ -235,9 +237,12 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        """The history, oldest first: each event with its hash link."""
-        return respond(service(request).events(game_id, after, limit))
+        """The history, oldest first: each event with its hash link. An event sealed for
+        seats the reader (by its token) is not comes as ``{"sealed", "for"}``."""
+        herald = service(request)
+        return respond(herald.events(game_id, after, limit, herald.reader(game_id, bearer(authorization))))
 
     @app.get("/games/{game_id}/events/stream",
              responses={200: {"content": {"text/event-stream": {}}}, **doc(errors=(404, 429))["responses"]})
@@ -246,12 +251,15 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0)] = 0,
         last_event_id: Annotated[str | None, Header()] = None,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
-        """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones.
-        The stream closes once the game has ended and every event was sent. Open streams
-        are capped per client and in total (429 with Retry-After beyond)."""
+        """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones,
+        each as this connection's reader (by its token) may see it. The stream closes once
+        the game has ended and every event was sent. Open streams are capped per client and
+        in total (429 with Retry-After beyond)."""
         herald = service(request)
         await run_in_threadpool(herald.game, game_id)  # 404 before the stream starts
+        reader = await run_in_threadpool(herald.reader, game_id, bearer(authorization))
         start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
         live: Live = request.app.state.live
         client = request.client.host if request.client else "unknown"
@@ -260,7 +268,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         def read(sent: int) -> tuple[EventsPage, bool]:
             """The next page, and whether the game has ended with nothing left to send."""
             game = herald.game(game_id)
-            page = herald.events(game_id, sent, 500)
+            page = herald.events(game_id, sent, 500, reader)  # redacted for this connection's reader
             last = page.events[-1].version if page.events else sent
             return page, game.ended and last >= game.version
 
@@ -301,14 +309,19 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        """The game told as one readable line per event."""
-        return respond(service(request).timeline(game_id, after, limit))
+        """The game told as one readable line per event; a sealed event is told as sealed."""
+        herald = service(request)
+        return respond(herald.timeline(game_id, after, limit, herald.reader(game_id, bearer(authorization))))
 
     @app.get("/games/{game_id}/record", **doc(response=Record, errors=(404,)))
-    def get_record(request: Request, game_id: GameId) -> Response:
-        """The portable record: header, seed commitment (and seed once revealed), every event."""
-        return respond(service(request).record(game_id))
+    def get_record(request: Request, game_id: GameId,
+                   authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The portable record: header, seed commitment (and seed once revealed), every event;
+        sealed events as the reader (by its token) may see them, whole once the seed is revealed."""
+        herald = service(request)
+        return respond(herald.record(game_id, herald.reader(game_id, bearer(authorization))))
 
     @app.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 422)))
     async def verify_record(request: Request) -> Response:

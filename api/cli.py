@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     export = sub.add_parser("export", help="write a game's portable record to stdout or a file")
     export.add_argument("game_id", type=UUID)
     export.add_argument("-o", "--output", type=Path)
+    export.add_argument("--token", help="a seat's token: that seat's copy (its own sealed events in full); "
+                                         "without it, the spectator's copy (sealed events sealed) until the seed is revealed")
 
     imp = sub.add_parser("import", help="store a verified record (its seed revealed) as a game here")
     imp.add_argument("file", type=Path)
@@ -180,7 +182,7 @@ def _with_store(args: argparse.Namespace) -> int:
     herald = Herald()
     try:
         if args.command == "export":
-            data = encode_record(herald.record(args.game_id))
+            data = encode_record(herald.record(args.game_id, herald.reader(args.game_id, args.token)))
             if args.output:
                 args.output.write_bytes(data)
             else:
