@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from urllib.parse import parse_qs, urlparse
 
+from domain.events import BLOCK_STARTS
 from tests.viewer.conftest import ARSUF_SEATS, PHONE, WIDE, create, play_random
 
 # What the page drew, read back from the SVG's data attributes.
@@ -198,7 +199,12 @@ def test_fork_from_a_step(page, server, api, arsuf):
         page.wait_for_function("() => document.body.dataset.fork")
         fork_id = page.evaluate("() => document.body.dataset.fork")
         forked = api.get(f"/games/{fork_id}").json()
-        assert forked["fork"]["game"] == arsuf["id"] and forked["fork"]["version"] == 30
+        # a step inside a command forks after the whole command (issue 11): its dice come with it
+        events = api.get(f"/games/{arsuf['id']}/events", params={"after": 29, "limit": 200}).json()["events"]
+        end = next(e["version"] for e, after in zip(events, [*events[1:], None])
+                   if after is None or after["type"] in BLOCK_STARTS)
+        assert forked["fork"]["game"] == arsuf["id"] and forked["fork"]["version"] == end
+        assert f"Forked at step {end}" in message.inner_text()
         page.wait_for_selector(f'#forks a[href="/viewer/{fork_id}"]')
         page.click("#fork-link")
         page.wait_for_function("() => document.body.dataset.ready === 'yes'")
