@@ -161,7 +161,7 @@ def start_server(tmp_path: Path, extra_env: dict[str, str] | None = None) -> Liv
         env=env, cwd=tmp_path, stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a shared, loaded machine can take long to import the app
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"herald serve exited: {log.read_text()}")
