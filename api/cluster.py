@@ -75,6 +75,20 @@ def haproxy_binary() -> str:
     return found
 
 
+def ensure_database() -> None:
+    """Create the configured PostgreSQL database when it does not exist yet."""
+    import psycopg
+
+    from api.store import store_env
+
+    env = store_env()
+    params = {"host": env["POSTGRES_HOST"], "port": env["POSTGRES_PORT"], "user": env["POSTGRES_USER"],
+              "password": env["POSTGRES_PASSWORD"]}
+    with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (env["POSTGRES_DBNAME"],)).fetchone():
+            conn.execute(f'CREATE DATABASE "{env["POSTGRES_DBNAME"]}"')
+
+
 def wait_until_up(url: str, timeout: float = 60, path: str = "/health") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -89,8 +103,9 @@ def wait_until_up(url: str, timeout: float = 60, path: str = "/health") -> None:
 
 def run(processes: int, host: str, port: int, first_port: int) -> int:
     """Start ``processes`` Herald processes and HAProxy in front of them; stop all on Ctrl-C."""
-    if os.environ.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
-        os.environ.setdefault("PERSISTENCE_MODULE", "eventsourcing.postgres")
+    if os.environ.setdefault("PERSISTENCE_MODULE", "eventsourcing.postgres") != "eventsourcing.postgres":
+        raise SystemExit("herald cluster: several processes share one PostgreSQL database (PERSISTENCE_MODULE)")
+    ensure_database()
     herald = str(Path(sys.executable).parent / "herald")
     ports = [first_port + i for i in range(processes)]
     children = [subprocess.Popen([herald, "serve", "--host", "127.0.0.1", "--port", str(p), "--log-level", "warning"])
