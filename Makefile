@@ -9,7 +9,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
 
-.PHONY: run test test-postgres bench openapi clean
+PROCESSES ?= 2
+
+.PHONY: run cluster test test-postgres bench openapi clean
 
 # `make run` installs Herald alone; `make test` adds the test tools.
 $(RUN_STAMP): pyproject.toml
@@ -24,6 +26,13 @@ $(STAMP): $(RUN_STAMP)
 
 run: $(RUN_STAMP)
 	$(BIN)/herald serve --host $(HOST) --port $(PORT)
+
+# `make cluster`: HAProxy on $(HOST):8080 in front of $(PROCESSES) Herald processes on
+# PostgreSQL (database `herald` on 127.0.0.1:5432 unless POSTGRES_* say otherwise;
+# docs/deploy.md). HAProxy is Debian's package.
+cluster: $(RUN_STAMP)
+	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || (apt-get update -qq && apt-get install -y -qq haproxy)
+	PERSISTENCE_MODULE=eventsourcing.postgres $(BIN)/herald cluster --processes $(PROCESSES) --host $(HOST) --port 8080
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

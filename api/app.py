@@ -19,7 +19,8 @@ from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.docs_routes import install_docs
 from api.errors import Invalid, NotFound
-from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
+from api.http import bearer, database_away, doc, install_error_handlers, install_openapi, read_body, respond
+from api.health import Health, HealthCheck
 from api.live import Live, Slots
 from api.players import players_router
 from api.ratelimit import WriteLimits
@@ -84,10 +85,6 @@ class GamesPage(msgspec.Struct, frozen=True):
     next: int | None
 
 
-class Health(msgspec.Struct, frozen=True):
-    ok: bool
-
-
 def _rules_info(system_id: str) -> RuleSystemInfo:
     rules = RULE_SYSTEMS[system_id]
     return RuleSystemInfo(
@@ -134,12 +131,12 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         app.state.herald = herald or Herald(admin_token=settings.admin_token,
                                             freeze_lapse_seconds=settings.freeze_lapse_seconds)
         attach_tournaments(app.state)  # its directors are umpires of their games from the start
-        attach_live(app.state)
+        if owned:
+            attach_live(app.state)
         try:
             yield
         finally:
             await app.state.live.close()
-            app.state.herald.written_hooks.remove(app.state.live.written)
             if owned:
                 app.state.herald.close()
 
@@ -161,19 +158,31 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         state.live = Live.of(state.herald.store, settings.sse_poll_seconds)
         state.herald.written_hooks.append(state.live.written)
         state.stream_slots = Slots(settings.max_streams, settings.max_streams_per_client)
+        state.health = HealthCheck(state.herald.store)
 
     if herald is not None:
         app.state.herald = herald
         attach_tournaments(app.state)
+        attach_live(app.state)
     install_error_handlers(app)
 
     def service(request: Request) -> Herald:
         return request.app.state.herald
 
     @app.get("/health", **doc(response=Health))
-    async def health() -> Response:
-        """A trivial endpoint: the server is up (the benchmark's baseline)."""
-        return respond(Health(True))
+    async def health(request: Request) -> Response:
+        """The server is up (``ok``); whether its database answers; each read model's lag
+        behind the event log. Figures at most a second old (the benchmark's baseline)."""
+        return respond(await request.app.state.health.health())
+
+    @app.get("/ready", **doc(response=Health, errors=(503,)))
+    async def ready(request: Request) -> Response:
+        """200 when this process can serve (its database answers now), else 503: what a load
+        balancer checks before sending it requests."""
+        found = await request.app.state.health.probe()
+        if found.database != "reachable":
+            raise database_away()
+        return respond(found)
 
     @app.get("/rules", **doc(response=RuleSystemList))
     def list_rules() -> Response:
@@ -215,10 +224,12 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         """One game: status, version, who is to act, the current view (a seat's token shows its own view)."""
         return respond(service(request).summary(game_id, bearer(authorization)))
 
-    @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(404, 422)))
-    def legal_commands(request: Request, game_id: GameId, seat: str) -> Response:
-        """Every command ``seat`` may send now, each ready to post as it is."""
-        return respond(service(request).legal_commands(game_id, seat))
+    @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(401, 403, 404, 422)))
+    def legal_commands(request: Request, game_id: GameId, seat: str,
+                       authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Every command ``seat`` may send now, each ready to post as it is. In a game with
+        secrets (before its seed is revealed) only with that seat's token."""
+        return respond(service(request).legal_commands(game_id, seat, bearer(authorization)))
 
     @app.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422)))
     def list_events(
@@ -226,9 +237,12 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        """The history, oldest first: each event with its hash link."""
-        return respond(service(request).events(game_id, after, limit))
+        """The history, oldest first: each event with its hash link. An event sealed for
+        seats the reader (by its token) is not comes as ``{"sealed", "for"}``."""
+        herald = service(request)
+        return respond(herald.events(game_id, after, limit, herald.reader(game_id, bearer(authorization))))
 
     @app.get("/games/{game_id}/events/stream",
              responses={200: {"content": {"text/event-stream": {}}}, **doc(errors=(404, 429))["responses"]})
@@ -237,12 +251,15 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0)] = 0,
         last_event_id: Annotated[str | None, Header()] = None,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
-        """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones.
-        The stream closes once the game has ended and every event was sent. Open streams
-        are capped per client and in total (429 with Retry-After beyond)."""
+        """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones,
+        each as this connection's reader (by its token) may see it. The stream closes once
+        the game has ended and every event was sent. Open streams are capped per client and
+        in total (429 with Retry-After beyond)."""
         herald = service(request)
         await run_in_threadpool(herald.game, game_id)  # 404 before the stream starts
+        reader = await run_in_threadpool(herald.reader, game_id, bearer(authorization))
         start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
         live: Live = request.app.state.live
         client = request.client.host if request.client else "unknown"
@@ -251,7 +268,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         def read(sent: int) -> tuple[EventsPage, bool]:
             """The next page, and whether the game has ended with nothing left to send."""
             game = herald.game(game_id)
-            page = herald.events(game_id, sent, 500)
+            page = herald.events(game_id, sent, 500, reader)  # redacted for this connection's reader
             last = page.events[-1].version if page.events else sent
             return page, game.ended and last >= game.version
 
@@ -292,14 +309,19 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        """The game told as one readable line per event."""
-        return respond(service(request).timeline(game_id, after, limit))
+        """The game told as one readable line per event; a sealed event is told as sealed."""
+        herald = service(request)
+        return respond(herald.timeline(game_id, after, limit, herald.reader(game_id, bearer(authorization))))
 
     @app.get("/games/{game_id}/record", **doc(response=Record, errors=(404,)))
-    def get_record(request: Request, game_id: GameId) -> Response:
-        """The portable record: header, seed commitment (and seed once revealed), every event."""
-        return respond(service(request).record(game_id))
+    def get_record(request: Request, game_id: GameId,
+                   authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The portable record: header, seed commitment (and seed once revealed), every event;
+        sealed events as the reader (by its token) may see them, whole once the seed is revealed."""
+        herald = service(request)
+        return respond(herald.record(game_id, herald.reader(game_id, bearer(authorization))))
 
     @app.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 422)))
     async def verify_record(request: Request) -> Response:

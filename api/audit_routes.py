@@ -20,6 +20,8 @@ from api.service import (
     ForkRequest,
     GameCreatedResponse,
     Herald,
+    Inspection,
+    InspectionRequest,
     MetaResponse,
     ReleaseRequest,
     RulingRequest,
@@ -95,6 +97,16 @@ def audit_router(settings: Settings) -> APIRouter:
         body = await read_body(request, RulingRequest, settings.max_command_body)
         return respond(await run_in_threadpool(herald(request).rule, game_id, body, bearer(authorization)), 201)
 
+    @router.post("/games/{game_id}/inspections", **doc(body=InspectionRequest, response=Inspection, status=201,
+                                                       errors=meta_errors))
+    async def inspection(request: Request, game_id: GameId,
+                         authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The umpire's inspection (admin token or the tournament's director): the full state at
+        a version, every hand included. Recorded first as an ``Inspected`` event naming who
+        looked and when, so the players see it."""
+        body = await read_body(request, InspectionRequest, settings.max_command_body)
+        return respond(await run_in_threadpool(herald(request).inspect, game_id, body, bearer(authorization)), 201)
+
     @router.post("/games/{game_id}/disputes/{dispute}/release",
                  **doc(body=ReleaseRequest, response=MetaResponse, status=201, errors=meta_errors))
     async def release(request: Request, game_id: GameId, dispute: int,
@@ -116,12 +128,14 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(herald(request).abandon, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, response=GameCreatedResponse, status=201,
-                                                errors=(400, 404, 409, 413, 422)))
-    async def fork(request: Request, game_id: GameId) -> Response:
+                                                errors=(400, 403, 404, 409, 413, 422)))
+    async def fork(request: Request, game_id: GameId,
+                   authorization: Annotated[str | None, Header()] = None) -> Response:
         """A study game from a version of this one: ``same`` dice (once the seed is public),
-        ``fresh`` dice (a new seed) or ``forced`` faces. The original is untouched."""
+        ``fresh`` dice (a new seed) or ``forced`` faces. The original is untouched. Before the
+        seed is revealed, play holding sealed events is forked by an umpire only (403)."""
         body = await read_body(request, ForkRequest, settings.max_command_body)
-        created = await run_in_threadpool(herald(request).fork, game_id, body)
+        created = await run_in_threadpool(herald(request).fork, game_id, body, bearer(authorization))
         return respond(created, 201, {"Location": f"/games/{created.id}"})
 
     @router.get("/games/{game_id}/forks", **doc(response=ForkList, errors=(404,)))

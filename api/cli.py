@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from uuid import UUID
@@ -18,6 +19,14 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--log-level", default="info")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="processes serving the same port (PostgreSQL; see docs/deploy.md for pool sizing)")
+
+    cluster = sub.add_parser("cluster", help="HAProxy in front of N serving processes on PostgreSQL (docs/deploy.md)")
+    cluster.add_argument("--processes", type=int, default=2)
+    cluster.add_argument("--host", default="127.0.0.1")
+    cluster.add_argument("--port", type=int, default=8080, help="where HAProxy listens")
+    cluster.add_argument("--first-port", type=int, default=8101, help="the processes listen on this port and up")
 
     replay = sub.add_parser("replay", help="check or study a portable record offline")
     replay_sub = replay.add_subparsers(dest="replay_command", required=True)
@@ -33,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     export = sub.add_parser("export", help="write a game's portable record to stdout or a file")
     export.add_argument("game_id", type=UUID)
     export.add_argument("-o", "--output", type=Path)
+    export.add_argument("--token", help="a seat's token: that seat's copy (its own sealed events in full); "
+                                         "without it, the spectator's copy (sealed events sealed) until the seed is revealed")
 
     imp = sub.add_parser("import", help="store a verified record (its seed revealed) as a game here")
     imp.add_argument("file", type=Path)
@@ -45,8 +56,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         import uvicorn
 
-        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level)
+        if args.workers < 1:
+            sys.exit("herald: --workers is at least 1")
+        if args.workers > 1 and os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite":
+            sys.exit("herald: several workers share one database: use PostgreSQL (PERSISTENCE_MODULE="
+                     "eventsourcing.postgres, see docs/deploy.md); one SQLite file takes one process")
+        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers)
         return 0
+    if args.command == "cluster":
+        from api.cluster import run
+
+        return run(args.processes, args.host, args.port, args.first_port)
     if args.command == "replay":
         return _replay(args)
     return _with_store(args)
@@ -162,7 +182,7 @@ def _with_store(args: argparse.Namespace) -> int:
     herald = Herald()
     try:
         if args.command == "export":
-            data = encode_record(herald.record(args.game_id))
+            data = encode_record(herald.record(args.game_id, herald.reader(args.game_id, args.token)))
             if args.output:
                 args.output.write_bytes(data)
             else:

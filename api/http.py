@@ -12,7 +12,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.errors import HeraldError, Invalid, TooLarge
+from eventsourcing.persistence import InterfaceError, OperationalError
+
+from api.errors import HeraldError, Invalid, TooLarge, Unavailable
 
 T = TypeVar("T")
 log = logging.getLogger("herald")
@@ -57,6 +59,17 @@ INTERNAL_ERROR = problem_body(500, "Internal error", "Herald failed to handle th
 
 def error_body(error: HeraldError) -> bytes:
     return problem_body(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
+
+
+DATABASE_AWAY = (OperationalError, InterfaceError)  # the store's errors when it cannot reach its database
+RETRY_AFTER_SECONDS = 2
+
+
+def database_away() -> Unavailable:
+    """What a request gets while the database cannot be reached: 503 with Retry-After."""
+    return Unavailable("the database cannot be reached just now; retry shortly (a command with the same "
+                       "Idempotency-Key: an answer that never came may still have been recorded)",
+                       retry_after=RETRY_AFTER_SECONDS)
 
 
 def error_headers(error: HeraldError) -> dict[str, str] | None:
@@ -108,6 +121,12 @@ def install_error_handlers(app: FastAPI) -> None:
     async def herald_error(_: Request, error: HeraldError) -> Response:
         return Response(error_body(error), status_code=error.status, media_type=PROBLEM,
                         headers=error_headers(error))
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def database_error(request: Request, error: Exception) -> Response:
+        log.warning("database unreachable: %s", error)
+        return await herald_error(request, database_away())
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:

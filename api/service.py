@@ -30,6 +30,7 @@ from domain.audit import (
     agree_to_abandon,
     agree_to_release,
     annotate,
+    inspect,
     lapsed_freezes,
     raise_dispute,
     rule_dispute,
@@ -54,7 +55,16 @@ from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
 from projections.sql import Database
 from projections.timeline import TimelineEntry, narrate
-from replays.record import Record, RecordEvent, build_record, from_record_event, to_record_event
+from replays.record import (
+    EVERYONE,
+    SPECTATOR,
+    Reader,
+    Record,
+    RecordEvent,
+    build_record,
+    from_record_event,
+    to_record_event,
+)
 from replays.signature import public_hex, sign
 from replays.verify import Receipt, Verdict, verify
 
@@ -162,6 +172,25 @@ class AbandonRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seat: str
 
 
+class InspectionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/inspections: an umpire looks at the full state at a version (the
+    latest when omitted), every hand included; the record keeps who looked and when."""
+
+    at_version: int | None = None
+    reason: str = ""
+
+
+class Inspection(msgspec.Struct, frozen=True):
+    """The full state an umpire asked for, and the Inspected event that records the look."""
+
+    version: int
+    at_version: int
+    state: Any
+    view: Any
+    events: list[RecordEvent]
+    head: Head
+
+
 class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/fork: a study game from ``version``."""
 
@@ -259,6 +288,7 @@ class Herald:
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
         self.committer = Committer(self._load_for_write, self._append, self._cache_put)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
+        self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
         self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
         self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
         self._secrets_lock = threading.Lock()
@@ -327,6 +357,24 @@ class Herald:
         again when its player asks for it."""
         return derived_token(self._token_key, "seat", str(game_id), seat)
 
+    def reader(self, game_id: UUID, token: str | None, game: Game | None = None) -> Reader:
+        """Who a token reads as: its seat (a seat token, or a tournament player's token for
+        the seats they were paired in), or nobody; everyone reads everything once the seed is
+        revealed. An umpire reads as nobody here: only a recorded inspection shows them more."""
+        game = game or self.game(game_id)
+        seats = set()
+        seat = self.seat_of(game_id, token)
+        if seat is not None:
+            seats.add(seat)
+        if token:
+            for hook in self.seat_hooks:
+                seats |= hook(game_id, token)
+        return Reader(frozenset(seats), everything=game.revealed)  # its seats still choose its view
+
+    def server_seed(self, game_id: UUID) -> bytes:
+        """The game's seed, for the salts of the sealed events a reader may read. Never served."""
+        return bytes.fromhex(self.secrets(game_id).seed)
+
     def is_admin(self, token: str | None) -> bool:
         return same_secret(self.admin_token, token)
 
@@ -390,8 +438,8 @@ class Herald:
             events = create_game(game_id, created, now)
         except RuleViolation as error:
             raise Invalid(error.message, code=error.code, rule=error.rule) from None
-        for old in copy:
-            events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp)
+        for old in copy:  # sealed events stay sealed for the same seats, under this game's salts
+            events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp, [old.readers], seed)
         tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
         vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
                             {s: hash_token(t) for s, t in tokens.items()})
@@ -512,9 +560,11 @@ class Herald:
             self.store.repository.cache.put(game_id, game)
 
     def _response(self, game: Game, events: list[Recorded], seat: str) -> CommandResponse:
+        reader = Reader(frozenset({seat}), everything=game.revealed)
+        seed = self.server_seed(game.id) if any(e.readers for e in events) else None
         return CommandResponse(
             version=game.version,
-            events=[to_record_event(e) for e in events],
+            events=[to_record_event(e, reader, seed) for e in events],
             head=Head(game.version, game.head),
             view=game.rules.view(game.state, seat),
         )
@@ -600,6 +650,25 @@ class Herald:
         seed = self.secrets(game_id).seed
         return self._submit_meta(game_id, lambda g: agree_to_abandon(g, body.seat, seed))
 
+    def inspect(self, game_id: UUID, body: InspectionRequest, token: str | None) -> Inspection:
+        """The umpire's inspection: recorded first (who looked, at which version, why), then
+        answered with the full rule state at that version, every secret included."""
+        self.game(game_id)
+        if self.is_admin(token):
+            by = "admin"
+        elif self.is_umpire(game_id, token):
+            by = "director"
+        elif not token:
+            raise Unauthorized("send the admin token or the tournament director's as 'Authorization: Bearer <token>'")
+        else:
+            raise Forbidden("only an umpire (the admin token or the tournament director) inspects a game",
+                            code="not_umpire")
+        recorded = self._submit_meta(game_id, lambda g: inspect(g, by, body.at_version or g.version, body.reason))
+        at = recorded.events[0].data["at_version"]
+        game = self.boards.at(game_id, at)
+        return Inspection(recorded.version, at, msgspec.to_builtins(game.state), game.rules.view(game.state, None),
+                          recorded.events, recorded.head)
+
     # -- registered players: who vouched for which seat (ratings) ------------------------------
     def register_player(self, name: str) -> NameRegistered:
         return self.players.register(name, _now())
@@ -616,9 +685,12 @@ class Herald:
         self._save(self.players.claim(info.player, token, game_id, seat, _now()))
         return SeatClaim(str(game_id), seat, info.player)
 
-    def fork(self, game_id: UUID, body: ForkRequest) -> GameCreatedResponse:
+    def fork(self, game_id: UUID, body: ForkRequest, token: str | None = None) -> GameCreatedResponse:
         """A new game from ``version`` of this one (or from the end of the command that
-        version belongs to), for study. The original is untouched."""
+        version belongs to), for study. The original is untouched. Before the parent's seed
+        is revealed, a fork whose copied play holds sealed events is the umpire's alone (its
+        seat tokens would read every seat's secrets), and it starts with fresh dice (same dice
+        would show the future)."""
         parent = self.game(game_id)
         if not 1 <= body.version <= parent.version:
             raise Invalid(f"fork from a version 1 to {parent.version}, not {body.version}", code="no_such_version")
@@ -635,10 +707,13 @@ class Herald:
                            code="seed_not_revealed")
         if any(e.type in ("GameEnded", "SeedRevealed") for e in prefix):  # a fork gets its own commitment
             raise Invalid("fork from a version before the game ended and its seed was revealed", code="fork_after_end")
-        shuffled = any(e.type == "CardsShuffled" for e in prefix)
-        if shuffled and body.dice != "same":
-            raise Conflict("the play up to that version shuffled a deck whose order only the parent's seed gives: "
-                           "fork it with 'same' dice once the seed is public", code="hidden_information")
+        if not public and any(e.readers for e in prefix):
+            if not self.is_umpire(game_id, token):
+                raise Forbidden("the play up to that version holds sealed events: before the seed is revealed only "
+                                "an umpire may fork it (the fork's seat tokens read every seat's secrets)",
+                                code="hidden_information")
+            by = "admin" if self.is_admin(token) else "director"  # the look is recorded like an inspection
+            self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()}
         if body.seats:
             unknown = sorted(set(body.seats) - set(seats))
@@ -672,7 +747,7 @@ class Herald:
     # -- reads ---    # -- reads -------------------------------------------------------------------------------------
     def summary(self, game_id: UUID, token: str | None = None) -> GameSummary:
         game = self.game(game_id)
-        viewer = self.seat_of(game_id, token)
+        viewer = self.reader(game_id, token, game).seat
         created = game.created
         seed = game.seed or (self.secrets(game_id).seed if created.study else None)
         return GameSummary(
@@ -684,10 +759,17 @@ class Herald:
             study=created.study, tournament=created.tournament, fork=created.fork,
         )
 
-    def legal_commands(self, game_id: UUID, seat: str) -> LegalCommands:
+    def legal_commands(self, game_id: UUID, seat: str, token: str | None = None) -> LegalCommands:
+        """A seat's legal commands; in a game with secrets (before its reveal) only to that
+        seat, with its token: the commands name the cards in its hand."""
         game = self.game(game_id)
         if seat not in game.created.seats:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
+        if game.rules.has_secrets and not game.revealed and seat not in self.reader(game_id, token, game).seats:
+            if not token:
+                raise Unauthorized(f"{game.rules.id} keeps secrets: send {seat}'s token as "
+                                   "'Authorization: Bearer <token>' to list its commands")
+            raise Forbidden(f"in a game with secrets only {seat} may list its own commands", code="wrong_token")
         commands = game.rules.legal_commands(game.state, seat) if seat in self._to_act(game) else []
         return LegalCommands(game.version, seat, msgspec.to_builtins(commands))
 
@@ -698,11 +780,15 @@ class Herald:
             game, _ = self._lapse(game, _now())
         return game.to_act()
 
-    def events(self, game_id: UUID, after: int = 0, limit: int = 100) -> EventsPage:
+    def events(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> EventsPage:
+        """A page of the history, each event as ``reader`` may see it."""
         game = self.game(game_id)
         stream = self.store.stream(game_id, after, limit=limit)
         last = stream[-1].version if stream else after
-        return EventsPage([to_record_event(e) for e in stream], last if last < game.version else None)
+        if game.revealed:
+            reader = EVERYONE
+        seed = self.server_seed(game_id) if any(e.readers and reader.reads(e) for e in stream) else None
+        return EventsPage([to_record_event(e, reader, seed) for e in stream], last if last < game.version else None)
 
     def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
         current = self.game(game_id)
@@ -710,25 +796,29 @@ class Herald:
         if not 1 <= version <= current.version:
             raise NotFound(f"game {game_id} has versions 1 to {current.version}, not {version}", code="no_such_version")
         game = current if version == current.version else self.boards.at(game_id, version)
-        viewer = self.seat_of(game_id, token)
+        viewer = self.reader(game_id, token, current).seat
         return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), game.rules.render_text(game.state))
 
     def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[dict[str, Any]]:
         self.game(game_id)
         return [msgspec.to_builtins(to_record_event(e)) for e in self.store.stream(game_id) if e.type in types]
 
-    def timeline(self, game_id: UUID, after: int = 0, limit: int = 100) -> TimelinePage:
-        page = self.events(game_id, after, limit)
+    def timeline(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> TimelinePage:
+        """One line per event, told from what ``reader`` may read: a sealed event is told as
+        sealed, never by its content."""
+        page = self.events(game_id, after, limit, reader)
         rules = self.game(game_id).rules
         entries = [narrate(rules, from_record_event(game_id, e)) for e in page.events]
         return TimelinePage(entries, page.next)
 
-    def record(self, game_id: UUID) -> Record:
-        """The portable record, signed over its chain head with this server's key."""
+    def record(self, game_id: UUID, reader: Reader = SPECTATOR) -> Record:
+        """The portable record as ``reader`` may read it (whole once the seed is revealed),
+        signed over its chain head with this server's key."""
         game = self.game(game_id)
         stream = self.store.stream(game_id)
         public = self.secrets(game_id).seed if game.created.study else None
-        record = build_record(stream, public)
+        seed = self.server_seed(game_id) if any(e.readers and reader.reads(e) for e in stream) else None
+        record = build_record(stream, public, reader, seed)
         head = stream[-1]
         return msgspec.structs.replace(record, signature=sign(self.signing_key, str(game_id), head.version, head.hash))
 

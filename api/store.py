@@ -102,6 +102,9 @@ def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
         env.setdefault("POSTGRES_PORT", "5432")
         env.setdefault("POSTGRES_USER", "postgres")
         env.setdefault("POSTGRES_PASSWORD", "")
+        # the library waits 30 s for a connection by default, and retries a write ten times:
+        # with the database away, answer 503 within seconds instead (docs/deploy.md)
+        env.setdefault("POSTGRES_CONNECT_TIMEOUT", "3")
     return env
 
 

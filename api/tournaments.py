@@ -294,6 +294,7 @@ class Tournaments:
         self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
         self._cache_lock = threading.Lock()
         herald.umpire_hooks.append(self.directs_game)  # a director rules on disputes in its games
+        herald.seat_hooks.append(self.seats_of_player)  # a player token reads as its seats
 
     def directs_game(self, game_id: UUID, token: str) -> bool:
         """Whether ``token`` is the director's of the tournament ``game_id`` was paired in."""
@@ -305,6 +306,18 @@ class Tournaments:
         except (ValueError, HeraldError):
             return False
         return matches(expected, token)
+
+    def seats_of_player(self, game_id: UUID, token: str) -> frozenset[str]:
+        """The seats of ``game_id`` held by the tournament player whose token this is (none
+        for any other token): a player token reads its own hands like the seat's token."""
+        created = self._created(game_id)
+        if created is None or created.tournament is None:
+            return frozenset()
+        try:
+            player = self.player_of(UUID(created.tournament.id), token)
+        except (ValueError, HeraldError):
+            return frozenset()
+        return frozenset(seat for seat, info in created.seats.items() if info.player == player)
 
     # -- internals --------------------------------------------------------------------------------
     def _log(self, start: int, limit: int, topics: list[str]) -> list[tuple[int, Any]]:

@@ -94,20 +94,30 @@ def record_views(record: Record, limits: ViewLimits = ViewLimits()) -> RecordVie
     steps: list[RecordStep] = []
     timeline: list[TimelineEntry] = []
     held = 0
+    blocked: RecordEvent | None = None  # the board cannot be folded past a sealed event
     for event in record.events:
         try:
             recorded = from_record_event(game_id, event)
-            game = apply(game, recorded)
-            view = msgspec.Raw(msgspec.json.encode(game.rules.view(game.state, None)))
-            text = game.rules.render_text(game.state)
+            if blocked is None and event.sealed:
+                blocked = event
+            if blocked is None:
+                game = apply(game, recorded)
+                view = msgspec.Raw(msgspec.json.encode(game.rules.view(game.state, None)))
+                text = game.rules.render_text(game.state)
+            else:
+                view, text = msgspec.Raw(b"null"), (f"sealed from version {blocked.version} (for "
+                                                    f"{', '.join(blocked.data['for'])}) until the seed is revealed: "
+                                                    "the board is not shown")
         except (IncompatibleRecord, RuleViolation, KeyError, ValueError, TypeError, msgspec.ValidationError) as error:
             raise Invalid(f"the record cannot be replayed at version {event.version}: {error}",
                           code="record_unreadable", version=event.version) from None
+        if game is None:
+            raise Invalid("the record's first event is sealed", code="record_unreadable", version=event.version)
         held += len(view) + len(text)
         if held > limits.view_bytes:
             raise TooLarge(f"the boards of this record's first {event.version} steps exceed "
                            f"{limits.view_bytes} bytes (HERALD_VIEWER_MAX_VIEW_BYTES)", code="record_views_too_large")
-        steps.append(RecordStep(event.version, game.to_act(), view, text))
+        steps.append(RecordStep(event.version, [] if blocked else game.to_act(), view, text))
         timeline.append(narrate(game.rules, recorded))
     return RecordViews(header, record.events, verify(record), timeline, steps, record.seed)
 

@@ -21,6 +21,7 @@ from domain.events import (
     FreezeLifted,
     FreezeReleaseAgreed,
     GameEnded,
+    Inspected,
     Outcome,
     SeedRevealed,
     Target,
@@ -154,6 +155,14 @@ def lapse_freeze(game: Game, dispute: int, after_seconds: int, at: datetime) -> 
     return [FreezeLapsed(dispute=dispute, after_seconds=after_seconds)]
 
 
+def inspect(game: Game, by: str, at_version: int, reason: str = "") -> list[EventData]:
+    """An umpire looks at the full state at a version: the record keeps who looked and when."""
+    _version(game, at_version, "at_version")
+    if len(reason) > MAX_TEXT:
+        raise RuleViolation("audit.bad_reason", f"a reason of at most {MAX_TEXT} characters")
+    return [Inspected(by=by, at_version=at_version, reason=reason)]
+
+
 # How the verifier runs each kind of block again: the block's first event's data and
 # recorded time in, the events the command produces out.
 Replayer = Callable[[Game, dict[str, Any], str | None, datetime], list[EventData]]
@@ -168,4 +177,5 @@ REPLAYERS: dict[str, Replayer] = {
     "AbandonAgreed": lambda g, d, seed, at: agree_to_abandon(g, d["seat"], seed),
     "FreezeReleaseAgreed": lambda g, d, seed, at: agree_to_release(g, d["dispute"], d["seat"]),
     "FreezeLapsed": lambda g, d, seed, at: lapse_freeze(g, d["dispute"], d["after_seconds"], at),
+    "Inspected": lambda g, d, seed, at: inspect(g, d["by"], d["at_version"], d.get("reason", "")),
 }

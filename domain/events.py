@@ -190,13 +190,22 @@ class FreezeLapsed(EventData, frozen=True):
     after_seconds: int
 
 
+@event_type("Inspected")
+class Inspected(EventData, frozen=True):
+    """An umpire looked at the full state (every hand) at a version: who, and why."""
+
+    by: str  # "admin" or "director"
+    at_version: int
+    reason: str = ""
+
+
 # Events that record something other than play: they start a block of their own in the
 # stream and never pass through a rule system's evolve.
 META_EVENTS = frozenset({"Annotated", "DisputeRaised", "DisputeRuled", "DecisionsVoided", "AbandonAgreed",
-                         "FreezeReleaseAgreed", "FreezeLifted", "FreezeLapsed"})
+                         "FreezeReleaseAgreed", "FreezeLifted", "FreezeLapsed", "Inspected"})
 
 # The events that open a block of the record: a seat's decision or an audit command. Every
 # other event (dice, rule effects, GameEnded, SeedRevealed, DecisionsVoided, FreezeLifted)
 # belongs to the block it follows.
 BLOCK_STARTS = frozenset({"DecisionTaken", "Annotated", "DisputeRaised", "DisputeRuled", "AbandonAgreed",
-                          "FreezeReleaseAgreed", "FreezeLapsed"})
+                          "FreezeReleaseAgreed", "FreezeLapsed", "Inspected"})

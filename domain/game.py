@@ -120,6 +120,12 @@ class Game(msgspec.Struct, frozen=True):
         return self.outcome is not None
 
     @property
+    def revealed(self) -> bool:
+        """Whether the seed is public (revealed, or a study game's): then every seal can be
+        proven by anyone, and nothing in the record is kept from any reader."""
+        return self.seed is not None or self.created.study
+
+    @property
     def frozen(self) -> bool:
         """Play is stopped while a dispute raised with ``freeze`` is open."""
         return any(d.freeze for d in self.disputes)

@@ -142,6 +142,12 @@ class RuleSystem(Generic[State, Command]):
         return None
 
     # -- shared helpers ---------------------------------------------------------------
+    @property
+    def has_secrets(self) -> bool:
+        """Whether this rule system keeps anything from some seats (it declares readers)."""
+        cls = type(self)
+        return cls.readers is not RuleSystem.readers or cls.command_readers is not RuleSystem.command_readers
+
     def scenario(self, scenario_id: str) -> Scenario:
         try:
             return self.scenarios[scenario_id]

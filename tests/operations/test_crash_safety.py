@@ -46,7 +46,7 @@ def read_models(http: httpx.Client, games: list[str]) -> dict:
 
 def test_every_acknowledged_event_survives_sigkill(backend, tmp_path):
     env = {**UNLIMITED, **(backend.env if backend.name == "postgres" else {})}
-    server = start_server(tmp_path, env, wait=120)
+    server = start_server(tmp_path, env)
     acked: dict[str, dict[int, str]] = {}
     try:
         http = httpx.Client(base_url=server.url, timeout=30)
@@ -94,7 +94,7 @@ def test_every_acknowledged_event_survives_sigkill(backend, tmp_path):
     acknowledged = sum(len(v) for v in acked.values())
     assert acknowledged >= MIN_ACKED, f"too little load reached the server ({acknowledged} events)"
 
-    server = start_server(tmp_path, env, wait=120)
+    server = start_server(tmp_path, env)
     try:
         http = httpx.Client(base_url=server.url, timeout=60)
         for game, versions in acked.items():

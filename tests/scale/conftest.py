@@ -85,3 +85,38 @@ def wait_healthy(found: Process, timeout: float = 60) -> None:
         time.sleep(0.1)
     found.stop()
     raise RuntimeError(f"herald serve did not start: {found.output()}")
+
+
+@dataclass
+class Proxy:
+    url: str
+    process: subprocess.Popen
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_haproxy(tmp_path: Path, servers: list[Process]) -> Proxy:
+    """HAProxy (the Debian package) in front of ``servers``, configured as in production."""
+    from api.cluster import haproxy_binary, haproxy_config, wait_until_up
+
+    port = free_port()
+    config = tmp_path / "haproxy.cfg"
+    config.write_text(haproxy_config(f"127.0.0.1:{port}", [f"127.0.0.1:{s.port}" for s in servers],
+                                     check_interval_ms=500))
+    log = tmp_path / "haproxy.log"
+    process = subprocess.Popen([haproxy_binary(), "-W", "-db", "-f", str(config)],
+                               stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    proxy = Proxy(f"http://127.0.0.1:{port}", process)
+    try:
+        wait_until_up(proxy.url, timeout=30)
+    except TimeoutError:
+        proxy.stop()
+        raise RuntimeError(f"haproxy did not start: {log.read_text()}") from None
+    return proxy
