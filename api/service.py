@@ -362,8 +362,6 @@ class Herald:
         the seats they were paired in), or nobody; everyone reads everything once the seed is
         revealed. An umpire reads as nobody here: only a recorded inspection shows them more."""
         game = game or self.game(game_id)
-        if game.revealed:
-            return EVERYONE
         seats = set()
         seat = self.seat_of(game_id, token)
         if seat is not None:
@@ -371,7 +369,7 @@ class Herald:
         if token:
             for hook in self.seat_hooks:
                 seats |= hook(game_id, token)
-        return Reader(frozenset(seats)) if seats else SPECTATOR
+        return Reader(frozenset(seats), everything=game.revealed)  # its seats still choose its view
 
     def server_seed(self, game_id: UUID) -> bytes:
         """The game's seed, for the salts of the sealed events a reader may read. Never served."""
@@ -562,7 +560,7 @@ class Herald:
             self.store.repository.cache.put(game_id, game)
 
     def _response(self, game: Game, events: list[Recorded], seat: str) -> CommandResponse:
-        reader = EVERYONE if game.revealed else Reader(frozenset({seat}))
+        reader = Reader(frozenset({seat}), everything=game.revealed)
         seed = self.server_seed(game.id) if any(e.readers for e in events) else None
         return CommandResponse(
             version=game.version,
