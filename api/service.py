@@ -424,7 +424,7 @@ class Herald:
             rules=rules.id,
             rules_version=rules.version,
             scenario=scenario.id,
-            data_hash=rules.data_hash(scenario.id),
+            data_hash=rules.data_hash(scenario.id, body.options),
             seats={s: SeatInfo(player=i.player.strip()) for s, i in body.seats.items()},
             seed_commitment=commitment(seed),
             client_seed=body.client_seed,
@@ -437,7 +437,7 @@ class Herald:
         try:
             events = create_game(game_id, created, now)
         except RuleViolation as error:
-            raise Invalid(error.message, code=error.code, rule=error.rule) from None
+            raise Invalid(error.message, code=error.code, rule=error.rule, problems=error.problems) from None
         for old in copy:  # sealed events stay sealed for the same seats, under this game's salts
             events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp, [old.readers], seed)
         tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
