@@ -20,7 +20,18 @@ from uuid import UUID
 import msgspec
 
 from api.errors import HeraldError, Invalid
-from api.http import INTERNAL_ERROR, PROBLEM, bearer, decode_body, doc, error_body, read_raw
+from api.http import (
+    DATABASE_AWAY,
+    INTERNAL_ERROR,
+    PROBLEM,
+    bearer,
+    database_away,
+    decode_body,
+    doc,
+    error_body,
+    error_headers,
+    read_raw,
+)
 from api.service import CommandRequest, CommandResponse, Herald
 
 log = logging.getLogger("herald")
@@ -61,8 +72,10 @@ class CommandRoute:
             payload = _encode(response)
             if replayed:
                 extra = [(b"idempotent-replayed", b"true")]
-        except HeraldError as error:
+        except (HeraldError, *DATABASE_AWAY) as raised:
+            error = raised if isinstance(raised, HeraldError) else database_away()
             status, content_type, payload = error.status, PROBLEM.encode(), error_body(error)
+            extra += [(k.lower().encode(), v.encode()) for k, v in (error_headers(error) or {}).items()]
         except Exception:
             log.exception("internal error")
             status, content_type, payload = 500, PROBLEM.encode(), INTERNAL_ERROR
@@ -94,7 +107,7 @@ def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequ
 
 def _operation() -> dict[str, Any]:
     documented = doc(body=CommandRequest, response=CommandResponse, status=201,
-                     errors=(400, 401, 403, 404, 409, 413, 422))
+                     errors=(400, 401, 403, 404, 409, 413, 422, 503))
     return {
         "summary": "Record a command",
         "description": "Record a seat's command (Bearer seat token). `expected_version` (or If-Match) "

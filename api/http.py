@@ -12,7 +12,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.errors import HeraldError, Invalid, TooLarge
+from eventsourcing.persistence import InterfaceError, OperationalError
+
+from api.errors import HeraldError, Invalid, TooLarge, Unavailable
 
 T = TypeVar("T")
 log = logging.getLogger("herald")
@@ -31,6 +33,7 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     code: str | None = None
     rule: str | None = None
     version: int | None = None
+    problems: list[str] | None = None  # every problem found (owner-supplied data)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -49,7 +52,8 @@ def problem(status: int, title: str, detail: str, code: str, rule: str | None = 
 
 
 def problem_body(status: int, title: str, detail: str, code: str, rule: str | None = None, **extra: Any) -> bytes:
-    return msgspec.json.encode(Problem(f"/problems/{code}", title, status, detail, code, rule, extra.get("version")))
+    return msgspec.json.encode(Problem(f"/problems/{code}", title, status, detail, code, rule, extra.get("version"),
+                                       extra.get("problems") or None))
 
 
 INTERNAL_ERROR = problem_body(500, "Internal error", "Herald failed to handle this request; it was logged.", "internal")
@@ -57,6 +61,23 @@ INTERNAL_ERROR = problem_body(500, "Internal error", "Herald failed to handle th
 
 def error_body(error: HeraldError) -> bytes:
     return problem_body(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
+
+
+DATABASE_AWAY = (OperationalError, InterfaceError)  # the store's errors when it cannot reach its database
+RETRY_AFTER_SECONDS = 2
+
+
+def database_away() -> Unavailable:
+    """What a request gets while the database cannot be reached: 503 with Retry-After."""
+    return Unavailable("the database cannot be reached just now; retry shortly (a command with the same "
+                       "Idempotency-Key: an answer that never came may still have been recorded)",
+                       retry_after=RETRY_AFTER_SECONDS)
+
+
+def error_headers(error: HeraldError) -> dict[str, str] | None:
+    """Retry-After, for an error that says when to come back."""
+    retry_after = error.extra.get("retry_after")
+    return {"Retry-After": str(retry_after)} if retry_after is not None else None
 
 
 async def read_body(request: Request, type_: type[T], limit: int) -> T:
@@ -100,7 +121,14 @@ class MalformedJSON(HeraldError):
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HeraldError)
     async def herald_error(_: Request, error: HeraldError) -> Response:
-        return Response(error_body(error), status_code=error.status, media_type=PROBLEM)
+        return Response(error_body(error), status_code=error.status, media_type=PROBLEM,
+                        headers=error_headers(error))
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def database_error(request: Request, error: Exception) -> Response:
+        log.warning("database unreachable: %s", error)
+        return await herald_error(request, database_away())
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:
@@ -133,6 +161,12 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
 
 _SCHEMA_TYPES: list[Any] = [Problem]
 
+RATE_LIMITED = {
+    "description": "Too many writes from this client address or token (api/ratelimit.py)",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    "content": {PROBLEM: {"schema": {"$ref": REF.format(name="Problem")}}},
+}
+
 
 def _ref(type_: Any) -> dict[str, Any]:
     if type_ not in _SCHEMA_TYPES:
@@ -156,6 +190,10 @@ def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] 
         schema = base()
         for path, operations in (paths or {}).items():
             schema["paths"].setdefault(path, {}).update(operations)
+        for operations in schema["paths"].values():  # every write may meet the write limits
+            for method, operation in operations.items():
+                if method in ("post", "put", "patch", "delete"):
+                    operation.setdefault("responses", {}).setdefault("429", RATE_LIMITED)
         types = _SCHEMA_TYPES + extra_types + list(named.values())
         (refs, components) = msgspec.json.schema_components(types, ref_template=REF)
         components.update(zip(named, refs[len(types) - len(named):]))

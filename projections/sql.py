@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -38,6 +39,30 @@ class Database:
     def transaction(self) -> Iterator[Session]:
         with self._datastore.transaction(commit=True) as cursor:
             yield Session(self, cursor)
+
+    @contextmanager
+    def exclusive(self, name: str) -> Iterator[None]:
+        """Run the block while no other process runs one with the same ``name``: a
+        PostgreSQL session advisory lock, released at the end or when the process dies.
+        SQLite: one process owns the file, the caller's own lock suffices."""
+        if self.dialect != "postgres":
+            yield
+            return
+        key = advisory_key(name)
+        with self._datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            try:
+                yield
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
+def advisory_key(name: str) -> int:
+    """A PostgreSQL advisory lock key (a signed 64-bit integer) for ``name``."""
+    return (0x4845524C << 32) | zlib.crc32(name.encode())
+
+
+SCHEMA_LOCK = "herald:schema"  # held while any process creates tables
 
 
 class Session:
@@ -89,7 +114,7 @@ class TrackedProjection:
         self._db = db
         self._read = read_notifications
         self._lock = threading.Lock()
-        with db.transaction() as s:
+        with db.exclusive(SCHEMA_LOCK), db.transaction() as s:
             s.execute(TRACKING_TABLE)
             fresh = not s.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": self.name})
             if fresh:
@@ -111,28 +136,41 @@ class TrackedProjection:
     def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         """Apply every notification after the tracking position; return how many.
         ``progress`` is told how far the notification ids advanced (the log may be read
-        filtered, so ids can skip)."""
-        done = 0
+        filtered, so ids can skip).
+
+        One process at a time: with work to do, the catch-up runs under the read model's
+        advisory lock (``Database.exclusive``), and a process that waited for it reads the
+        position again, so no notification is applied twice. With nothing new, no lock."""
         with self._lock:
-            while True:
-                with self._db.transaction() as s:
-                    start = position(s, self.name)
-                batch = self._read(start + 1, self.batch)
-                if not batch:
-                    return done
-                prepared = self.prepare(batch)
-                with self._db.transaction() as s:
-                    for seq, event in batch:
-                        self.apply(s, seq, event, prepared)
-                    set_position(s, self.name, batch[-1][0])
-                done += len(batch)
-                if progress:
-                    progress(batch[-1][0] - start)
+            with self._db.transaction() as s:
+                start = position(s, self.name)
+            if not self._read(start + 1, 1):
+                return 0
+            with self._db.exclusive(f"herald:projection:{self.name}"):
+                return self._catch_up(progress)
+
+    def _catch_up(self, progress: Callable[[int], None] | None) -> int:
+        done = 0
+        while True:
+            with self._db.transaction() as s:
+                start = position(s, self.name)
+            batch = self._read(start + 1, self.batch)
+            if not batch:
+                return done
+            prepared = self.prepare(batch)
+            with self._db.transaction() as s:
+                for seq, event in batch:
+                    self.apply(s, seq, event, prepared)
+                set_position(s, self.name, batch[-1][0])
+            done += len(batch)
+            if progress:
+                progress(batch[-1][0] - start)
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Forget everything and rebuild from the first notification."""
-        with self._lock, self._db.transaction() as s:
-            for table in self.tables:
-                s.execute(f"DELETE FROM {table}")
-            set_position(s, self.name, 0)
-        return self.catch_up(progress)
+        with self._lock, self._db.exclusive(f"herald:projection:{self.name}"):
+            with self._db.transaction() as s:
+                for table in self.tables:
+                    s.execute(f"DELETE FROM {table}")
+                set_position(s, self.name, 0)
+            return self._catch_up(progress)

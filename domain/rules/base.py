@@ -3,6 +3,29 @@
 A rule system is a pure, deterministic decider: nothing in it does I/O, reads a clock,
 the environment or ``random``. Every die and shuffle comes from the :class:`~domain.rng.Rng`
 handed to :meth:`RuleSystem.decide`.
+
+Hidden information (DESIGN.md, "Hidden information"), the pattern every rule system follows:
+
+- **Who reads an event.** :meth:`RuleSystem.readers` names the seats that may read an event
+  (``None``: everyone, the default). The core seals every other reader's copy: its ``data``
+  becomes ``{"sealed": SEAL, "for": [seats]}`` and the hash chain covers that sealed form
+  (``domain/seals.py``). A secret choice (a card discarded face down) also seals the
+  ``DecisionTaken`` that records it, through :meth:`RuleSystem.command_readers`. Keep what is
+  public and what is secret in separate events: "p2 draws a card" (public: the hand's size) and
+  "p2 draws the Gabelou" (sealed for p2), so a spectator's copy says everything it may.
+- **Cards.** A deck is shuffled with ``rng.shuffle(deck, size)`` (a public ``CardsShuffled``:
+  the draw numbers, never the order) and read in ``decide`` with ``rng.order(shuffle)``; each
+  drawn card is recorded in a rule-system event sealed for the drawing seat. Draw the first card
+  in the shuffle's order *that is still in the deck* (not "the n-th card"): the same card in the
+  game itself, and a fresh, consistent order in a fork that starts with fresh dice.
+- **The view.** :meth:`RuleSystem.view` has no default that shows everything: each rule system
+  writes its own. A seat sees its own hand face up; every other hand as a count; a deck as a
+  count of cards left (its order is never in the state). ``seat=None`` is a spectator. Once the
+  game has ended the core reveals the record; the view may then show every hand.
+- **Which events ``evolve`` receives:** ``DecisionTaken``, ``DiceRolled`` (and ``DiceForced``),
+  ``CardsShuffled``, ``GameEnded``, ``SeedRevealed`` and the rule system's own events, in
+  record order; never the audit events (``Annotated``, disputes, rulings, ``AbandonAgreed``,
+  an umpire's ``Inspected``), which change no rule state. Pass any other event through unchanged.
 """
 
 from __future__ import annotations
@@ -26,11 +49,12 @@ class RuleViolation(Exception):
     """A command the rules refuse: a stable ``code``, a human ``message`` and the rulebook
     ``rule`` (section) it breaks. Raising one leaves the record unchanged."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None):
+    def __init__(self, code: str, message: str, rule: str | None = None, problems: list[str] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.problems = problems or []  # every problem found, when there are several (owner data)
 
 
 # Violation codes shared by every rule system (STYLE.md, "What this adds up to").
@@ -63,6 +87,10 @@ class RuleSystem(Generic[State, Command]):
     state_type: ClassVar[type]
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
+    # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that
+    # carries the owner's own data file, which then replaces the scenario's data file; its
+    # hash is the game's data hash, and the record carries the data itself.
+    owner_data_option: ClassVar[str | None] = None
 
     # -- the interface --------------------------------------------------------------
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -91,8 +119,19 @@ class RuleSystem(Generic[State, Command]):
         raise NotImplementedError
 
     def view(self, state: State, seat: str | None) -> Any:
-        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins."""
-        return msgspec.to_builtins(state)
+        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins. No default:
+        a hand is another seat's secret unless this rule system says it is not."""
+        raise NotImplementedError(f"{type(self).__name__} must say what each seat may see (view)")
+
+    def readers(self, state: State, event: EventData) -> frozenset[str] | None:
+        """Who may read ``event`` (one of this rule system's own or a core one it emits),
+        given the state before the event is folded; None: everyone (the default)."""
+        return None
+
+    def command_readers(self, state: State, seat: str, command: Command) -> frozenset[str] | None:
+        """Who may read the ``DecisionTaken`` recording ``command`` (a secret choice such as
+        a card discarded face down); None: everyone (the default)."""
+        return None
 
     def render_text(self, state: State) -> str:
         """A board a person can read at a glance, for ``herald replay show``."""
@@ -108,6 +147,12 @@ class RuleSystem(Generic[State, Command]):
         return None
 
     # -- shared helpers ---------------------------------------------------------------
+    @property
+    def has_secrets(self) -> bool:
+        """Whether this rule system keeps anything from some seats (it declares readers)."""
+        cls = type(self)
+        return cls.readers is not RuleSystem.readers or cls.command_readers is not RuleSystem.command_readers
+
     def scenario(self, scenario_id: str) -> Scenario:
         try:
             return self.scenarios[scenario_id]
@@ -117,8 +162,21 @@ class RuleSystem(Generic[State, Command]):
                 f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
             ) from None
 
-    def data_hash(self, scenario_id: str) -> str:
-        """SHA-256 of the scenario's data file (or of the rule system's id and version)."""
+    def owner_data_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of the owner's data file (None when the rule system takes none)."""
+        return None
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        """Every way ``data`` breaks the schema or the rulebook's constraints (empty: usable)."""
+        return [f"{self.id} takes no owner-supplied data"]
+
+    def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
+        """SHA-256 of the data the game plays with: the owner's data (``owner_data_option``,
+        canonical JSON with sorted keys) when given, else the scenario's data file (or the rule
+        system's id and version)."""
+        owned = (options or {}).get(self.owner_data_option) if self.owner_data_option else None
+        if owned is not None:
+            return hashlib.sha256(msgspec.json.encode(owned, order="sorted")).hexdigest()
         data_file = self.scenario(scenario_id).data_file
         payload = (
             (self.package_dir / data_file).read_bytes()
