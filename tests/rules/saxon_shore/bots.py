@@ -52,3 +52,13 @@ def choose_command(rnd: random.Random, state, seat: str, commands: list[dict], a
     where = (seat, state.phase, state.stage, state.turn)
     used[where] = used.get(where, 0) + 1
     return pick(rnd, commands, aggressive, state, seat, used[where])
+
+
+class Patient(random.Random):
+    """A client's random choice among listed commands that picks ``done`` half the time it is
+    listed: trading and road moves have no cap, so a uniform choice can trade for ever."""
+
+    def choice(self, seq):
+        if {"type": "done"} in seq and self.random() < 0.5:
+            return {"type": "done"}
+        return super().choice(seq)

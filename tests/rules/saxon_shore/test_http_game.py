@@ -12,16 +12,8 @@ import threading
 import httpx
 
 from tests.rules.saladin.test_http_game import client_loop as saladin_client_loop
+from tests.rules.saxon_shore.bots import Patient
 
-
-
-class Patient(random.Random):
-    """A client's choice: ``done`` half the time it is listed, else any listed command."""
-
-    def choice(self, seq):
-        if {"type": "done"} in seq and self.random() < 0.5:
-            return {"type": "done"}
-        return super().choice(seq)
 
 
 def client_loop(url, game, seat, rng, done, errors):
