@@ -27,7 +27,11 @@ from tests.scale.conftest import process_env, start
 
 
 class PrivatePostgres:
-    def __init__(self) -> None:
+    """A PostgreSQL server of the test's own: initdb in a temporary folder, a free port, trust
+    authentication; ``listen`` and ``netns`` put it on another address in a network namespace."""
+
+    def __init__(self, listen: str = "127.0.0.1", netns: str | None = None) -> None:
+        self.listen, self.netns = listen, netns
         binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
         if not binaries:
             pytest.fail("PostgreSQL's server binaries (Debian package postgresql) are not installed")
@@ -39,15 +43,20 @@ class PrivatePostgres:
             uid = pwd.getpwnam(self.user).pw_uid
             os.chown(self.folder, uid, -1)
         self._run("initdb", "-D", str(self.folder / "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        if listen != "127.0.0.1":
+            with open(self.folder / "data" / "pg_hba.conf", "a") as hba:
+                hba.write(f"host all all {listen.rsplit('.', 1)[0]}.0/24 trust\n")
 
     def _run(self, tool: str, *args: str) -> None:
         command = [str(self.bin / tool), *args]
         if self.user:
             command = ["runuser", "-u", self.user, "--", *command]
+        if self.netns:
+            command = ["ip", "netns", "exec", self.netns, *command]
         subprocess.run(command, check=True, capture_output=True, timeout=120)
 
     def start(self) -> None:
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses={self.listen} -c fsync=off"
         self._run("pg_ctl", "-D", str(self.folder / "data"), "-o", options, "-l", str(self.folder / "log"),
                   "-w", "start")
 
