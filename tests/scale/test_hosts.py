@@ -155,7 +155,7 @@ def test_two_herald_hosts_and_a_database_host_behind_haproxy(network, tmp_path):
         url = f"http://{network.address('lb')}:8080"
         _wait_http(network, "lb", url + "/ready")
         flag = tmp_path / "kill-now"
-        client = subprocess.Popen(network.exec("lb", sys.executable, "-c", CLIENT, url, "8", "9", str(flag)),
+        client = subprocess.Popen(network.exec("lb", sys.executable, "-c", CLIENT, url, "6", "6", str(flag)),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 240
         while not flag.exists():
@@ -166,7 +166,7 @@ def test_two_herald_hosts_and_a_database_host_behind_haproxy(network, tmp_path):
         out, err = client.communicate(timeout=240)
         assert client.returncode == 0, err
         result = json.loads(out)
-        assert len(result["acknowledged"]) == 8 * 9
+        assert len(result["acknowledged"]) == 6 * 6
         assert all(result["verified"].values())
         lost = [(g, v) for g, v, h in result["acknowledged"] if result["chains"][g].get(str(v)) != h]
         assert not lost
