@@ -160,8 +160,6 @@ def derive_record(game: str, events: list[RecordEvent], public_seed: str | None 
         fork=created.fork,
     )
     last = events[-1]
-    if seed is not None:  # revealed: every seal can be proven by anyone
-        reader, server_seed = EVERYONE, bytes.fromhex(seed)
     return Record(
         header=header,
         seed_commitment=created.seed_commitment,

@@ -25,6 +25,7 @@ class Target(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     banner: str
     modes: tuple[str, ...]
+    basis: str = ""
 
 
 class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -42,6 +43,7 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     target: Literal["enemy", "friendly", "arsuf", "none"]
     effect: str | None
     friendly: tuple[str, ...] = ()
+    basis: dict[str, str] = {}
 
 
 class Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -54,6 +56,7 @@ class Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     red: int
     green: int
     effect: str | None
+    basis: dict[str, str] = {}
 
 
 class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -85,6 +88,7 @@ class Banner(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     card: str
     horns_card: str | None = None
     follows: str | None = None
+    basis: dict[str, str] = {}
 
     @property
     def gives(self) -> bool:
@@ -101,6 +105,7 @@ class LeaderAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: str
     name: str
     once: bool
+    basis: str = ""
 
 
 class Leader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -116,7 +121,6 @@ class SideOrders(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ScenarioData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"header": "_header"}):
-    header: str
     scenario: str
     order_tokens_per_side: int
     orders: dict[str, SideOrders]
@@ -125,6 +129,8 @@ class ScenarioData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rena
     banners: tuple[Banner, ...]
     cards: tuple[Card, ...]
     leaders: tuple[Leader, ...]
+    basis: dict[str, str] = {}
+    header: str = ""
 
 
 class Tables:

@@ -253,7 +253,7 @@ def activate(b: Step, seat: str, c: cmd.Activate, cost: int) -> None:
     answer = automatic_answer(b.state, b.state.pending)
     if answer is not None:
         b.emit(ev.SpecialRuleApplied(rule=TAQUI_AL_DIN, banner=c.target, against=c.banner))
-        answer_action(b, c.target, answer)
+        resolve_action(b, answer)
         return
     if reaction_options(b.state, b.state.pending):
         b.emit(ev.ReactionOffered(side=opponent(seat), banner=c.target))
@@ -261,8 +261,9 @@ def activate(b: Step, seat: str, c: cmd.Activate, cost: int) -> None:
     resolve_action(b)
 
 
-def resolve_action(b: Step) -> None:
-    """Apply the declared action's effects and dice, move lances, turn the card."""
+def resolve_action(b: Step, special: Reaction | None = None) -> None:
+    """Apply the declared action's effects and dice, move lances, turn the card. ``special``:
+    Taqui al Din's paragraph, whose effects take the place of the Charge's dice."""
     p = b.state.pending
     seat, acting, target = p.side, p.banner, p.target
     action = card_of(b.state, acting).action(p.action)
@@ -283,11 +284,13 @@ def resolve_action(b: Step) -> None:
         b.emit(ev.LancePlaced(side=seat, banner=acting, onto=target))
     elif effect == "reinforce-arsuf":
         b.emit(ev.LancePlaced(side=seat, banner=acting, onto=ARSUF))
-    green = action.green
+    red, green = (special.red, special.green) if special else (action.red, action.green)
     if seat == "ayyubids" and target is not None and b.state.markers.get("shield-wall") == target:
         green = max(0, green - 1)
     enemy = target if action.target in ("enemy", "arsuf") else None
-    roll_and_apply(b, seat, acting, enemy, action.red, green, purpose)
+    roll_and_apply(b, seat, acting, enemy, red, green, purpose)
+    if special is not None and special.effect == "two-lances-to-box":
+        lose_lances(b, seat, acting, 2, to="box")
     eliminations(b)
     if action.change == "commit" and b.state.banners[acting].in_play:
         change_status(b, acting, COMMITTED)

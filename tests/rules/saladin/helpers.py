@@ -102,6 +102,13 @@ def with_side(game: Game, side: str, **changes) -> Game:
     return with_state(game, sides={**s.sides, side: msgspec.structs.replace(s.sides[side], **changes)})
 
 
+def full(scenario: str, banner: str) -> int:
+    """A banner's lances at the start: the slots of its track."""
+    from domain.rules.saladin.data import TABLES
+
+    return len(TABLES[scenario].banner(banner).track)
+
+
 def legal(game: Game, seat: str) -> list[dict[str, Any]]:
     return [msgspec.to_builtins(c) for c in SALADIN.legal_commands(game.state, seat)]
 

@@ -15,7 +15,7 @@ from domain.rng import SeededRng
 from domain.rules.saladin.data import TABLES
 from projections.timeline import narrate
 from tests.rules.saladin.helpers import NOW, SALADIN, FakeRng, act, new_game, play, start
-from tests.rules.saladin.test_worked_examples import arsuf_turn_one_damage
+from tests.rules.saladin.test_worked_examples import arsuf_before_chaos
 
 D, S, B, X = "double", "stroke", "blank", "slash"
 SALADIN_TYPES = {name for name in EVENT_TYPES if name.startswith("saladin.")}
@@ -143,17 +143,7 @@ def test_a_declined_charge_commits_and_engages():
 def test_chaos_and_initiative_example_at_arsuf():
     """Sequence of Play — Chaos and Initiative example (Battle of Arsuf): the Crusaders box
     1 + 2 Orders for Sablé and Naplouse held by the Ayyubids; the Ayyubid Leader seizes."""
-    g = arsuf_turn_one_damage()
-    g = start(g, "crusaders")
-    for seat, command, faces in [
-        ("crusaders", act("richard", "loose", "ala-al-din"), [D]),
-        ("ayyubids", act("soulayman", "melee", "naplouse"), [B, D]),
-        ("crusaders", act("henry-ii", "loose", "ala-afdal"), [S]),
-        ("ayyubids", act("saphadin", "melee", "sable"), [B, D]),
-        ("crusaders", act("lusignan", "hold"), None),
-        ("ayyubids", act("ala-afdal", "loose", "henry-ii"), [D]),
-    ]:
-        g = play(g, seat, command, faces)
+    g = arsuf_before_chaos()
     texts: list[str] = []
     turn = g.state.turn
     while g.state.turn == turn:
@@ -167,7 +157,7 @@ def test_chaos_and_initiative_example_at_arsuf():
     tail = texts[next(i for i, t in enumerate(texts) if "both sides have passed" in t) + 1:]
     assert tail == [
         "Redeployment: every card back to its Deployed side; spent Orders back to the Available pool"
-        " (Crusaders 1, Ayyubids 6)",
+        " (Crusaders 1, Ayyubids 3)",
         "Turn 3 begins: Chaos, then Initiative",
         "Crusaders: Chaos — 3 Orders to the box (1 + 2 for the banners held by the Ayyubids)",
         "Ayyubids: Chaos — 1 Order to the box",

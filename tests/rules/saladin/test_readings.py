@@ -200,7 +200,9 @@ def test_taqui_al_din_acts_by_itself_by_default():
     Raymond III, the Banner of Taqui al Din undergoes the effects of 1 Combat die. The Banner of
     Raymond III must remove 2 Lances that are placed back directly in the game box". The paragraph
     names no action (the others read "Husam Lulu (Set Fire)", "Lusignan (Shield wall)"), so it is
-    a scenario rule, not a choice: it applies even with Taqui al Din's card Ordered."""
+    a scenario rule, not a choice: it applies even with Taqui al Din's card Ordered. Its effects
+    take the place of the Charge's dice; the Charge still commits Raymond III, and Taqui al Din
+    with it."""
     g = start(new_game("hattin"), "ayyubids")
     g = play(g, "ayyubids", act("taqui-al-din", "hold"))
     assert banner_view(g, "taqui-al-din")["card_side"] == "ordered"
@@ -209,7 +211,10 @@ def test_taqui_al_din_acts_by_itself_by_default():
     assert "ReactionOffered" not in names and "SpecialRuleApplied" in names
     assert view(g)["sides"]["crusaders"]["lances_boxed"] == 2
     assert banner_view(g, "taqui-al-din")["lances"] == {"field": full("hattin", "taqui-al-din") - 1}
-    assert banner_view(g, "raymond-iii")["status"] == "uncommitted"  # the charge is spent on the rule
+    assert banner_view(g, "raymond-iii")["status"] == "committed"
+    assert banner_view(g, "taqui-al-din")["engaged"] == ["raymond-iii"]
+    raymond = banner_view(g, "raymond-iii")
+    assert raymond["lances"] == {"uncommitted": 0, "committed": full("hattin", "raymond-iii") - 2}
 
 
 def test_taqui_al_din_as_a_reaction_is_a_game_option():
