@@ -1,6 +1,7 @@
 """A whole 4-player Kingdoms of Crusaders game over HTTP (real uvicorn, real SQLite file) by four
 clients, each holding only its own seat token: each reads the game with its token, sees its own
-hand face up and the others as counts, asks for its own legal commands and posts one."""
+hand face up and the others as counts, asks for its own legal commands and posts one; the
+record is then verified."""
 
 from __future__ import annotations
 
@@ -82,3 +83,6 @@ def test_whole_four_player_game_over_http_each_client_with_its_own_token(live_se
     decisions = [e for e in http.get(f"/games/{game['id']}/events", params={"limit": 1000}).json()["events"]
                  if e["type"] == "DecisionTaken"]
     assert len(decisions) <= 1 + 4 * 20
+    record = http.get(f"/games/{game['id']}/record").json()
+    verified = http.post("/records/verify", json=record).json()
+    assert verified["ok"], verified["problems"]

@@ -359,3 +359,15 @@ def test_narration_never_names_a_drawn_card_and_the_text_board_shows_no_hand():
     placed = {"seat": "p2", "card": {"id": "A09", "symbols": ["bow", "sword"]}, "sector": 3, "completed": True}
     assert KOC.describe_event("kingdoms-of-crusaders.CardPlaced", placed) == \
         "p2 places A09 (bow, sword) in Principality of Antioch (sector 3); the army there is complete"
+
+
+def test_points_standing_incomplete_armies_and_shared_places():
+    """Reading 11: an army not complete at the end is compared as it stands; a complete army ranks
+    before an equal incomplete one; two equal armies never completed share their place."""
+    from domain.rules.kingdoms_of_crusaders.play import standing
+    game = position(prepared(4), {"p1": {1: ["banner"] * 4}, "p2": {1: ["lance", "lance"]},
+                                  "p3": {1: ["lance", "lance"]}, "p4": {1: ["lance", "lance", "bow", "sword"]}})
+    assert standing(game.state, 1) == [["p1"], ["p4"], ["p2", "p3"]]
+    game = position(prepared(3), {"p1": {1: ["banner"] * 4}, "p2": {1: ["sword", "sword", "lance", "bow"]},
+                                  "p3": {1: ["sword", "sword", "bow+lance"]}})
+    assert standing(game.state, 1) == [["p1"], ["p2"], ["p3"]]
