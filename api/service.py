@@ -424,7 +424,7 @@ class Herald:
             rules=rules.id,
             rules_version=rules.version,
             scenario=scenario.id,
-            data_hash=rules.data_hash(scenario.id),
+            data_hash=rules.data_hash(scenario.id, body.options),
             seats={s: SeatInfo(player=i.player.strip()) for s, i in body.seats.items()},
             seed_commitment=commitment(seed),
             client_seed=body.client_seed,

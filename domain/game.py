@@ -167,7 +167,7 @@ def rule_system_for(created: GameCreated) -> RuleSystem:
         raise IncompatibleRecord(
             f"recorded under {created.rules} {created.rules_version}; this server has {rules.version}"
         )
-    if created.data_hash != rules.data_hash(created.scenario):
+    if created.data_hash != rules.data_hash(created.scenario, created.options):
         raise IncompatibleRecord(f"the {created.scenario} data changed since this game was recorded")
     return rules
 

@@ -86,6 +86,9 @@ class RuleSystem(Generic[State, Command]):
     state_type: ClassVar[type]
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
+    # The option through which an owner of the printed components supplies their real data (a
+    # deck, cards) in place of a reconstruction; its hash becomes the game's ``data_hash``.
+    owner_data: ClassVar[str | None] = None
 
     # -- the interface --------------------------------------------------------------
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -157,8 +160,13 @@ class RuleSystem(Generic[State, Command]):
                 f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
             ) from None
 
-    def data_hash(self, scenario_id: str) -> str:
-        """SHA-256 of the scenario's data file (or of the rule system's id and version)."""
+    def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
+        """SHA-256 of the data a game starts with: the owner's printed data when given in the
+        option named by :attr:`owner_data` (its canonical JSON: msgspec, sorted keys), else the
+        scenario's data file (or the rule system's id and version)."""
+        owned = (options or {}).get(self.owner_data) if self.owner_data else None
+        if owned is not None:
+            return hashlib.sha256(msgspec.json.encode(owned, order="sorted")).hexdigest()
         data_file = self.scenario(scenario_id).data_file
         payload = (
             (self.package_dir / data_file).read_bytes()

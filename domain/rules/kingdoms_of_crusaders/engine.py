@@ -62,6 +62,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     command_type = KocCommand
     state_type = KocState
     package_dir = PACKAGE
+    owner_data = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> KocState:
         """The Location cards empty, the deck (one, or two mixed for three or four) unshuffled."""

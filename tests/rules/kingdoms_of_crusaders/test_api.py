@@ -3,7 +3,10 @@ owner's printed deck), refusals as problem+json naming the rule, nothing recorde
 
 from __future__ import annotations
 
+import hashlib
 import json
+
+import msgspec
 
 from domain.rules.kingdoms_of_crusaders.data import PACKAGE
 
@@ -30,6 +33,7 @@ def test_owner_deck_given_at_creation_is_played(client):
     created = client.get(f"/games/{game['id']}/events").json()["events"][0]
     assert created["type"] == "GameCreated" and created["data"]["options"]["deck"] == deck
     assert created["data"]["options"]["points"] is True
+    assert created["data"]["data_hash"] == hashlib.sha256(msgspec.json.encode(deck, order="sorted")).hexdigest()
     token = game["seat_tokens"]["p1"]
     posted = client.post(f"/games/{game['id']}/commands", headers={"Authorization": f"Bearer {token}"},
                          json={"seat": "p1", "command": {"type": "prepare"}, "expected_version": 1})

@@ -3,13 +3,15 @@ the points variant, the components (each test cites its section and quotes the s
 
 from __future__ import annotations
 
+import hashlib
 import json
 from uuid import UUID
 
+import msgspec
 import pytest
 
 from domain.events import CardsShuffled, DecisionTaken, DiceRolled, GameCreated, SeatInfo
-from domain.game import create_game, take_decision
+from domain.game import IncompatibleRecord, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.kingdoms_of_crusaders import events as ev
@@ -47,7 +49,8 @@ def test_unit_deck_two_decks_mixed_for_three_or_four(players, size):
 
 
 def _created(options):
-    return GameCreated(rules=KOC.id, rules_version=KOC.version, scenario="standard", data_hash=KOC.data_hash("standard"),
+    return GameCreated(rules=KOC.id, rules_version=KOC.version, scenario="standard",
+                       data_hash=KOC.data_hash("standard", options),
                        seats={"p1": SeatInfo(player="A"), "p2": SeatInfo(player="B")}, seed_commitment="0" * 64,
                        options=options)
 
@@ -58,6 +61,17 @@ def test_owner_deck_replaces_the_reconstruction():
     game = new_game(2, options={"deck": deck})
     assert game.state.cards["A01"] == 0b10000 and game.state.cards["A02"] == 0b00011
     assert game.created.options["deck"] == deck  # in GameCreated, under the record's hash chain
+    digest = hashlib.sha256(msgspec.json.encode(deck, order="sorted")).hexdigest()
+    assert game.created.data_hash == digest != KOC.data_hash("standard")
+
+
+def test_owner_deck_hash_must_match_the_deck():
+    """A record whose GameCreated names a deck other than the one its hash was made from does not
+    fold: the data it was recorded under is not the data it carries."""
+    deck = {"cards": [{"number": n, "symbols": ["bow"]} for n in range(1, 57)]}
+    tampered = msgspec.structs.replace(_created({"deck": deck}), data_hash=KOC.data_hash("standard"))
+    with pytest.raises(IncompatibleRecord):
+        project_game(None, create_game(UUID(int=9), tampered, NOW))
 
 
 @pytest.mark.parametrize("cards,what", [
