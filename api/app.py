@@ -74,6 +74,7 @@ class RuleSystemInfo(msgspec.Struct, frozen=True):
     scenarios: list[ScenarioInfo]
     die_kinds: dict[str, list[int | str]]
     command_schema: dict[str, Any]
+    owner_data: dict[str, Any] | None = None  # {"option", "schema"}: the owner's own data file, if taken
 
 
 class RuleSystemList(msgspec.Struct, frozen=True):
@@ -97,6 +98,8 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
         ],
         die_kinds={k: list(d.faces) for k, d in sorted(rules.die_kinds.items())},
         command_schema=msgspec.json.schema(rules.command_type),
+        owner_data=({"option": rules.owner_data_option, "schema": rules.owner_data_schema()}
+                    if rules.owner_data_option else None),
     )
 
 

@@ -437,7 +437,7 @@ class Herald:
         try:
             events = create_game(game_id, created, now)
         except RuleViolation as error:
-            raise Invalid(error.message, code=error.code, rule=error.rule) from None
+            raise Invalid(error.message, code=error.code, rule=error.rule, problems=error.problems) from None
         for old in copy:  # sealed events stay sealed for the same seats, under this game's salts
             events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp, [old.readers], seed)
         tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
@@ -752,7 +752,7 @@ class Herald:
         seed = game.seed or (self.secrets(game_id).seed if created.study else None)
         return GameSummary(
             id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
-            status="ended" if game.ended else "active", version=game.version, to_act=game.to_act(),
+            status="ended" if game.ended else "active", version=game.version, to_act=self._to_act(game),
             seats=created.seats, view=game.rules.view(game.state, viewer),
             outcome=msgspec.to_builtins(game.outcome), seed=seed, seed_commitment=created.seed_commitment,
             head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
@@ -770,8 +770,15 @@ class Herald:
                 raise Unauthorized(f"{game.rules.id} keeps secrets: send {seat}'s token as "
                                    "'Authorization: Bearer <token>' to list its commands")
             raise Forbidden(f"in a game with secrets only {seat} may list its own commands", code="wrong_token")
-        commands = game.rules.legal_commands(game.state, seat) if seat in game.to_act() else []
+        commands = game.rules.legal_commands(game.state, seat) if seat in self._to_act(game) else []
         return LegalCommands(game.version, seat, msgspec.to_builtins(commands))
+
+    def _to_act(self, game: Game) -> list[str]:
+        """Who may act now, as the next command would find it: a freeze that has lapsed (no
+        umpire) no longer holds play, though its FreezeLapsed is recorded only by that command."""
+        if game.frozen:
+            game, _ = self._lapse(game, _now())
+        return game.to_act()
 
     def events(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> EventsPage:
         """A page of the history, each event as ``reader`` may see it."""

@@ -49,11 +49,12 @@ class RuleViolation(Exception):
     """A command the rules refuse: a stable ``code``, a human ``message`` and the rulebook
     ``rule`` (section) it breaks. Raising one leaves the record unchanged."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None):
+    def __init__(self, code: str, message: str, rule: str | None = None, problems: list[str] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.problems = problems or []  # every problem found, when there are several (owner data)
 
 
 # Violation codes shared by every rule system (STYLE.md, "What this adds up to").
@@ -86,9 +87,10 @@ class RuleSystem(Generic[State, Command]):
     state_type: ClassVar[type]
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
-    # The option through which an owner of the printed components supplies their real data (a
-    # deck, cards) in place of a reconstruction; its hash becomes the game's ``data_hash``.
-    owner_data: ClassVar[str | None] = None
+    # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that
+    # carries the owner's own data file, which then replaces the scenario's data file; its
+    # hash is the game's data hash, and the record carries the data itself.
+    owner_data_option: ClassVar[str | None] = None
 
     # -- the interface --------------------------------------------------------------
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -160,11 +162,19 @@ class RuleSystem(Generic[State, Command]):
                 f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
             ) from None
 
+    def owner_data_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of the owner's data file (None when the rule system takes none)."""
+        return None
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        """Every way ``data`` breaks the schema or the rulebook's constraints (empty: usable)."""
+        return [f"{self.id} takes no owner-supplied data"]
+
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
-        """SHA-256 of the data a game starts with: the owner's printed data when given in the
-        option named by :attr:`owner_data` (its canonical JSON: msgspec, sorted keys), else the
-        scenario's data file (or the rule system's id and version)."""
-        owned = (options or {}).get(self.owner_data) if self.owner_data else None
+        """SHA-256 of the data the game plays with: the owner's data (``owner_data_option``,
+        canonical JSON with sorted keys) when given, else the scenario's data file (or the rule
+        system's id and version)."""
+        owned = (options or {}).get(self.owner_data_option) if self.owner_data_option else None
         if owned is not None:
             return hashlib.sha256(msgspec.json.encode(owned, order="sorted")).hexdigest()
         data_file = self.scenario(scenario_id).data_file
