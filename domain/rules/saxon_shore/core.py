@@ -145,6 +145,22 @@ def held(player: Player) -> list[str]:
     return [n for n, k in zip(RESOURCES, player.res) if k > 0]
 
 
+def encode_tokens(tokens: dict[str, int]) -> str:
+    """``{"wheat": 1, "gold": 2}`` → ``wheat=1,gold=2`` (resource order, zero counts dropped)."""
+    return ",".join(f"{k}={v}" for k, v in sorted(tokens.items(), key=lambda kv: RESOURCES.index(kv[0])) if v)
+
+
+def decode_tokens(text: str) -> dict[str, int] | None:
+    """The inverse of :func:`encode_tokens`; None when ``text`` is not such a list."""
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        name, eq, count = part.partition("=")
+        if not eq or name not in RESOURCES or name in out or not count.isdigit() or int(count) < 1:
+            return None
+        out[name] = int(count)
+    return out
+
+
 def nearest_friendly(state: SaxonState, seat: str, start: str, free_of_enemies: bool = False) -> list[str]:
     """§2.1: the nearest friendly province(s): across normal borders, else counting sea zones."""
     def ok(p: str) -> bool:
@@ -198,6 +214,21 @@ JobFn = Callable[["Ctx", Job], None]
 ChoiceFn = Callable[["Ctx", Prompt, str], None]
 JOBS: dict[str, JobFn] = {}
 CHOICES: dict[str, ChoiceFn] = {}
+# Prompt kinds whose answers are composed rather than listed: a check that an option not in
+# ``prompt.options`` is still a valid answer (the listed ones are examples of the form).
+COMPOSED: dict[str, Callable[[SaxonState, Prompt, str], bool]] = {}
+# Prompt kinds whose options spend tokens: whether an option can still be paid (a seat may
+# hire a mercenary, "at any time", before it answers).
+AFFORDABLE: dict[str, Callable[[SaxonState, Prompt, str], bool]] = {}
+
+
+def option_ok(state: SaxonState, prompt: Prompt, option: str) -> bool:
+    """Whether ``option`` answers the open question now."""
+    composed = COMPOSED.get(prompt.kind)
+    if option not in prompt.options and not (composed and composed(state, prompt, option)):
+        return False
+    affordable = AFFORDABLE.get(prompt.kind)
+    return affordable is None or affordable(state, prompt, option)
 
 
 def job(kind: str):

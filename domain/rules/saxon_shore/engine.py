@@ -18,9 +18,9 @@ from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolatio
 from domain.rules.saxon_shore import combat, events_table, flow, movement  # noqa: F401 - registers jobs
 from domain.rules.saxon_shore import narrate
 from domain.rules.saxon_shore.board import MAP_FILE, PACKAGE
-from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, run, violation
-from domain.rules.saxon_shore.model import Choose, Done, Options, SaxonCommand, SaxonState
-from domain.rules.saxon_shore.phases import PHASES, check_command, legal_in_phase
+from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, option_ok, run, violation
+from domain.rules.saxon_shore.model import Choose, Done, Hire, Options, SaxonCommand, SaxonState
+from domain.rules.saxon_shore.phases import PHASES, check_command, hire_apply, hire_check, hires, legal_in_phase
 from domain.rules.saxon_shore.view import render_text, view
 
 SEATS = ("p1", "p2", "p3", "p4", "p5")
@@ -48,8 +48,8 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
             opts = msgspec.convert(options or {}, Options)
         except msgspec.ValidationError as error:
             raise RuleViolation("saxon_shore.bad_option", f"options: {error}", "12") from None
-        if not 1 <= opts.turn_limit <= 1000 or not 0 <= opts.max_offers <= 20:
-            raise RuleViolation("saxon_shore.bad_option", "turn_limit 1..1000, max_offers 0..20", "12")
+        if opts.turn_limit is not None and not 1 <= opts.turn_limit <= 1000:
+            raise RuleViolation("saxon_shore.bad_option", "turn_limit (a house rule) is 1..1000 turns, or null", "1")
         return flow.initial_state(tuple(seats), opts)
 
     def to_act(self, state: SaxonState) -> list[str]:
@@ -59,13 +59,16 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         return [state.prompt.seat]
 
     def legal_commands(self, state: SaxonState, seat: str) -> list[SaxonCommand]:
-        """The prompt's options as ``choose``; in a free phase every command its checks accept."""
+        """The prompt's options as ``choose``, or in a free phase every command its checks
+        accept; and, whatever the seat is asked, the mercenaries it may hire (§4.6.1)."""
         if seat not in self.to_act(state):
             return []
         prompt = state.prompt
         if prompt.kind != "phase":
-            return [Choose(option=o) for o in prompt.options]
-        return legal_in_phase(state, seat, PHASES[prompt.args[0]])  # type: ignore[return-value]
+            listed: list = [Choose(option=o) for o in prompt.options if option_ok(state, prompt, o)]
+        else:
+            listed = legal_in_phase(state, seat, PHASES[prompt.args[0]])
+        return listed + hires(state, seat)  # type: ignore[return-value]
 
     def decide(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> list[EventData]:
         """Check the command against the open prompt, apply it, then run the turn on to the
@@ -76,12 +79,15 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         if prompt is None or prompt.seat != seat:
             raise RuleViolation(NOT_YOUR_TURN, f"{seat} is not asked anything now", "2.2")
         ctx = Ctx(state, rng)
-        if prompt.kind != "phase":
+        if isinstance(command, Hire):  # "at any time" (§4.6.1): the question stays open
+            hire_check(state, seat, command)
+            hire_apply(ctx, seat, command)
+        elif prompt.kind != "phase":
             if not isinstance(command, Choose):
                 raise violation("choose_expected", f"answer the {prompt.kind} question with choose", "2.2")
-            if command.option not in prompt.options:
-                raise violation("not_an_option", f"{command.option!r} is not one of: {', '.join(prompt.options[:20])}",
-                                "2.2")
+            if not option_ok(state, prompt, command.option):
+                raise violation("not_an_option", f"{command.option!r} is not an answer now; the options: "
+                                                 f"{', '.join(prompt.options[:20])}", "2.2")
             ctx.prompt = None
             CHOICES[prompt.kind](ctx, prompt, command.option)
         else:

@@ -7,7 +7,13 @@ from itertools import combinations_with_replacement
 
 from domain.rules.saxon_shore.board import PATH_TYPES, RESOURCES
 from domain.rules.saxon_shore.core import (
+    AFFORDABLE,
+    COMPOSED,
+    can_pay,
     REGULAR_KINDS,
+    decode_tokens,
+    encode_tokens,
+    res_count,
     Ctx,
     R,
     alive,
@@ -150,8 +156,30 @@ def epidemic(ctx: Ctx, seat: str) -> None:
 # -- 25 famine --------------------------------------------------------------------------------------
 @effect(25)
 def famine(ctx: Ctx, seat: str) -> None:
-    for prov in column(ctx, seat, "famine"):
-        ctx.set_prov(prov, "famine (§11 25)", ravage=ctx.prov(prov).ravage + 1, famine=True)
+    """"All provinces named are ravaged, and city trade automatically fails, unless the owner
+    can spend a grain": each owner holding wheat chooses to spend one to spare that province."""
+    ctx.push(*[Job("famine", seat, prov=p) for p in column(ctx, seat, "famine")])
+
+
+@job("famine")
+def famine_in(ctx: Ctx, j: Job) -> None:
+    owner = ctx.prov(j.prov).owner
+    if owner is not None and ctx.player(owner).alive and res_count(ctx.player(owner), "wheat") > 0:
+        ctx.ask("famine", owner, ("spend_grain", "suffer"), prov=j.prov)
+    else:
+        starve(ctx, j.prov)
+
+
+@choice("famine")
+def famine_answer(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    if option == "spend_grain":
+        ctx.pay(prompt.seat, ["wheat"], f"grain spent against famine in {prompt.prov} (§11 25)")
+    else:
+        starve(ctx, prompt.prov)
+
+
+def starve(ctx: Ctx, prov: str) -> None:
+    ctx.set_prov(prov, "famine (§11 25)", ravage=ctx.prov(prov).ravage + 1, famine=True)
 
 
 # -- 26 rebellion -------------------------------------------------------------------------------------
@@ -174,12 +202,14 @@ def rebellion_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
 
 
 def secede(ctx: Ctx, seat: str, lost: list[str], why: str) -> None:
-    """Provinces go neutral; the player's regulars and mercenaries in them desert; a king
-    there moves to the nearest province the player still controls."""
+    """The provinces become neutral; "All regulars and mercenaries in neutral provinces desert"
+    (whoever they belong to, the neutral ones too); "King moves to the controlled province(s)
+    if necessary": the nearest province the player still controls."""
     for prov in lost:
         ctx.set_owner(prov, None, why)
-        ctx.remove_units([u.id for u in units_at(ctx.state, prov, seat, (*REGULAR_KINDS, "mercenary"))],
-                         f"desert in a seceded province ({why})")
+    deserters = [u.id for u in ctx.state.units.values() if u.kind in (*REGULAR_KINDS, "mercenary")
+                 and u.loc in ctx.state.provinces and ctx.prov(u.loc).owner is None]
+    ctx.remove_units(deserters, f"regulars and mercenaries in neutral provinces desert ({why})")
     king = king_of(ctx.state, seat)
     if king is not None and king.loc in lost:
         ctx.push(Job("send_home", seat, prov=king.loc, args=(why, str(king.id))))
@@ -282,7 +312,33 @@ def family_ties(ctx: Ctx, seat: str) -> None:
     if len(owned(ctx.state, owner)) == 1:
         return  # it would leave the owner with no province: disregarded
     offers = ["none"] + [o for size in (1, 2) for o in pay_options(ctx, owner, size)]
-    ctx.ask("family_offer", owner, offers, prov=prov, args=(seat,))
+    ctx.ask("family_offer", owner, [o if o == "none" else encode_tokens(_count(o.split("+"))) for o in offers],
+            prov=prov, args=(seat,))
+
+
+def _count(tokens: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in tokens:
+        out[t] = out.get(t, 0) + 1
+    return out
+
+
+def _family_offer_ok(state, prompt: Prompt, option: str) -> bool:
+    """§11 41 "you may accept resources off them to decline the offer": the owner offers any
+    tokens he holds (``wheat=2,gold=1``), not a capped number; the listed ones are examples."""
+    tokens = decode_tokens(option)
+    player = state.players[prompt.seat]
+    return tokens is not None and all(res_count(player, k) >= n for k, n in tokens.items())
+
+
+COMPOSED["family_offer"] = _family_offer_ok
+AFFORDABLE["family_offer"] = lambda state, prompt, option: option == "none" or _family_offer_ok(state, prompt, option)
+AFFORDABLE["fire"] = lambda state, prompt, option: option == "let_burn" or can_pay(state.players[prompt.seat],
+                                                                                     option.split("+"))
+AFFORDABLE["famine"] = lambda state, prompt, option: option != "spend_grain" or can_pay(state.players[prompt.seat],
+                                                                                        ["wheat"])
+AFFORDABLE["traders"] = lambda state, prompt, option: option == "keep" or can_pay(state.players[prompt.seat],
+                                                                                  option.split(">")[:1])
 
 
 @choice("family_offer")
@@ -298,12 +354,9 @@ def family_offer(ctx: Ctx, prompt: Prompt, option: str) -> None:
 def family_accept(ctx: Ctx, prompt: Prompt, option: str) -> None:
     owner, offer = prompt.args
     if option == "accept":
-        tokens = offer.split("+")
-        ctx.pay(owner, tokens, "resources to keep a province (§11 41)")
-        gained: dict[str, int] = {}
-        for t in tokens:
-            gained[t] = gained.get(t, 0) + 1
-        ctx.gain(prompt.seat, gained, "resources to decline family ties (§11 41)")
+        tokens = decode_tokens(offer) or {}
+        ctx.gain(owner, {k: -n for k, n in tokens.items()}, "resources to keep a province (§11 41)")
+        ctx.gain(prompt.seat, tokens, "resources to decline family ties (§11 41)")
     else:
         join(ctx, prompt.seat, prompt.prov)
 
@@ -371,7 +424,7 @@ def ruin_options(ctx: Ctx, seat: str) -> list[str]:
     for prov in owned(ctx.state, seat):
         p = ctx.prov(prov)
         for imp in ("road", "wall", "city", "monastery"):
-            if not getattr(p, imp) and (imp != "monastery" or ctx.player(seat).christian):
+            if not getattr(p, imp):  # "any improvement": a Pagan's ruin may be a monastery
                 out.append(f"{prov}:{imp}")
     return out
 
@@ -455,7 +508,9 @@ def earthquake(ctx: Ctx, seat: str) -> None:
 
 @effect(63)
 def muttering(ctx: Ctx, seat: str) -> None:
-    regulars = units_of(ctx.state, seat, REGULAR_KINDS)
+    """"Roll a die for each regular": every regular on the map, not only the drawer's (the
+    event says "your" where it means the drawer's own, as 53 and 55 do)."""
+    regulars = [u for _, u in sorted(ctx.state.units.items()) if u.kind in REGULAR_KINDS]
     if regulars:
         faces = ctx.roll(len(regulars), "muttering in the ranks: 4-6 deserts (§11 63)", seat)
         ctx.remove_units([u.id for u, f in zip(regulars, faces) if f >= 4], "muttering in the ranks (§11 63)")

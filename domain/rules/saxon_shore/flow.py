@@ -17,7 +17,6 @@ from domain.rules.saxon_shore.core import (
     king_of,
     nearest_friendly,
     owned,
-    res_count,
     units_at,
     units_of,
 )
@@ -70,11 +69,12 @@ def begin_turn(ctx: Ctx, j: Job) -> None:
     order = [s for s in (j.args or state.order) if state.players[s].alive]
     ctx.begin_turn(state.turn + 1, order)
     for seat in order:
-        if any(getattr(ctx.player(seat), f) for f in ("forced_march", "chainmail", "offers")):
-            ctx.set_player(seat, "new turn", forced_march=False, chainmail=False, offers=0)
+        if any(getattr(ctx.player(seat), f) for f in ("forced_march", "chainmail")):
+            ctx.set_player(seat, "new turn", forced_march=False, chainmail=False)
     jobs = [Job("king", s) for s in order] + [Job("desert", s) for s in order] + [Job("event", s) for s in order]
     jobs += [Job("province_roll"), Job("production"), Job("city_trades")]
-    for phase in ECONOMY_PHASES:
+    jobs.append(Job("trade_round"))
+    for phase in ECONOMY_PHASES[1:]:
         jobs += [Job("phase", s, args=(phase,)) for s in order]
     jobs.append(Job("ravage_recovery"))
     for stage in (1, 2):
@@ -226,17 +226,7 @@ def city_trade(ctx: Ctx, j: Job) -> None:
     if not ctx.state.players[seat].alive or not p.city:
         ctx.set_prov(j.prov, "trade lapses", trade_seat=None, trade_res=None)
         return
-    if p.famine and p.owner and res_count(ctx.player(p.owner), "wheat") > 0:
-        ctx.ask("famine", p.owner, ("pay", "refuse"), prov=j.prov)
-        return
     trade_roll(ctx, j.prov, famine=p.famine)
-
-
-@choice("famine")
-def famine_answer(ctx: Ctx, prompt, option: str) -> None:
-    if option == "pay":
-        ctx.pay(prompt.seat, ["wheat"], "grain spent against famine (§11 25)")
-    trade_roll(ctx, prompt.prov, famine=option != "pay")
 
 
 def trade_roll(ctx: Ctx, prov: str, famine: bool) -> None:
@@ -349,9 +339,11 @@ def move_home(ctx: Ctx, troops: list, target: str, why: str) -> None:
 
 @job("turn_over")
 def turn_over(ctx: Ctx, j: Job) -> None:
-    """§9.3: the first player goes last; the documented turn limit ends automated games."""
+    """§9.3: the first player goes last. A house-rule turn limit, when a group sets one, ends
+    the game here: the most provinces (then cities) wins, marked as no rulebook victory."""
     state = ctx.state
-    if state.turn >= state.options.turn_limit:
+    limit = state.options.turn_limit
+    if limit is not None and state.turn >= limit:
         counts = {s: len(owned(state, s)) for s in alive(state)}
         best = max(counts.values())
         leaders = [s for s in alive(state) if counts[s] == best]
@@ -361,12 +353,10 @@ def turn_over(ctx: Ctx, j: Job) -> None:
             leaders = [s for s in leaders if cities[s] == top]
         ranking = sorted(alive(state), key=lambda s: -counts[s])
         scores = {s: float(len(owned(state, s))) for s in state.seats}
-        if len(leaders) == 1:
-            ctx.decided(Outcome(winner=leaders[0], reason=f"turn limit ({state.options.turn_limit}): most provinces",
-                                scores=scores, ranking=ranking))
-        else:
-            ctx.decided(Outcome(draw=True, reason=f"turn limit ({state.options.turn_limit}): tied for most provinces",
-                                scores=scores, ranking=ranking))
+        reason = f"turn limit (house rule, {limit} turns): " + ("most provinces" if len(leaders) == 1
+                                                                 else "tied for most provinces")
+        ctx.decided(Outcome(winner=leaders[0] if len(leaders) == 1 else None, draw=len(leaders) > 1, reason=reason,
+                            scores=scores, ranking=ranking))
         return
     order = list(alive(state))
     ctx.push(Job("begin_turn", args=tuple(order[1:] + order[:1])))

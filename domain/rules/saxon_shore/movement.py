@@ -8,12 +8,10 @@ import msgspec
 
 from domain.rules.saxon_shore.board import PATH_TYPES
 from domain.rules.saxon_shore.core import Ctx, R, capacity, job, units_at, units_of, violation
-from domain.rules.saxon_shore.model import Done, ForcedMarch, Hire, Job, Move, SaxonState, Unit
-from domain.rules.saxon_shore.phases import PHASES, Phase, hire_apply, hire_candidates, hire_check
+from domain.rules.saxon_shore.model import Done, ForcedMarch, Job, Move, SaxonState, Unit
+from domain.rules.saxon_shore.phases import PHASES, Phase
 
 RULE = "7"
-MAX_STEPS = 8  # automated-play guard on free road moves (RULES_NOTES.md)
-MAX_PATH = 4
 
 
 def slots(unit: Unit) -> int:
@@ -25,8 +23,8 @@ def slots(unit: Unit) -> int:
 def movement_start(ctx: Ctx, j: Job) -> None:
     """Each movement phase every unit has two movement points (§7)."""
     ctx.phase, ctx.stage = "move", j.n
-    fresh = [msgspec.structs.replace(u, mp=2, steps=0) for u in ctx.state.units.values()
-             if u.owner is not None and (u.mp != 2 or u.steps)]
+    fresh = [msgspec.structs.replace(u, mp=2) for u in ctx.state.units.values()
+             if u.owner is not None and u.mp != 2]
     ctx.update_units(sorted(fresh, key=lambda u: u.id), f"movement phase {j.n} (§7)")
 
 
@@ -43,8 +41,8 @@ def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
     """Validate a group move along ``path``; raise a violation or return the plan."""
     if not c.units or len(set(c.units)) != len(c.units):
         raise violation("bad_group", "name one or more distinct units", RULE)
-    if not 1 <= len(c.path) <= MAX_PATH:
-        raise violation("bad_path", f"a path has 1 to {MAX_PATH} steps", RULE)
+    if not c.path:
+        raise violation("bad_path", "a path names at least one step", RULE)
     units = []
     for uid in c.units:
         u = state.units.get(uid)
@@ -58,8 +56,6 @@ def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
     riders = [u for u in units if u.kind != "boat"]
     if any(u.mp < 0 for u in units):
         raise violation("halted", "units that entered a non-friendly province must stop (§7)", RULE)
-    if any(u.steps + len(c.path) > MAX_STEPS for u in units):
-        raise violation("too_many_steps", f"at most {MAX_STEPS} steps a movement phase (automated-play guard)", RULE)
     mp = min(u.mp for u in units)
     paths = list(state.players[seat].paths)
     steps: list[tuple[str, str, int]] = []
@@ -143,35 +139,34 @@ def move_apply(ctx: Ctx, seat: str, c: Move) -> None:
         left = tuple(a - b for a, b in zip(ctx.player(seat).paths, plan.paths_used))
         ctx.set_player(seat, "paths used (§11 12)", paths=left)
     ids = list(c.units)
-    spent = 0
-    for i, (here, nxt, cost) in enumerate(plan.steps):
-        units = [ctx.state.units[u] for u in ids if u in ctx.state.units]
-        touched = (nxt,) if R.is_sea(here) else (*R.coasts.get(here, ()), nxt)
-        if any(u.kind == "boat" for u in units) and any(z in ctx.storms for z in touched):
-            ids = storm(ctx, seat, units, here, nxt)
-            if not any(ctx.state.units[u].kind == "boat" for u in ids):
-                if ids and i:  # riders left ashore where the boats were lost at the start of a step
-                    break
-                return
-        spent += cost
-    else:
-        i = len(plan.steps)
+    units = [ctx.state.units[u] for u in ids]
+    stormy = [z for z in ctx.storms if stormy_voyage(plan, z)]
+    if stormy and any(u.kind == "boat" for u in units):
+        ids = storm(ctx, seat, units, stormy)
+        if not ids:
+            return
+    spent = sum(cost for _, _, cost in plan.steps)
+    final = plan.steps[-1][1]
     # one event for the whole path: units are never recorded inside a wild province they pass through
-    final = plan.steps[i - 1][1] if i else None
-    if final is None:
-        return
-    coast = plan.coasts[i - 1]
-    moved = [msgspec.structs.replace(u, loc=final, mp=-1 if plan.halted and i == len(plan.steps) else u.mp - spent,
-                                     steps=u.steps + i, coast=coast if u.kind == "boat" else None)
+    moved = [msgspec.structs.replace(u, loc=final, mp=-1 if plan.halted else u.mp - spent,
+                                     coast=plan.coasts[-1] if u.kind == "boat" else None)
              for u in (ctx.state.units[x] for x in ids)]
     ctx.update_units(moved, f"moves {plan.steps[0][0]} to {final} (§7)")
 
 
-def storm(ctx: Ctx, seat: str, units: list[Unit], here: str, nxt: str) -> list[int]:
-    """§11 51: each boat rolls; 4-6 it sinks with what it carries (riders fill boats in id order)."""
+def stormy_voyage(plan: Plan, zone: str) -> bool:
+    """§11 51: a boat "attempting to move from a province adjacent to that sea zone, or into
+    that sea zone" (any step of its move)."""
+    return any(nxt == zone or zone in R.coasts.get(here, ()) for here, nxt, _ in plan.steps)
+
+
+def storm(ctx: Ctx, seat: str, units: list[Unit], zones: list[str]) -> list[int]:
+    """§11 51: each boat "must roll a die: on a roll of 4, 5, or 6, the boat and any troops in it
+    are destroyed": one roll per boat per move, however many steps or storms it meets; riders
+    fill the boats in id order, two places each (move boats one by one to choose who rides where)."""
     boats = [u for u in units if u.kind == "boat"]
     riders = [u for u in units if u.kind != "boat"]
-    faces = ctx.roll(len(boats), f"storm: boat moving {here} to {nxt} sinks on 4-6 (§11 51)", seat)
+    faces = ctx.roll(len(boats), f"storm in {' and '.join(zones)}: a boat sinks on 4-6 (§11 51)", seat)
     lost: list[int] = []
     seats_left = {b.id: 2 for b in boats}
     carried: dict[int, list[int]] = {b.id: [] for b in boats}
@@ -243,12 +238,11 @@ def move_candidates(state: SaxonState, seat: str):
                             yield Move(units=[riders[0].id], path=[n, m])
         if state.players[seat].forced_march:
             yield ForcedMarch(location=loc)
-    yield from hire_candidates(state, seat)
 
 
 PHASES["move"] = Phase(
     "move", RULE, wanted=lambda s, seat: bool(units_of(s, seat)),
     candidates=move_candidates,
-    checks={Move: move_check, ForcedMarch: forced_check, Hire: hire_check},
-    applies={Move: move_apply, ForcedMarch: forced_apply, Hire: hire_apply},
+    checks={Move: move_check, ForcedMarch: forced_check},
+    applies={Move: move_apply, ForcedMarch: forced_apply},
 )
