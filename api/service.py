@@ -728,6 +728,9 @@ class Herald:
                 raise Forbidden("the play up to that version holds sealed events: before the seed is revealed only "
                                 "an umpire may fork it (the fork's seat tokens read every seat's secrets)",
                                 code="hidden_information")
+            if body.dice == "forced":
+                raise Conflict("forced dice make a study game, whose record is public: fork play holding sealed "
+                               "events with fresh dice before the seed is revealed", code="hidden_information")
             by = "admin" if self.is_admin(token) else "director"  # the look is recorded like an inspection
             self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()}
