@@ -47,8 +47,8 @@ def illegal_commands(state, seat: str, rnd: random.Random) -> list[tuple[str, di
 def check_invariants(state, last_command: dict | None, seat: str) -> None:
     for u in state.units.values():
         assert u.loc not in BOARD.wild, f"unit {u} in a wild province"
-    for seat, player in state.players.items():
-        assert min(player.res) >= 0, f"{seat} has negative resources {player.res}"
+    for who, player in state.players.items():
+        assert min(player.res) >= 0, f"{who} has negative resources {player.res}"
     if last_command and last_command["type"] == "raise_regular":  # the raiser, after raising (§4.6.2)
         regulars = sum(1 for u in state.units.values() if u.owner == seat and u.kind in REGULAR_KINDS)
         assert regulars <= len(owned(state, seat))
