@@ -60,7 +60,7 @@ def to_act(state: SalineState) -> list[str]:
     if state.phase == "preparation":
         return [state.seats[0]]
     if state.phase == "placing":
-        return [next(s for s in in_turn_order(state, state.first) if s not in state.salines)]
+        return [s for s in in_turn_order(state, state.first) if s not in state.salines][:1]
     if state.discarding:
         return [state.discarding[0]]
     if state.pending is not None and state.asked:
