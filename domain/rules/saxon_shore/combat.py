@@ -11,7 +11,6 @@ from domain.rules.saxon_shore.core import (
     REGULAR_KINDS,
     TROOP_KINDS,
     Ctx,
-    R,
     alive,
     capacity,
     choice,
@@ -83,7 +82,7 @@ def to_declare(state: SaxonState, seat: str, declared) -> list[str]:
     return sorted({u.loc for u in state.units.values() if u.owner == seat and u.kind in TROOP_KINDS
                    and u.loc in state.provinces and state.provinces[u.loc].owner != seat
                    and (seat, u.loc) not in done and not (broke and capacity(state, u.loc) <= 0)},
-                  key=R.order_key)
+                  key=state.board.order_key)
 
 
 def declare_check(state: SaxonState, seat: str, c: Declare) -> None:
@@ -131,7 +130,7 @@ PHASES["declare"] = Phase(
 def raids(ctx: Ctx, j: Job) -> None:
     """Raids first, in game order (§8)."""
     order = alive(ctx.state)
-    todo = sorted(((order.index(s), R.index[p], s, p) for s, p, a in ctx.state.declared if a == "raid" and s in order))
+    todo = sorted(((order.index(s), ctx.board.index[p], s, p) for s, p, a in ctx.state.declared if a == "raid" and s in order))
     ctx.push(*[Job("raid", s, prov=p) for _, _, s, p in todo])
 
 
@@ -217,7 +216,7 @@ def ravage(ctx: Ctx, seat: str | None, prov: str, why: str) -> None:
     ctx.set_prov(prov, f"ravaged ({why}, §8.1)", ravage=ctx.prov(prov).ravage + 1)
     if seat is None:
         return
-    kinds = R.produces[prov]
+    kinds = ctx.board.produces[prov]
     if len(kinds) > 1:
         ctx.ask("trade_gain", seat, kinds)
     else:
@@ -245,7 +244,7 @@ def invasions(ctx: Ctx, j: Job) -> None:
     for s, p, a in ctx.state.declared:
         if a == "invade" and s in order:
             by_prov.setdefault(p, []).append(s)
-    keyed = sorted((min(order.index(s) for s in ss), R.index[p], p) for p, ss in by_prov.items())
+    keyed = sorted((min(order.index(s) for s in ss), ctx.board.index[p], p) for p, ss in by_prov.items())
     ctx.push(*[Job("invade", prov=p, args=tuple(sorted(by_prov[p], key=order.index))) for _, _, p in keyed])
 
 

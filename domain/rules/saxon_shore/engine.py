@@ -17,10 +17,11 @@ from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation, Scenario
 from domain.rules.saxon_shore import combat, events_table, flow, movement  # noqa: F401 - registers jobs
 from domain.rules.saxon_shore import narrate
-from domain.rules.saxon_shore.board import MAP_FILE, PACKAGE
+from domain.rules.saxon_shore.board import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
 from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, option_ok, run, violation
 from domain.rules.saxon_shore.model import Choose, Done, Hire, Options, SaxonCommand, SaxonState
 from domain.rules.saxon_shore.phases import PHASES, check_command, hire_apply, hire_check, hires, legal_in_phase
+from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
 
 SEATS = ("p1", "p2", "p3", "p4", "p5")
@@ -28,7 +29,7 @@ SEATS = ("p1", "p2", "p3", "p4", "p5")
 
 class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     id = "saxon-shore"
-    version = "1.0.0"
+    version = "1.1.0"
     title = "Saxon Shore: the game of Dark Ages Britain"
     scenarios = {
         "standard": Scenario(id="standard", title="Britain and Ireland, 2 to 5 kingdoms", seats=SEATS,
@@ -38,6 +39,8 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     command_type = SaxonCommand
     state_type = SaxonState
     package_dir = PACKAGE
+    owner_data_option = "map"
+    legal_complete = True  # every accepted command is listed or described (tests/rules/saxon_shore/test_legal_complete.py)
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SaxonState:
         """§10: seats in game order pick starting provinces; options are §12 and the turn limit."""
@@ -50,7 +53,26 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
             raise RuleViolation("saxon_shore.bad_option", f"options: {error}", "12") from None
         if opts.turn_limit is not None and not 1 <= opts.turn_limit <= 1000:
             raise RuleViolation("saxon_shore.bad_option", "turn_limit (a house rule) is 1..1000 turns, or null", "1")
-        return flow.initial_state(tuple(seats), opts)
+        return flow.initial_state(tuple(seats), opts, self.board(opts.map))
+
+    def board(self, data: dict[str, Any] | None) -> Board:
+        """Our reconstructed map, or the owner's printed one (``options.map``), checked
+        against every fact the rulebook states; a bad map is refused listing every problem."""
+        if data is None:
+            return BOARD
+        found = problems(data)
+        if found:
+            raise RuleViolation("saxon_shore.bad_map", f"the map breaks {len(found)} rule(s): " + "; ".join(found[:3])
+                                + ("; …" if len(found) > 3 else ""), "1", problems=found)
+        return owner_board(data)
+
+    def owner_data_schema(self) -> dict[str, Any]:
+        """The form of a map file: map.json's (checked in full by :meth:`check_owner_data`)."""
+        return MAP_SCHEMA
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        """Every way a map breaks the rulebook's facts or the rules' needs (board.problems)."""
+        return problems(data)
 
     def to_act(self, state: SaxonState) -> list[str]:
         """The one seat the open prompt waits for."""
@@ -69,6 +91,12 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         else:
             listed = legal_in_phase(state, seat, PHASES[prompt.args[0]])
         return listed + hires(state, seat)  # type: ignore[return-value]
+
+    def legal_choices(self, state: SaxonState, seat: str) -> list[dict[str, Any]]:
+        """The commands too many to list, as choices to compose (RULES_NOTES.md, "legal-commands")."""
+        if seat not in self.to_act(state):
+            return []
+        return choices(state, seat)
 
     def decide(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> list[EventData]:
         """Check the command against the open prompt, apply it, then run the turn on to the

@@ -15,7 +15,6 @@ from domain.rules.saxon_shore.core import (
     encode_tokens,
     res_count,
     Ctx,
-    R,
     alive,
     choice,
     held,
@@ -64,12 +63,12 @@ def draw_event(ctx: Ctx, j: Job) -> None:
 
 
 def column(ctx: Ctx, seat: str, why: str) -> tuple[str, ...]:
-    return R.column(ctx.d6(f"{why}: a column of the random province table", seat))
+    return ctx.board.column(ctx.d6(f"{why}: a column of the random province table", seat))
 
 
 def table_province(ctx: Ctx, seat: str, why: str) -> str:
     row, col = ctx.roll(2, f"{why}: random province table", seat)
-    return R.table_province(row, col)
+    return ctx.board.table_province(row, col)
 
 
 # -- 11 knights or berserkers -----------------------------------------------------------------
@@ -125,11 +124,11 @@ def dragons(ctx: Ctx, seat: str) -> None:
 
 
 # -- 23, 24 plague and epidemic --------------------------------------------------------------------
-def plague_area(centres: tuple[str, ...] | list[str]) -> list[str]:
+def plague_area(board, centres: tuple[str, ...] | list[str]) -> list[str]:
     area = set(centres)
     for prov in centres:
-        area.update(n for n in R.normal_neighbours(prov) if n in R.index)
-    return sorted(area, key=R.order_key)
+        area.update(n for n in board.normal_neighbours(prov) if n in board.index)
+    return sorted(area, key=board.order_key)
 
 
 def plague(ctx: Ctx, seat: str, area: list[str], why: str) -> None:
@@ -145,12 +144,12 @@ def plague(ctx: Ctx, seat: str, area: list[str], why: str) -> None:
 
 @effect(23)
 def plague_event(ctx: Ctx, seat: str) -> None:
-    plague(ctx, seat, plague_area([table_province(ctx, seat, "plague")]), "plague (§11 23)")
+    plague(ctx, seat, plague_area(ctx.board, [table_province(ctx, seat, "plague")]), "plague (§11 23)")
 
 
 @effect(24)
 def epidemic(ctx: Ctx, seat: str) -> None:
-    plague(ctx, seat, plague_area(column(ctx, seat, "epidemic")), "epidemic (§11 24)")
+    plague(ctx, seat, plague_area(ctx.board, column(ctx, seat, "epidemic")), "epidemic (§11 24)")
 
 
 # -- 25 famine --------------------------------------------------------------------------------------
@@ -258,9 +257,9 @@ def fire_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
 def wildmen(ctx: Ctx, seat: str) -> None:
     from domain.rules.saxon_shore.combat import outsider_raid
 
-    wild = R.wildmen_die[ctx.d6("wildmen: which wild province", seat)]
+    wild = ctx.board.wildmen_die[ctx.d6("wildmen: which wild province", seat)]
     count = ctx.d6("wildmen: how many", seat)
-    target = R.random_adjacent[wild][ctx.d6(f"wildmen of {wild}: random adjacent province", seat) - 1]
+    target = ctx.board.random_adjacent[wild][ctx.d6(f"wildmen of {wild}: random adjacent province", seat) - 1]
     outsider_raid(ctx, target, count * 1 + 2, f"{count} wildmen and a chief from {wild} (§11 32)", seat)
 
 
@@ -268,9 +267,9 @@ def wildmen(ctx: Ctx, seat: str) -> None:
 def vikings(ctx: Ctx, seat: str) -> None:
     from domain.rules.saxon_shore.combat import outsider_raid
 
-    sea = R.sea_die[ctx.d6("vikings: which sea zone", seat)]
+    sea = ctx.board.sea_die[ctx.d6("vikings: which sea zone", seat)]
     count = ctx.d6("vikings: how many", seat)
-    target = R.random_adjacent[sea][ctx.d6(f"vikings from {sea}: random adjacent province", seat) - 1]
+    target = ctx.board.random_adjacent[sea][ctx.d6(f"vikings from {sea}: random adjacent province", seat) - 1]
     outsider_raid(ctx, target, count * 2 + 2, f"{count} vikings and a chief from {sea} (§11 34)", seat)
 
 
@@ -377,7 +376,7 @@ def join(ctx: Ctx, seat: str, prov: str) -> None:
 # -- 42 boats, 43 Saxon relatives, 44 Arthur, 45 Roman ruin, 46 saint ---------------------------------------
 @effect(42)
 def free_boat(ctx: Ctx, seat: str) -> None:
-    places = [f"{p}@{z}" for p in owned(ctx.state, seat) for z in R.coasts[p]]
+    places = [f"{p}@{z}" for p in owned(ctx.state, seat) for z in ctx.board.coasts[p]]
     if len(places) == 1:
         prov, sea = places[0].split("@")
         ctx.add_units("boat", seat, prov, "a free boat (§11 42)", coast=sea)
@@ -451,7 +450,7 @@ def saint(ctx: Ctx, seat: str) -> None:
 # -- 51-56 -------------------------------------------------------------------------------------------------
 @effect(51)
 def storms(ctx: Ctx, seat: str) -> None:
-    sea = R.sea_die[ctx.d6("storms: which sea zone", seat)]
+    sea = ctx.board.sea_die[ctx.d6("storms: which sea zone", seat)]
     if sea not in ctx.storms:
         ctx.storms.append(sea)
     ctx.note(f"storms in {sea} this turn (§11 51)", seat)
@@ -525,9 +524,9 @@ def widespread_rebellion(ctx: Ctx, seat: str) -> None:
 @effect(65)
 def hammer(ctx: Ctx, seat: str) -> None:
     options = ["none"]
-    for prov in R.provinces:
+    for prov in ctx.board.provinces:
         options += [f"destroy:{prov}:{imp}" for imp in IMPROVEMENTS if getattr(ctx.prov(prov), imp)]
-    options += [f"ravage:{prov}" for prov in R.provinces]
+    options += [f"ravage:{prov}" for prov in ctx.board.provinces]
     ctx.ask("hammer", seat, options)
 
 
@@ -545,7 +544,7 @@ def hammer_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
 
 @effect(66)
 def end_times(ctx: Ctx, seat: str) -> None:
-    for prov in R.provinces:
+    for prov in ctx.board.provinces:
         if is_christian_province(ctx.state, prov) and ctx.prov(prov).morale != -1:
             ctx.set_prov(prov, "the end times: Christian lands at low morale (§11 66)", morale=-1)
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.saxon_shore.board import RESOURCES
+from domain.rules.saxon_shore.board import RESOURCES, Board
 from domain.rules.saxon_shore.core import (
     TROOP_KINDS,
     Ctx,
-    R,
     alive,
     choice,
     job,
@@ -26,21 +25,21 @@ IRELAND_CHRISTIAN = ("Ulster", "Leinster", "Munster")
 ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
 
 
-def initial_state(seats: tuple[str, ...], options: Options) -> SaxonState:
+def initial_state(seats: tuple[str, ...], options: Options, board: Board) -> SaxonState:
     """§10: game order is the order of the seats; each picks a starting province in turn."""
     state = SaxonState(
         seats=seats, order=seats, options=options,
-        provinces={p: Province() for p in R.provinces},
-        players={s: Player() for s in seats},
+        provinces={p: Province() for p in board.provinces},
+        players={s: Player() for s in seats}, board=board,
     )
     jobs = tuple(Job("start", s) for s in seats[1:]) + (Job("mercenaries"), Job("begin_turn"))
-    return msgspec.structs.replace(state, jobs=jobs, prompt=Prompt("start", seats[0], tuple(R.provinces)))
+    return msgspec.structs.replace(state, jobs=jobs, prompt=Prompt("start", seats[0], tuple(board.provinces)))
 
 
 # -- set-up ----------------------------------------------------------------------------------
 @job("start")
 def ask_start(ctx: Ctx, j: Job) -> None:
-    free = [p for p in R.provinces if ctx.prov(p).owner is None]
+    free = [p for p in ctx.board.provinces if ctx.prov(p).owner is None]
     ctx.ask("start", j.seat, free)
 
 
@@ -59,7 +58,7 @@ def place_mercenaries(ctx: Ctx, j: Job) -> None:
     """§10: one mercenary per player, each by a roll on the random province table."""
     for _ in ctx.state.seats:
         row, col = ctx.roll(2, "set-up mercenary: random province table (§10)")
-        ctx.add_units("mercenary", None, R.table_province(row, col), "set-up mercenary (§10)")
+        ctx.add_units("mercenary", None, ctx.board.table_province(row, col), "set-up mercenary (§10)")
 
 
 # -- the turn ------------------------------------------------------------------------------------
@@ -157,7 +156,7 @@ def desertion(ctx: Ctx, j: Job) -> None:
 def province_roll(ctx: Ctx, j: Job) -> None:
     ctx.phase = "random events"
     row, col = ctx.roll(2, "random province improvement: random province table (§3.4)")
-    prov = R.table_province(row, col)
+    prov = ctx.board.table_province(row, col)
     if ctx.prov(prov).owner is not None:
         ctx.add_units("mercenary", None, prov, "a mercenary for hire (§3.4)")
         return
@@ -185,7 +184,7 @@ def production(ctx: Ctx, j: Job) -> None:
     for seat in alive(ctx.state):
         gained: dict[str, int] = {}
         for prov in owned(ctx.state, seat):
-            for name in R.produces[prov]:
+            for name in ctx.board.produces[prov]:
                 gained[name] = gained.get(name, 0) + 1
         ctx.gain(seat, gained, "production (§4.1)")
         if ctx.player(seat).bumper:
@@ -212,7 +211,7 @@ def bumper(ctx: Ctx, prompt, option: str) -> None:
 @job("city_trades")
 def city_trades(ctx: Ctx, j: Job) -> None:
     order = alive(ctx.state)
-    placed = [(order.index(p.trade_seat) if p.trade_seat in order else 99, R.index[name], name)
+    placed = [(order.index(p.trade_seat) if p.trade_seat in order else 99, ctx.board.index[name], name)
               for name, p in ctx.state.provinces.items() if p.trade_res]
     ctx.push(*[Job("city_trade", prov=name) for _, _, name in sorted(placed)], Job("famine_clear"))
 
@@ -268,7 +267,7 @@ def trade_gain(ctx: Ctx, prompt, option: str) -> None:
 
 @job("famine_clear")
 def famine_clear(ctx: Ctx, j: Job) -> None:
-    for prov in R.provinces:
+    for prov in ctx.board.provinces:
         if ctx.prov(prov).famine:
             ctx.set_prov(prov, "famine passes", famine=False)
 
@@ -277,7 +276,7 @@ def famine_clear(ctx: Ctx, j: Job) -> None:
 @job("ravage_recovery")
 def ravage_recovery(ctx: Ctx, j: Job) -> None:
     ctx.phase = "population recovery"
-    ravaged = [p for p in R.provinces if ctx.prov(p).ravage > 0]
+    ravaged = [p for p in ctx.board.provinces if ctx.prov(p).ravage > 0]
     if not ravaged:
         return
     faces = ctx.roll(len(ravaged), "ravage removal: 4-6 removes one (§6)")
@@ -292,7 +291,7 @@ def end_turn(ctx: Ctx, j: Job) -> None:
     ctx.phase, ctx.stage = "end of turn", 0
     gone = [u.id for u in ctx.state.units.values() if u.kind in ("peasant", "boat")]
     ctx.remove_units(gone, "peasants and boats removed (§9.1)")
-    for prov in R.provinces:
+    for prov in ctx.board.provinces:
         if ctx.prov(prov).peasants or ctx.prov(prov).morale_bought:
             ctx.set_prov(prov, "new turn", peasants=False, morale_bought=False)
     ctx.storms = []
@@ -304,7 +303,7 @@ def end_turn(ctx: Ctx, j: Job) -> None:
 def home_all(ctx: Ctx, j: Job) -> None:
     """§9.2: every troop of the player in a non-friendly province goes to the nearest friendly one."""
     locations = sorted({u.loc for u in units_of(ctx.state, j.seat) if u.kind in TROOP_KINDS
-                        and (u.loc not in ctx.state.provinces or ctx.prov(u.loc).owner != j.seat)}, key=R.order_key)
+                        and (u.loc not in ctx.state.provinces or ctx.prov(u.loc).owner != j.seat)}, key=ctx.board.order_key)
     ctx.push(*[Job("send_home", j.seat, prov=loc, args=("end of turn (§9.2)",)) for loc in locations])
 
 

@@ -7,7 +7,7 @@ state too, written by :class:`Flow` at the end of every decision.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -115,6 +115,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     city_defences: bool = False
     feeble_rulers: bool = False
     turn_limit: int | None = None
+    map: dict[str, Any] | None = None  # the owner's printed map, in map.json's form (checked at creation)
 
 
 class SaxonState(msgspec.Struct, frozen=True):
@@ -135,6 +136,7 @@ class SaxonState(msgspec.Struct, frozen=True):
     declared: tuple[tuple[str, str, str], ...] = ()  # (seat, province, raid|invade)
     won: Outcome | None = None  # a §1 victory, recorded by Flow when a decision achieves it
     ended: Outcome | None = None  # the turn limit
+    board: Any = None  # the map this game is played on (board.Board): ours, or the owner's given at creation
 
 
 # -- commands ---------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.rules.saxon_shore.board import PATH_TYPES
-from domain.rules.saxon_shore.core import Ctx, R, capacity, job, units_at, units_of, violation
+from domain.rules.saxon_shore.core import Ctx, capacity, job, units_at, units_of, violation
 from domain.rules.saxon_shore.model import Done, ForcedMarch, Job, Move, SaxonState, Unit
 from domain.rules.saxon_shore.phases import PHASES, Phase
 
@@ -65,42 +65,42 @@ def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
     if boats:
         if sum(slots(u) for u in riders) > 2 * len(boats):
             raise violation("boat_full", "a boat carries two units (a mounted knight counts as two)", RULE)
-        if R.is_sea(here):
+        if state.board.is_sea(here):
             coast = here
         elif any(b.coast != coast for b in boats):
             raise violation("bad_group", "boats moving together lie on the same coast", RULE)
-    elif R.is_sea(here):
+    elif state.board.is_sea(here):
         raise violation("needs_boat", "troops at sea move only with boats", RULE)
     for i, nxt in enumerate(c.path):
         last = i == len(c.path) - 1
         if halted:
             raise violation("must_stop", f"units entering non-friendly {steps[-1][1]} must stop there (§7)", RULE)
         if boats:
-            if R.is_sea(here):
-                if not (nxt in R.sea_links[here] or (nxt in R.coasts and here in R.coasts[nxt])):
+            if state.board.is_sea(here):
+                if not (nxt in state.board.sea_links[here] or here in state.board.shore(nxt)):
                     raise violation("not_adjacent", f"boats cannot sail from {here} to {nxt}", RULE)
-                coast = here if nxt in R.coasts else None
+                coast = None if state.board.is_sea(nxt) else here
             else:
                 if nxt == coast:
                     coast = None
-                elif nxt in R.coasts and R.share_coastline(here, nxt) and coast in R.coasts[nxt]:
+                elif state.board.share_coastline(here, nxt) and coast in state.board.shore(nxt):
                     pass
                 else:
                     raise violation("not_adjacent", f"boats move from {here} only to their sea zone or along a "
                                                     f"shared coastline, not to {nxt}", RULE)
             cost = 1
         else:
-            if (here, nxt) not in R.border:
+            if (here, nxt) not in state.board.border:
                 raise violation("not_adjacent", f"{nxt} does not border {here}", RULE)
-            kind = R.border[(here, nxt)]
+            kind = state.board.border[(here, nxt)]
             if kind != "normal":
                 k = PATH_TYPES.index(kind)
                 if paths[k] < 1:
                     raise violation("blocked_border", f"the {kind} border between {here} and {nxt} is impassable "
                                                       f"without a {kind} path (§7, §11 12)", RULE)
                 paths[k] -= 1
-            if nxt in R.wild:
-                k = PATH_TYPES.index(R.wild_terrain[nxt])
+            if nxt in state.board.wild:
+                k = PATH_TYPES.index(state.board.wild_terrain[nxt])
                 if paths[k] < 2:
                     raise violation("wild_province", f"{nxt} is a wild province: troops may not enter it (§7)", RULE)
                 if last:
@@ -115,12 +115,15 @@ def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
         if nxt in state.provinces and state.provinces[nxt].owner != seat and capacity(state, nxt) > 0:
             halted = True
         here = nxt
+    if boats and here in state.board.wild:
+        raise violation("wild_province", f"boat units cannot end their movement in a wild province ({here}, §7)",
+                        RULE)
     start = units[0].loc
-    if R.is_sea(start):
+    if state.board.is_sea(start):
         left = [u for u in units_at(state, start, seat) if u.id not in c.units]
         if sum(slots(u) for u in left if u.kind != "boat") > 2 * sum(1 for u in left if u.kind == "boat"):
             raise violation("boat_full", "troops at sea cannot be left without boats to carry them", RULE)
-    if R.is_sea(here):
+    if state.board.is_sea(here):
         there = [u for u in units_at(state, here, seat)]
         total_riders = sum(slots(u) for u in there if u.kind != "boat") + sum(slots(u) for u in riders)
         if total_riders > 2 * (len(boats) + sum(1 for u in there if u.kind == "boat")):
@@ -140,7 +143,7 @@ def move_apply(ctx: Ctx, seat: str, c: Move) -> None:
         ctx.set_player(seat, "paths used (§11 12)", paths=left)
     ids = list(c.units)
     units = [ctx.state.units[u] for u in ids]
-    stormy = [z for z in ctx.storms if stormy_voyage(plan, z)]
+    stormy = [z for z in ctx.storms if stormy_voyage(ctx.board, plan, z)]
     if stormy and any(u.kind == "boat" for u in units):
         ids = storm(ctx, seat, units, stormy)
         if not ids:
@@ -154,10 +157,10 @@ def move_apply(ctx: Ctx, seat: str, c: Move) -> None:
     ctx.update_units(moved, f"moves {plan.steps[0][0]} to {final} (§7)")
 
 
-def stormy_voyage(plan: Plan, zone: str) -> bool:
+def stormy_voyage(board, plan: Plan, zone: str) -> bool:
     """§11 51: a boat "attempting to move from a province adjacent to that sea zone, or into
     that sea zone" (any step of its move)."""
-    return any(nxt == zone or zone in R.coasts.get(here, ()) for here, nxt, _ in plan.steps)
+    return any(nxt == zone or zone in board.shore(here) for here, nxt, _ in plan.steps)
 
 
 def storm(ctx: Ctx, seat: str, units: list[Unit], zones: list[str]) -> list[int]:
@@ -197,11 +200,12 @@ def forced_apply(ctx: Ctx, seat: str, c: ForcedMarch) -> None:
 
 
 def _destinations(state: SaxonState, u: Unit) -> list[str]:
-    if u.kind == "boat" or R.is_sea(u.loc):
-        if R.is_sea(u.loc):
-            return sorted({*R.sea_links[u.loc], *R.sea_provinces[u.loc]}, key=R.order_key)
-        return [u.coast] + [n for n in R.land_neighbours.get(u.loc, ()) if n in R.coasts and R.share_coastline(u.loc, n)]
-    return [n for n in R.land_neighbours.get(u.loc, ()) if n not in R.wild]
+    if u.kind == "boat" or state.board.is_sea(u.loc):
+        if state.board.is_sea(u.loc):
+            return sorted({*state.board.sea_links[u.loc], *state.board.sea_provinces[u.loc]}, key=state.board.order_key)
+        return [u.coast] + [n for n in state.board.land_neighbours.get(u.loc, ()) if n in state.board.coasts and state.board.share_coastline(u.loc, n)
+                            and u.coast in state.board.coasts[n]]
+    return [n for n in state.board.land_neighbours.get(u.loc, ()) if n not in state.board.wild]
 
 
 def move_candidates(state: SaxonState, seat: str):
@@ -210,14 +214,14 @@ def move_candidates(state: SaxonState, seat: str):
     by_loc: dict[str, list[Unit]] = {}
     for u in mine:
         by_loc.setdefault(u.loc, []).append(u)
-    for loc in sorted(by_loc, key=R.order_key):
+    for loc in sorted(by_loc, key=state.board.order_key):
         group = by_loc[loc]
         boats = [u for u in group if u.kind == "boat"]
         riders = [u for u in group if u.kind != "boat"]
-        for u in riders if not R.is_sea(loc) else []:
+        for u in riders if not state.board.is_sea(loc) else []:
             for d in _destinations(state, u):
                 yield Move(units=[u.id], path=[d])
-        if len(riders) > 1 and not R.is_sea(loc):
+        if len(riders) > 1 and not state.board.is_sea(loc):
             for d in _destinations(state, riders[0]):
                 yield Move(units=[u.id for u in riders], path=[d])
         for b in boats:
@@ -230,11 +234,11 @@ def move_candidates(state: SaxonState, seat: str):
                         room -= slots(r)
                 if load:
                     yield Move(units=[b.id, *load], path=[d])
-        if riders and not R.is_sea(loc):
-            for n in R.land_neighbours.get(loc, ()):
-                if n in R.wild:
-                    for m in R.land_neighbours[n]:
-                        if m != loc and m not in R.wild:
+        if riders and not state.board.is_sea(loc):
+            for n in state.board.land_neighbours.get(loc, ()):
+                if n in state.board.wild:
+                    for m in state.board.land_neighbours[n]:
+                        if m != loc and m not in state.board.wild:
                             yield Move(units=[riders[0].id], path=[n, m])
         if state.players[seat].forced_march:
             yield ForcedMarch(location=loc)

@@ -22,7 +22,6 @@ from domain.rules.saxon_shore.core import (
     REGULAR_KINDS,
     TROOP_KINDS,
     Ctx,
-    R,
     alive,
     can_pay,
     capacity,
@@ -227,7 +226,7 @@ def _market_apply(ctx: Ctx, seat: str, c: PlaceTrade) -> None:
 
 def _market_candidates(state: SaxonState, seat: str):
     yield Done()
-    for prov in R.provinces:
+    for prov in state.board.provinces:
         p = state.provinces[prov]
         if p.city and not p.trade_res:
             for r in held(state.players[seat]):
@@ -407,7 +406,7 @@ def _boats_check(state: SaxonState, seat: str, c: RaiseBoats) -> None:
     for place in c.places:  # "in any one province, or one boat in two provinces": any, on its coast
         if place.province not in state.provinces:
             raise violation("unknown_province", f"no province {place.province!r}", rule)
-        if place.sea not in R.coasts[place.province]:
+        if place.sea not in state.board.coasts[place.province]:
             raise violation("not_coastal", f"{place.province} has no coast on {place.sea}", rule)
     _pay_check(state, seat, [c.pay], rule)
 
@@ -423,7 +422,7 @@ def _p2b_check(state: SaxonState, seat: str, c: PeasantToBoat) -> None:
     u = state.units.get(c.unit)
     if u is None or u.kind != "peasant" or u.owner != seat:
         raise violation("not_your_peasant", f"unit {c.unit} is not one of {seat}'s peasants", rule)
-    if u.loc not in R.coasts or c.sea not in R.coasts[u.loc]:
+    if u.loc not in state.board.coasts or c.sea not in state.board.coasts[u.loc]:
         raise violation("not_coastal", f"{u.loc} has no coast on {c.sea}", rule)
 
 
@@ -466,14 +465,14 @@ def _raise_candidates(state: SaxonState, seat: str):
         if state.options.warrior_monks:
             for pay in pay_choices(state, seat, [ANY, ANY]):
                 yield RaiseMonk(province=prov, pay=pay)
-    places = [BoatPlace(province=p, sea=z) for p in R.provinces for z in R.coasts[p]]
+    places = [BoatPlace(province=p, sea=z) for p in state.board.provinces for z in state.board.coasts[p]]
     for r in held(state.players[seat]):
         for place in places:
             yield RaiseBoats(places=[place], pay=r)
         for a, b in list(combinations(places, 2))[:6]:
             yield RaiseBoats(places=[a, b], pay=r)
     for u in units_of(state, seat, ("peasant",)):
-        for z in R.coasts.get(u.loc, ()):
+        for z in state.board.coasts.get(u.loc, ()):
             yield PeasantToBoat(unit=u.id, sea=z)
 
 

@@ -47,8 +47,8 @@ def illegal_commands(state, seat: str, rnd: random.Random) -> list[tuple[str, di
 def check_invariants(state, last_command: dict | None, seat: str) -> None:
     for u in state.units.values():
         assert u.loc not in BOARD.wild, f"unit {u} in a wild province"
-    for seat, player in state.players.items():
-        assert min(player.res) >= 0, f"{seat} has negative resources {player.res}"
+    for who, player in state.players.items():
+        assert min(player.res) >= 0, f"{who} has negative resources {player.res}"
     if last_command and last_command["type"] == "raise_regular":  # the raiser, after raising (§4.6.2)
         regulars = sum(1 for u in state.units.values() if u.owner == seat and u.kind in REGULAR_KINDS)
         assert regulars <= len(owned(state, seat))
@@ -108,9 +108,9 @@ def test_uniform_random_games_under_a_house_rule_turn_limit(players):
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_many_more_random_games_per_player_count(players):
-    """§9, §10: 12 more seeded games per player count, invariants after every event, legality
+    """§9, §10: 6 more seeded games per player count, invariants after every event, legality
     sampled every 50 decisions, each ending by a §1 victory."""
-    for seed in range(10, 22):
+    for seed in range(10, 16):
         game, _ = play(players, seed, aggressive=True, check_every=50)
         assert game.outcome.reason in VICTORIES
 
