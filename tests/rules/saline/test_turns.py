@@ -135,7 +135,7 @@ def test_rain_stops_production_and_climbs_the_scale():
 def test_gabelle_faces_move_the_gabelle_die():
     """Morning: "+1 moves the gabelle die up one value and -1 moves it down one value" (and the die
     stays on its faces, 1 to 6)."""
-    game = started(2, weather=["sun+1", "rain+1"] if False else ["sun+1", "sun+1"])
+    game = started(2, weather=["sun+1", "sun+1"])
     assert game.state.gabelle == 3
     events, game = end_day(game, weather=["wind-1", "sun"])
     assert game.state.gabelle == 2
