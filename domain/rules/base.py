@@ -91,6 +91,9 @@ class RuleSystem(Generic[State, Command]):
     # carries the owner's own data file, which then replaces the scenario's data file; its
     # hash is the game's data hash, and the record carries the data itself.
     owner_data_option: ClassVar[str | None] = None
+    # Whether legal_commands (with legal_choices) reaches every command decide accepts: a rule
+    # system claims it only when a test enumerates what decide accepts and finds each there.
+    legal_complete: ClassVar[bool] = False
 
     # -- the interface --------------------------------------------------------------
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -104,6 +107,12 @@ class RuleSystem(Generic[State, Command]):
     def legal_commands(self, state: State, seat: str) -> list[Command]:
         """Every command ``seat`` may send now; each one :meth:`decide` accepts."""
         raise NotImplementedError
+
+    def legal_choices(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """Commands too many to list, described as choices a client composes: each a dict
+        with the command ``type``, a ``description`` and, per field, the values it may take
+        (the forms are the rule system's, documented in its RULES_NOTES.md). [] by default."""
+        return []
 
     def decide(self, state: State, seat: str, command: Command, rng: Rng) -> list[EventData]:
         """Check ``command`` against the rules (raise :class:`RuleViolation`) and return

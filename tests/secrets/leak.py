@@ -203,12 +203,14 @@ class LeakScan:
             fork = self.client.post(f"/games/{self.id}/fork", json={"version": version, "dice": "fresh"},
                                     headers=self._headers(reader))
             self._check(reader, "POST /fork", fork.content, live)
-            if fork.status_code == 201 and reader.name != "umpire":  # the umpire's fork is a recorded inspection
+            if fork.status_code == 201:  # the fork holds only what this reader may read, and keeps the rest sealed
                 forked = fork.json()
-                for path in ("", "/events?limit=1000", "/record"):
-                    for token in forked["seat_tokens"].values():
-                        body = self.client.get(f"/games/{forked['id']}{path}",
-                                               headers={"Authorization": f"Bearer {token}"}).content
+                # the umpire's fork is a recorded inspection: its seat tokens read everything, a spectator nothing
+                tokens = [None] + ([] if reader.name == "umpire" else list(forked["seat_tokens"].values()))
+                for path in ("", "/events?limit=1000", "/record", "/timeline?limit=1000"):
+                    for token in tokens:
+                        headers = {"Authorization": f"Bearer {token}"} if token else {}
+                        body = self.client.get(f"/games/{forked['id']}{path}", headers=headers).content
                         self._check(reader, f"fork {path}", body, live)
         if tmp_path is not None:
             self.cli(tmp_path, live)

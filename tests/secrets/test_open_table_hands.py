@@ -35,7 +35,8 @@ def hand(client, game, seat) -> list[str]:
     return client.get(f"/games/{game['id']}", headers=headers).json()["view"]["hands"][seat]
 
 
-def test_hands_leak_to_no_other_reader_on_any_path(client, herald, tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # what a reader gets does not depend on the store
+def test_hands_leak_to_no_other_reader_on_any_path(client, herald, tmp_path, backend):
     """Every byte every other reader gets, on every read path, SSE and the CLI included, is
     scanned for each card while it sits in a hand (tests/secrets/leak.py)."""
     game = table(client)
@@ -145,6 +146,9 @@ def test_forks_before_the_reveal_keep_the_secrets(client):
     early = client.post(url, json={"version": 3, "dice": "fresh"})  # the shuffle only: nothing sealed yet
     assert early.status_code == 201
     assert client.post(url, json={"version": version, "dice": "same"}).json()["code"] == "seed_not_revealed"
+    forced = client.post(url, json={"version": version, "dice": "forced", "forced": [6]},
+                         headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})  # a study fork's record is public
+    assert forced.status_code == 409 and forced.json()["code"] == "hidden_information"
     umpire = client.post(url, json={"version": version, "dice": "fresh"},
                          headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
     assert umpire.status_code == 201, umpire.text

@@ -208,6 +208,7 @@ def test_fork_from_a_step(page, server, api, arsuf):
         end = next((e["version"] - 1 for e in events if e["version"] > 30 and e["type"] == "DecisionTaken"),
                    events[-1]["version"])
         assert forked["fork"]["game"] == arsuf["id"] and forked["fork"]["version"] == end
+        assert f"Forked at step {end}" in message.inner_text()
         page.wait_for_selector(f'#forks a[href="/viewer/{fork_id}"]')
         page.click("#fork-link")
         page.wait_for_function("() => document.body.dataset.ready === 'yes'")
