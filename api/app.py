@@ -10,6 +10,7 @@ from uuid import UUID
 
 import msgspec
 from fastapi import FastAPI, Header, Path, Query, Request
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -18,7 +19,7 @@ from api.command_route import OPERATION as COMMAND_OPERATION
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.errors import Invalid, NotFound
-from api.http import bearer, doc, install_error_handlers, install_openapi, read_body, respond
+from api.http import MAX_INT, RECORD_DEPTH, Link, bearer, doc, send_error, unstorable_target, install_error_handlers, install_openapi, read_body, respond
 from api.viewer_routes import viewer_router
 from api.tournaments import attach as attach_tournaments
 from api.tournaments import router as tournaments_router
@@ -34,6 +35,7 @@ from api.service import (
 )
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
+from projections.sql import ReadModelHealth
 from replays.record import Record
 from replays.verify import Verdict, VerifyRequest
 
@@ -65,8 +67,12 @@ class GamesPage(msgspec.Struct, frozen=True):
     next: int | None
 
 
-class Health(msgspec.Struct, frozen=True):
+class Health(msgspec.Struct, frozen=True, omit_defaults=True):
+    """``read_models`` (with ``?detail=true``): each read model's position in the
+    notification log and any event it skipped because it could not apply it."""
+
     ok: bool
+    read_models: dict[str, ReadModelHealth] | None = None
 
 
 def _rules_info(system_id: str) -> RuleSystemInfo:
@@ -87,15 +93,51 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
 class HeraldApp(FastAPI):
     """FastAPI, with the hot command route (api/command_route.py) answered ahead of it."""
 
-    def __init__(self, *, command_body_limit: int, **kwargs: Any) -> None:
+    def __init__(self, *, command_body_limit: int, cors_origins: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.commands = CommandRoute(lambda: self.state.herald, limit=command_body_limit)
+        self.commands: Any = CommandRoute(lambda: self.state.herald, limit=command_body_limit)
+        if cors_origins:  # off unless configured (HERALD_CORS_ORIGINS)
+            self.commands = CORSMiddleware(self.commands, **cors_options(cors_origins))
+            self.add_middleware(CORSMiddleware, **cors_options(cors_origins))
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        game_id = command_target(scope)
-        if game_id is not None:
-            return await self.commands(scope, receive, send, game_id)
+        if scope["type"] == "http":
+            refused = unstorable_target(scope)
+            if refused is not None:
+                return await send_error(send, refused)
+            if command_target(scope) is not None:
+                return await self.commands(scope, receive, send)
         await super().__call__(scope, receive, send)
+
+
+def cors_options(origins: tuple[str, ...]) -> dict[str, Any]:
+    """Cross-origin reads and writes for the configured origins only; tokens travel in the
+    Authorization header, never in cookies, so no credentials."""
+    return {"allow_origins": list(origins), "allow_methods": ["GET", "POST"],
+            "allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID"],
+            "expose_headers": ["Location", "Idempotent-Replayed"], "max_age": 600}
+
+
+GAME_EXAMPLE = {"rules": "open-table", "seats": {"alice": {"player": "Alice"}, "bob": {"player": "Bob"}}}
+# A created game or tournament leads to every operation on it (OpenAPI links): a client, or the
+# fuzzer's stateful phase (tests/api/test_fuzzing.py), follows them from the creation's answer.
+LINKS = [
+    Link(("post", "/games"), "201", "game_id", "$response.body#/id", "Bearer {$response.body#/seat_tokens/alice}",
+         {"/games/{game_id}/commands": {"seat": "alice", "command": {"type": "roll", "label": "linked", "dice": "2d6"}},
+          "/games/{game_id}/annotations": {"text": "a note"},
+          "/games/{game_id}/fork": {"version": 1, "dice": "fresh"}}),
+    Link(("post", "/games/{game_id}/fork"), "201", "game_id", "$response.body#/id"),
+    Link(("post", "/tournaments"), "201", "tournament_id", "$response.body#/id",
+         "Bearer {$response.body#/director_token}",
+         {"/tournaments/{tournament_id}/players": {"name": "Ann"}}),
+]
+
+
+def _last_event_id(value: str) -> int:
+    """A Last-Event-ID header: the version of an event Herald sent (ASCII digits, 64 bits)."""
+    if not (value.isascii() and value.isdigit() and int(value) <= MAX_INT):
+        raise Invalid(f"Last-Event-ID is the version of an event, not {value[:40]!r}", code="bad_last_event_id")
+    return int(value)
 
 
 def create_app(herald: Herald | None = None, settings: Settings | None = None) -> FastAPI:
@@ -116,6 +158,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
 
     app = HeraldApp(
         command_body_limit=settings.max_command_body,
+        cors_origins=settings.cors_origins,
         title="Herald",
         version="0.1.0",
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",
@@ -129,10 +172,13 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def service(request: Request) -> Herald:
         return request.app.state.herald
 
-    @app.get("/health", **doc(response=Health))
-    async def health() -> Response:
-        """A trivial endpoint: the server is up (the benchmark's baseline)."""
-        return respond(Health(True))
+    @app.get("/health", **doc(response=Health, errors=(422,)))
+    async def health(request: Request, detail: bool = False) -> Response:
+        """The server is up. Without ``detail`` a trivial endpoint (the benchmark's baseline);
+        with ``detail=true`` each read model's position and the events it skipped."""
+        if not detail:
+            return respond(Health(True))
+        return respond(Health(True, await run_in_threadpool(service(request).read_model_health)))
 
     @app.get("/rules", **doc(response=RuleSystemList))
     def list_rules() -> Response:
@@ -146,7 +192,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             raise NotFound(f"no rule system {system!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
         return respond(_rules_info(system))
 
-    @app.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201, errors=(400, 413, 422)))
+    @app.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201, errors=(400, 413, 422),
+                              example=GAME_EXAMPLE))
     async def create_game(request: Request) -> Response:
         """Create a game. The seat tokens are shown once: keep them."""
         body = await read_body(request, CreateGame, settings.max_command_body)
@@ -160,7 +207,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         rules: str | None = None,
         status: Annotated[str | None, Query(pattern="^(active|ended)$")] = None,
         tournament: str | None = None,
-        after: Annotated[int | None, Query(ge=0, description="the `next` cursor of the previous page")] = None,
+        after: Annotated[int | None, Query(ge=0, le=MAX_INT, description="the `next` cursor of the previous page")] = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
     ) -> Response:
         """The game index, newest first, filtered and paginated by cursor."""
@@ -183,7 +230,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def list_events(
         request: Request,
         game_id: GameId,
-        after: Annotated[int, Query(ge=0)] = 0,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> Response:
         """The history, oldest first: each event with its hash link."""
@@ -193,14 +240,15 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     async def stream_events(
         request: Request,
         game_id: GameId,
-        after: Annotated[int, Query(ge=0)] = 0,
-        last_event_id: Annotated[str | None, Header()] = None,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        last_event_id: Annotated[str | None, Header(
+            pattern="^[0-9]{1,19}$", description="the id of the last event received: the stream resumes after it")] = None,
     ) -> StreamingResponse:
         """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones.
         The stream closes once the game has ended and every event was sent."""
         herald = service(request)
         await run_in_threadpool(herald.game, game_id)  # 404 before the stream starts
-        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+        start = after if last_event_id is None else _last_event_id(last_event_id)
 
         async def events() -> AsyncIterator[bytes]:
             sent, idle = start, 0.0
@@ -230,7 +278,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def state_at(
         request: Request,
         game_id: GameId,
-        at: Annotated[int | None, Query(ge=1, description="a version; the latest when omitted")] = None,
+        at: Annotated[int | None, Query(ge=1, le=MAX_INT, description="a version; the latest when omitted")] = None,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         """The board as it stood at version ``at``."""
@@ -240,7 +288,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def timeline(
         request: Request,
         game_id: GameId,
-        after: Annotated[int, Query(ge=0)] = 0,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     ) -> Response:
         """The game told as one readable line per event."""
@@ -256,7 +304,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         """Verify a portable record: hash chain, seed commitment, every draw, full replay.
         The body is a record, or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest)
         to also prove the record holds each receipted head and was signed by that key."""
-        raw = await read_body(request, dict, settings.max_body)
+        raw = await read_body(request, dict, settings.max_body, RECORD_DEPTH)
         try:
             if "record" in raw and "header" not in raw:
                 wrapped = msgspec.convert(raw, VerifyRequest)
@@ -273,7 +321,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(audit_router(settings))
     install_openapi(app, [VerifyRequest],
                     {f"Command-{system}": RULE_SYSTEMS[system].command_type for system in sorted(RULE_SYSTEMS)},
-                    paths=COMMAND_OPERATION)
+                    paths=COMMAND_OPERATION, links=LINKS)
     return app
 
 

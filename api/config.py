@@ -12,6 +12,7 @@ class Settings(msgspec.Struct, frozen=True):
     max_body: int = 8 * 1024 * 1024
     max_command_body: int = 64 * 1024
     sse_poll_seconds: float = 0.2
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -21,4 +22,5 @@ class Settings(msgspec.Struct, frozen=True):
             max_body=int(env.get("HERALD_MAX_BODY", 8 * 1024 * 1024)),
             max_command_body=int(env.get("HERALD_MAX_COMMAND_BODY", 64 * 1024)),
             sse_poll_seconds=float(env.get("HERALD_SSE_POLL_SECONDS", 0.2)),
+            cors_origins=tuple(o.strip() for o in env.get("HERALD_CORS_ORIGINS", "").split(",") if o.strip()),
         )

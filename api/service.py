@@ -24,7 +24,7 @@ from eventsourcing.persistence import IntegrityError
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
 from api.signing import signing_key
-from api.store import GameSecrets, HeraldStore, secrets_id, store_env
+from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id, store_env
 from domain.audit import UMPIRE, agree_to_abandon, annotate, raise_dispute, rule_dispute
 from domain.events import BLOCK_STARTS, EventData, ForkRef, GameCreated, SeatInfo, Target, TournamentRef
 from domain.game import (
@@ -44,7 +44,7 @@ from domain.rules.registry import RULE_SYSTEMS
 from projections.board import Boards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
-from projections.sql import Database
+from projections.sql import Database, ReadModelHealth, TrackedProjection
 from projections.timeline import TimelineEntry, narrate
 from replays.record import Record, RecordEvent, build_record, from_record_event, to_record_event
 from replays.signature import public_hex, sign
@@ -238,6 +238,7 @@ class Herald:
         self.admin_token = admin_token
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
+        self.read_models: list[TrackedProjection] = [self.index, self.dice]  # and the tournaments' (api/tournaments.py)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
         self.committer = Committer(self._load_for_write, self.store.append, self._cache_put)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
@@ -247,6 +248,10 @@ class Herald:
     def close(self) -> None:
         self.store.close()
 
+    def read_model_health(self) -> dict[str, ReadModelHealth]:
+        """Each read model's position in the notification log and the events it skipped."""
+        return {model.name: model.health() for model in self.read_models}
+
     # -- internals ----------------------------------------------------------------------------
     def _notifications(self, start: int, limit: int) -> list[tuple[int, Recorded | None]]:
         batch = self.store.recorder.select_notifications(start=start, limit=limit)
@@ -255,7 +260,7 @@ class Herald:
     def game(self, game_id: UUID) -> Game:
         try:
             return self.store.game(game_id)
-        except AggregateNotFoundError:
+        except (AggregateNotFoundError, NotAGame):
             raise NotFound(f"no game {game_id}") from None
         except IncompatibleRecord as error:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
@@ -496,8 +501,8 @@ class Herald:
     def annotate(self, game_id: UUID, body: AnnotationRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
         by = self._actor(game_id, token)
-        return self._submit_meta(game_id, lambda g: annotate(g, by, body.at_version or g.version, body.text,
-                                                             body.target, body.arrow))
+        return self._submit_meta(game_id, lambda g: annotate(
+            g, by, g.version if body.at_version is None else body.at_version, body.text, body.target, body.arrow))
 
     def raise_dispute(self, game_id: UUID, body: DisputeRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
@@ -632,6 +637,8 @@ class Herald:
             self.store.game(game_id)
         except AggregateNotFoundError:
             pass
+        except NotAGame:
+            raise Conflict(f"{game_id} is already taken here", code="game_exists") from None
         else:
             raise Conflict(f"game {game_id} already exists here", code="game_exists")
         events = [from_record_event(game_id, e) for e in record.events]

@@ -27,7 +27,7 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.errors import Conflict, Forbidden, HeraldError, Invalid, NotFound, Unauthorized
-from api.http import bearer, doc, read_body, respond
+from api.http import MAX_INT, bearer, doc, read_body, respond
 from api.service import CreateGame, Herald, SeatRequest
 from domain.events import GameCreated, Outcome, TournamentRef
 from domain.game import Recorded
@@ -297,6 +297,7 @@ class Tournaments:
         self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
         self._cache_lock = threading.Lock()
         herald.umpire_hooks.append(self.directs_game)  # a director rules on disputes in its games
+        herald.read_models += [self.results, self.ratings]
 
     def directs_game(self, game_id: UUID, token: str) -> bool:
         """Whether ``token`` is the director's of the tournament ``game_id`` was paired in."""
@@ -673,7 +674,7 @@ async def create_tournament(request: Request) -> Response:
 def list_tournaments(
     request: Request,
     rules: str | None = None,
-    after: Annotated[int | None, Query(ge=0, description="the `next` cursor of the previous page")] = None,
+    after: Annotated[int | None, Query(ge=0, le=MAX_INT, description="the `next` cursor of the previous page")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Response:
     """Every tournament, newest first."""
@@ -716,7 +717,7 @@ def pair_round(request: Request, tournament_id: TournamentId, authorization: Aut
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{number}", **doc(response=RoundInfo, errors=(404, 422)))
-def get_round(request: Request, tournament_id: TournamentId, number: int) -> Response:
+def get_round(request: Request, tournament_id: TournamentId, number: Annotated[int, Path(ge=1, le=MAX_INT)]) -> Response:
     """One round: tables, games, results (each with its game's GameEnded hash), byes."""
     return respond(service(request).round(tournament_id, number))
 
@@ -744,7 +745,8 @@ async def adjust_points(request: Request, tournament_id: TournamentId, authoriza
     return respond(await run_in_threadpool(service(request).adjust, tournament_id, body, bearer(authorization)))
 
 
-@router.get("/tournaments/{tournament_id}/standings", **doc(response=StandingsBody, errors=(404, 422)))
+@router.get("/tournaments/{tournament_id}/standings", **doc(response=StandingsBody, errors=(404, 422),
+                                                             also={"text/csv": {"schema": {"type": "string"}}}))
 def get_standings(request: Request, tournament_id: TournamentId, format: Format = "json") -> Response:
     """Standings with tie-breaks (Buchholz, Sonneborn-Berger, head-to-head, rule-system margin);
     ``format=csv`` for a spreadsheet."""
@@ -754,7 +756,8 @@ def get_standings(request: Request, tournament_id: TournamentId, format: Format 
     return respond(body)
 
 
-@router.get("/tournaments/{tournament_id}/crosstable", **doc(response=CrosstableBody, errors=(404, 422)))
+@router.get("/tournaments/{tournament_id}/crosstable", **doc(response=CrosstableBody, errors=(404, 422),
+                                                             also={"text/csv": {"schema": {"type": "string"}}}))
 def get_crosstable(request: Request, tournament_id: TournamentId, format: Format = "json") -> Response:
     """The crosstable: each player's every round, opponent ranks, seat, points, game and hash."""
     body = service(request).crosstable(tournament_id)
@@ -767,7 +770,7 @@ def get_crosstable(request: Request, tournament_id: TournamentId, format: Format
 def tournament_events(
     request: Request,
     tournament_id: TournamentId,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> Response:
     """The tournament's history, oldest first, hash-chained: every pairing, bye, result,

@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
 from api.errors import Invalid, NotFound
-from api.http import read_body, respond
+from api.http import RECORD_DEPTH, read_body, respond
 from domain.game import Game, IncompatibleRecord, apply
 from domain.rules.base import RuleViolation
 from projections.timeline import TimelineEntry, narrate
@@ -116,7 +116,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         spectator's board at every version (what the viewer draws from a file). The body is
         a portable record; the answer a ``RecordViews``. Private to the viewer, so not in
         the OpenAPI contract."""
-        record = await read_body(request, Record, settings.max_body)
+        record = await read_body(request, Record, settings.max_body, RECORD_DEPTH)
         views = await run_in_threadpool(record_views, record)
         if "gzip" not in request.headers.get("accept-encoding", ""):
             return respond(views)
