@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID, uuid4
 
 import msgspec
@@ -56,15 +56,22 @@ MAX_KEY = 200
 
 
 # -- request and response bodies: the one definition of each shape --------------------------
+def documented(**schema: Any) -> msgspec.Meta:
+    """JSON-schema facts about a field for the OpenAPI contract only: the service still checks
+    them, answering with its own problem codes (``unknown_rules``, ``bad_player``...)."""
+    return msgspec.Meta(extra_json_schema=schema)
+
+
 class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    player: str
+    player: Annotated[str, documented(minLength=1, maxLength=MAX_PLAYER_NAME)]
 
 
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games."""
 
-    rules: str
-    seats: dict[str, SeatRequest]
+    rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
+    seats: Annotated[dict[str, SeatRequest], documented(minProperties=1, maxProperties=8,
+                                                        propertyNames={"pattern": SEAT_ID.pattern})]
     scenario: str | None = None
     seed: str | None = None
     client_seed: str = ""

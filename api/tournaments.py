@@ -28,11 +28,13 @@ from starlette.concurrency import run_in_threadpool
 
 from api.errors import Conflict, Forbidden, HeraldError, Invalid, NotFound, Unauthorized
 from api.http import MAX_INT, bearer, doc, read_body, respond
-from api.service import CreateGame, Herald, SeatRequest
+from api.service import CreateGame, Herald, SeatRequest, documented
+from domain.rules.registry import RULE_SYSTEMS
 from domain.events import GameCreated, Outcome, TournamentRef
 from domain.game import Recorded
-from domain.tournaments.events import RulingNoted, TournamentCreated, TournamentRecorded
+from domain.tournaments.events import FORMATS, RulingNoted, TournamentCreated, TournamentRecorded
 from domain.tournaments.model import (
+    MAX_NAME,
     Tournament,
     TournamentConflict,
     TournamentInvalid,
@@ -103,9 +105,9 @@ class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     as the field needs). ``table_size`` above 2 pairs multi-player tables by score, each of
     ``min_table`` to ``table_size`` players (``min_table`` defaults to ``table_size − 1``)."""
 
-    name: str
-    rules: str
-    format: str
+    name: Annotated[str, documented(minLength=1, maxLength=MAX_NAME)]
+    rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
+    format: Annotated[str, documented(enum=sorted(FORMATS))]
     scenarios: list[str] = []
     rounds: int = 0
     table_size: int = 2
