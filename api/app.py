@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 from uuid import UUID
@@ -18,8 +18,26 @@ from api.audit_routes import audit_router
 from api.command_route import OPERATION as COMMAND_OPERATION
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
+from api.docs_routes import install_docs
 from api.errors import Invalid, NotFound
-from api.http import MAX_INT, RECORD_DEPTH, Link, bearer, doc, send_error, unstorable_target, install_error_handlers, install_openapi, read_body, respond
+from api.http import (
+    MAX_INT,
+    RECORD_DEPTH,
+    Link,
+    bearer,
+    database_away,
+    doc,
+    install_error_handlers,
+    install_openapi,
+    read_body,
+    respond,
+    send_error,
+    unstorable_target,
+)
+from api.health import Health, HealthCheck
+from api.live import Live, Slots
+from api.players import players_router
+from api.ratelimit import WriteLimits
 from api.viewer_routes import viewer_router
 from api.tournaments import attach as attach_tournaments
 from api.tournaments import router as tournaments_router
@@ -35,11 +53,25 @@ from api.service import (
 )
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
-from projections.sql import ReadModelHealth
 from replays.record import Record
 from replays.verify import Verdict, VerifyRequest
 
 GameId = Annotated[UUID, Path(description="The game's UUID")]
+KEEP_ALIVE_SECONDS = 15  # an idle live stream sends a comment this often
+
+
+class LiveResponse(StreamingResponse):
+    """A live stream that gives its slot back however it ends (even before its first byte)."""
+
+    def __init__(self, content: Any, release: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
 
 
 class ScenarioInfo(msgspec.Struct, frozen=True):
@@ -67,14 +99,6 @@ class GamesPage(msgspec.Struct, frozen=True):
     next: int | None
 
 
-class Health(msgspec.Struct, frozen=True, omit_defaults=True):
-    """``read_models`` (with ``?detail=true``): each read model's position in the
-    notification log and any event it skipped because it could not apply it."""
-
-    ok: bool
-    read_models: dict[str, ReadModelHealth] | None = None
-
-
 def _rules_info(system_id: str) -> RuleSystemInfo:
     rules = RULE_SYSTEMS[system_id]
     return RuleSystemInfo(
@@ -91,11 +115,14 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
 
 
 class HeraldApp(FastAPI):
-    """FastAPI, with the hot command route (api/command_route.py) answered ahead of it."""
+    """FastAPI, with the write limits (api/ratelimit.py) and the hot command route
+    (api/command_route.py) answered ahead of it."""
 
-    def __init__(self, *, command_body_limit: int, cors_origins: tuple[str, ...] = (), **kwargs: Any) -> None:
+    def __init__(self, *, command_body_limit: int, limits: WriteLimits, cors_origins: tuple[str, ...] = (),
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.commands: Any = CommandRoute(lambda: self.state.herald, limit=command_body_limit)
+        self.limits = limits if limits.on else None
         if cors_origins:  # off unless configured (HERALD_CORS_ORIGINS)
             self.commands = CORSMiddleware(self.commands, **cors_options(cors_origins))
             self.add_middleware(CORSMiddleware, **cors_options(cors_origins))
@@ -105,6 +132,10 @@ class HeraldApp(FastAPI):
             refused = unstorable_target(scope)
             if refused is not None:
                 return await send_error(send, refused)
+            if self.limits is not None:
+                wait = self.limits.wait(scope)
+                if wait:
+                    return await self.limits.refuse(send, wait)
             if command_target(scope) is not None:
                 return await self.commands(scope, receive, send)
         await super().__call__(scope, receive, send)
@@ -148,37 +179,62 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = herald is None
-        app.state.herald = herald or Herald(admin_token=settings.admin_token)
+        app.state.herald = herald or Herald(admin_token=settings.admin_token,
+                                            freeze_lapse_seconds=settings.freeze_lapse_seconds)
         attach_tournaments(app.state)  # its directors are umpires of their games from the start
+        if owned:
+            attach_live(app.state)
         try:
             yield
         finally:
+            await app.state.live.close()
             if owned:
                 app.state.herald.close()
 
     app = HeraldApp(
         command_body_limit=settings.max_command_body,
         cors_origins=settings.cors_origins,
+        limits=WriteLimits(settings.writes_per_token, settings.write_burst_per_token,
+                           settings.writes_per_address, settings.write_burst_per_address),
         title="Herald",
         version="0.1.0",
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    install_docs(app)
+
+    def attach_live(state: Any) -> None:
+        """One follower of the event log for this process's live streams, and their caps."""
+        state.live = Live.of(state.herald.store, settings.sse_poll_seconds)
+        state.herald.written_hooks.append(state.live.written)
+        state.stream_slots = Slots(settings.max_streams, settings.max_streams_per_client)
+        state.health = HealthCheck(state.herald.store)
+
     if herald is not None:
         app.state.herald = herald
         attach_tournaments(app.state)
+        attach_live(app.state)
     install_error_handlers(app)
 
     def service(request: Request) -> Herald:
         return request.app.state.herald
 
-    @app.get("/health", **doc(response=Health, errors=(422,)))
-    async def health(request: Request, detail: bool = False) -> Response:
-        """The server is up. Without ``detail`` a trivial endpoint (the benchmark's baseline);
-        with ``detail=true`` each read model's position and the events it skipped."""
-        if not detail:
-            return respond(Health(True))
-        return respond(Health(True, await run_in_threadpool(service(request).read_model_health)))
+    @app.get("/health", **doc(response=Health))
+    async def health(request: Request) -> Response:
+        """The server is up (``ok``); whether its database answers; each read model's lag
+        behind the event log. Figures at most a second old (the benchmark's baseline)."""
+        return respond(await request.app.state.health.health())
+
+    @app.get("/ready", **doc(response=Health, errors=(503,)))
+    async def ready(request: Request) -> Response:
+        """200 when this process can serve (its database answers now), else 503: what a load
+        balancer checks before sending it requests."""
+        found = await request.app.state.health.probe()
+        if found.database != "reachable":
+            raise database_away()
+        return respond(found)
 
     @app.get("/rules", **doc(response=RuleSystemList))
     def list_rules() -> Response:
@@ -221,10 +277,12 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         """One game: status, version, who is to act, the current view (a seat's token shows its own view)."""
         return respond(service(request).summary(game_id, bearer(authorization)))
 
-    @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(404, 422)))
-    def legal_commands(request: Request, game_id: GameId, seat: str) -> Response:
-        """Every command ``seat`` may send now, each ready to post as it is."""
-        return respond(service(request).legal_commands(game_id, seat))
+    @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(401, 403, 404, 422)))
+    def legal_commands(request: Request, game_id: GameId, seat: str,
+                       authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Every command ``seat`` may send now, each ready to post as it is. In a game with
+        secrets (before its seed is revealed) only with that seat's token."""
+        return respond(service(request).legal_commands(game_id, seat, bearer(authorization)))
 
     @app.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422)))
     def list_events(
@@ -232,47 +290,62 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        """The history, oldest first: each event with its hash link."""
-        return respond(service(request).events(game_id, after, limit))
+        """The history, oldest first: each event with its hash link. An event sealed for
+        seats the reader (by its token) is not comes as ``{"sealed", "for"}``."""
+        herald = service(request)
+        return respond(herald.events(game_id, after, limit, herald.reader(game_id, bearer(authorization))))
 
-    @app.get("/games/{game_id}/events/stream", responses={200: {"content": {"text/event-stream": {}}}})
+    @app.get("/games/{game_id}/events/stream",
+             responses={200: {"content": {"text/event-stream": {}}}, **doc(errors=(404, 429))["responses"]})
     async def stream_events(
         request: Request,
         game_id: GameId,
         after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         last_event_id: Annotated[str | None, Header(
             pattern="^[0-9]{1,19}$", description="the id of the last event received: the stream resumes after it")] = None,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
-        """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones.
-        The stream closes once the game has ended and every event was sent."""
+        """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones,
+        each as this connection's reader (by its token) may see it. The stream closes once
+        the game has ended and every event was sent. Open streams are capped per client and
+        in total (429 with Retry-After beyond)."""
         herald = service(request)
         await run_in_threadpool(herald.game, game_id)  # 404 before the stream starts
+        reader = await run_in_threadpool(herald.reader, game_id, bearer(authorization))
         start = after if last_event_id is None else _last_event_id(last_event_id)
+        live: Live = request.app.state.live
+        client = request.client.host if request.client else "unknown"
+        request.app.state.stream_slots.take(client)
+
+        def read(sent: int) -> tuple[EventsPage, bool]:
+            """The next page, and whether the game has ended with nothing left to send."""
+            game = herald.game(game_id)
+            page = herald.events(game_id, sent, 500, reader)  # redacted for this connection's reader
+            last = page.events[-1].version if page.events else sent
+            return page, game.ended and last >= game.version
 
         async def events() -> AsyncIterator[bytes]:
-            sent, idle = start, 0.0
-            while True:
-                page = await run_in_threadpool(herald.events, game_id, sent, 500)
-                for event in page.events:
-                    yield (f"id: {event.version}\nevent: {event.type}\ndata: ".encode()
-                           + msgspec.json.encode(event) + b"\n\n")
-                    sent = event.version
-                if page.next is not None:
-                    continue
-                game = await run_in_threadpool(herald.game, game_id)
-                if game.ended and sent >= game.version:
-                    return
-                if await request.is_disconnected():
-                    return
-                await asyncio.sleep(settings.sse_poll_seconds)
-                idle += settings.sse_poll_seconds
-                if idle >= 15:
-                    idle = 0.0
-                    yield b": keep-alive\n\n"
+            sent = start
+            with live.listen(game_id) as listener:  # registered before the first read: no write is missed
+                while True:
+                    listener.changed.clear()
+                    page, ended = await run_in_threadpool(read, sent)
+                    for event in page.events:
+                        yield (f"id: {event.version}\nevent: {event.type}\ndata: ".encode()
+                               + msgspec.json.encode(event) + b"\n\n")
+                        sent = event.version
+                    if ended:
+                        return
+                    if page.next is not None:
+                        continue
+                    if not await listener.wait(KEEP_ALIVE_SECONDS):
+                        yield b": keep-alive\n\n"
 
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return LiveResponse(events(), lambda: request.app.state.stream_slots.give_back(client),
+                            media_type="text/event-stream",
+                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     @app.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422)))
     def state_at(
@@ -290,14 +363,19 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
-        """The game told as one readable line per event."""
-        return respond(service(request).timeline(game_id, after, limit))
+        """The game told as one readable line per event; a sealed event is told as sealed."""
+        herald = service(request)
+        return respond(herald.timeline(game_id, after, limit, herald.reader(game_id, bearer(authorization))))
 
     @app.get("/games/{game_id}/record", **doc(response=Record, errors=(404,)))
-    def get_record(request: Request, game_id: GameId) -> Response:
-        """The portable record: header, seed commitment (and seed once revealed), every event."""
-        return respond(service(request).record(game_id))
+    def get_record(request: Request, game_id: GameId,
+                   authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The portable record: header, seed commitment (and seed once revealed), every event;
+        sealed events as the reader (by its token) may see them, whole once the seed is revealed."""
+        herald = service(request)
+        return respond(herald.record(game_id, herald.reader(game_id, bearer(authorization))))
 
     @app.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 422)))
     async def verify_record(request: Request) -> Response:
@@ -317,6 +395,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         return respond(verdict)
 
     app.include_router(viewer_router(settings))
+    app.include_router(players_router(settings.max_command_body))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
     install_openapi(app, [VerifyRequest],

@@ -20,7 +20,10 @@ from api.service import (
     ForkRequest,
     GameCreatedResponse,
     Herald,
+    Inspection,
+    InspectionRequest,
     MetaResponse,
+    ReleaseRequest,
     RulingRequest,
 )
 from projections.dice import DiceReport
@@ -82,7 +85,8 @@ def audit_router(settings: Settings) -> APIRouter:
     def disputes(request: Request, game_id: GameId) -> Response:
         """Every dispute and ruling of a game, and any play they voided, in order."""
         return respond(Entries(herald(request).events_of_type(
-            game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided"))))
+            game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided", "FreezeReleaseAgreed", "FreezeLifted",
+                      "FreezeLapsed"))))
 
     @router.post("/games/{game_id}/rulings", **doc(body=RulingRequest, response=MetaResponse, status=201,
                                                    errors=meta_errors))
@@ -93,6 +97,28 @@ def audit_router(settings: Settings) -> APIRouter:
         body = await read_body(request, RulingRequest, settings.max_command_body)
         return respond(await run_in_threadpool(herald(request).rule, game_id, body, bearer(authorization)), 201)
 
+    @router.post("/games/{game_id}/inspections", **doc(body=InspectionRequest, response=Inspection, status=201,
+                                                       errors=meta_errors))
+    async def inspection(request: Request, game_id: GameId,
+                         authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The umpire's inspection (admin token or the tournament's director): the full state at
+        a version, every hand included. Recorded first as an ``Inspected`` event naming who
+        looked and when, so the players see it."""
+        body = await read_body(request, InspectionRequest, settings.max_command_body)
+        return respond(await run_in_threadpool(herald(request).inspect, game_id, body, bearer(authorization)), 201)
+
+    @router.post("/games/{game_id}/disputes/{dispute}/release",
+                 **doc(body=ReleaseRequest, response=MetaResponse, status=201, errors=meta_errors))
+    async def release(request: Request, game_id: GameId, dispute: int,
+                      authorization: Annotated[str | None, Header()] = None) -> Response:
+        """With no umpire (no admin token configured, not a tournament game): a seat agrees that
+        play frozen by ``dispute`` may go on. The freeze lifts when the seat that raised it
+        agrees, or every other seat has; it also lapses on its own after
+        HERALD_FREEZE_LAPSE_SECONDS (recorded as FreezeLapsed when the next command comes)."""
+        body = await read_body(request, ReleaseRequest, settings.max_command_body)
+        return respond(await run_in_threadpool(herald(request).release, game_id, dispute, body,
+                                               bearer(authorization)), 201)
+
     @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, response=MetaResponse, status=201,
                                                    errors=meta_errors))
     async def abandon(request: Request, game_id: GameId,
@@ -102,12 +128,14 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(herald(request).abandon, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, response=GameCreatedResponse, status=201,
-                                                errors=(400, 404, 409, 413, 422)))
-    async def fork(request: Request, game_id: GameId) -> Response:
+                                                errors=(400, 403, 404, 409, 413, 422)))
+    async def fork(request: Request, game_id: GameId,
+                   authorization: Annotated[str | None, Header()] = None) -> Response:
         """A study game from a version of this one: ``same`` dice (once the seed is public),
-        ``fresh`` dice (a new seed) or ``forced`` faces. The original is untouched."""
+        ``fresh`` dice (a new seed) or ``forced`` faces. The original is untouched. Before the
+        seed is revealed, play holding sealed events is forked by an umpire only (403)."""
         body = await read_body(request, ForkRequest, settings.max_command_body)
-        created = await run_in_threadpool(herald(request).fork, game_id, body)
+        created = await run_in_threadpool(herald(request).fork, game_id, body, bearer(authorization))
         return respond(created, 201, {"Location": f"/games/{created.id}"})
 
     @router.get("/games/{game_id}/forks", **doc(response=ForkList, errors=(404,)))

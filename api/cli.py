@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from uuid import UUID
@@ -18,6 +19,14 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--log-level", default="info")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="processes serving the same port (PostgreSQL; see docs/deploy.md for pool sizing)")
+
+    cluster = sub.add_parser("cluster", help="HAProxy in front of N serving processes on PostgreSQL (docs/deploy.md)")
+    cluster.add_argument("--processes", type=int, default=2)
+    cluster.add_argument("--host", default="127.0.0.1")
+    cluster.add_argument("--port", type=int, default=8080, help="where HAProxy listens")
+    cluster.add_argument("--first-port", type=int, default=8101, help="the processes listen on this port and up")
 
     replay = sub.add_parser("replay", help="check or study a portable record offline")
     replay_sub = replay.add_subparsers(dest="replay_command", required=True)
@@ -33,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     export = sub.add_parser("export", help="write a game's portable record to stdout or a file")
     export.add_argument("game_id", type=UUID)
     export.add_argument("-o", "--output", type=Path)
+    export.add_argument("--token", help="a seat's token: that seat's copy (its own sealed events in full); "
+                                         "without it, the spectator's copy (sealed events sealed) until the seed is revealed")
 
     imp = sub.add_parser("import", help="store a verified record (its seed revealed) as a game here")
     imp.add_argument("file", type=Path)
@@ -45,22 +56,82 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         import uvicorn
 
-        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level)
+        if args.workers < 1:
+            sys.exit("herald: --workers is at least 1")
+        if args.workers > 1 and os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite":
+            sys.exit("herald: several workers share one database: use PostgreSQL (PERSISTENCE_MODULE="
+                     "eventsourcing.postgres, see docs/deploy.md); one SQLite file takes one process")
+        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers)
         return 0
+    if args.command == "cluster":
+        from api.cluster import run
+
+        return run(args.processes, args.host, args.port, args.first_port)
     if args.command == "replay":
         return _replay(args)
     return _with_store(args)
 
 
-def _load(path: Path):
+MAX_RECORD_FILE = 64 * 1024 * 1024  # HERALD_MAX_RECORD_FILE: the most a record file may hold
+READ_WAIT = 10.0  # HERALD_READ_WAIT: seconds a FIFO or pipe may stay silent before the read gives up
+
+
+def _read(path: Path) -> bytes:
+    """A record file's bytes, read with a bound: a device that never ends (/dev/zero), a FIFO
+    nobody writes to or a pipe that goes silent is a clear error, never a hang or a crash."""
+    import os
+    import select
+    import stat
+
+    limit = int(os.environ.get("HERALD_MAX_RECORD_FILE", MAX_RECORD_FILE))
+    wait = float(os.environ.get("HERALD_READ_WAIT", READ_WAIT))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        sys.exit(f"herald: cannot read {path}: {error.strerror}")
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            sys.exit(f"herald: {path} is a folder, not a record file")
+        parts, size, first = [], 0, True
+        while True:
+            try:
+                chunk = os.read(fd, 1024 * 1024)
+            except BlockingIOError:  # a pipe with a writer and nothing written yet
+                if not select.select([fd], [], [], wait)[0]:
+                    sys.exit(f"herald: nothing came from {path} for {wait:g} s; gave up (HERALD_READ_WAIT)")
+                first = False
+                continue
+            except OSError as error:
+                sys.exit(f"herald: cannot read {path}: {error.strerror}")
+            if not chunk:
+                if first and stat.S_ISFIFO(mode):  # no writer yet: wait a while for one
+                    if not select.select([fd], [], [], wait)[0]:
+                        sys.exit(f"herald: nobody wrote to the FIFO {path} within {wait:g} s (HERALD_READ_WAIT)")
+                    first = False
+                    continue
+                return b"".join(parts)
+            first = False
+            size += len(chunk)
+            if size > limit:
+                sys.exit(f"herald: {path} holds more than {limit} bytes, more than any record here "
+                         "(HERALD_MAX_RECORD_FILE)")
+            parts.append(chunk)
+    finally:
+        os.close(fd)
+
+
+def _decode(path: Path, raw: bytes):
     from replays.record import decode_record
 
     try:
-        return decode_record(path.read_bytes())
-    except OSError as error:
-        sys.exit(f"herald: cannot read {path}: {error.strerror}")
+        return decode_record(raw)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         sys.exit(f"herald: {path} is not a Herald record: {error}")
+
+
+def _load(path: Path):
+    return _decode(path, _read(path))
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -68,11 +139,12 @@ def _replay(args: argparse.Namespace) -> int:
     from replays.show import show
     from replays.verify import Receipt, verify
 
-    if args.replay_command == "verify" and args.file.is_file() and is_archive(args.file.read_bytes()):
-        code, lines = report(args.file.read_bytes())  # a tournament archive: every game, results, standings
+    raw = _read(args.file)
+    if args.replay_command == "verify" and is_archive(raw):
+        code, lines = report(raw)  # a tournament archive: every game, results, standings
         print("\n".join(lines))
         return code
-    record = _load(args.file)
+    record = _decode(args.file, raw)
     if args.replay_command == "verify":
         receipts = []
         for text in args.receipt:
@@ -110,7 +182,7 @@ def _with_store(args: argparse.Namespace) -> int:
     herald = Herald()
     try:
         if args.command == "export":
-            data = encode_record(herald.record(args.game_id))
+            data = encode_record(herald.record(args.game_id, herald.reader(args.game_id, args.token)))
             if args.output:
                 args.output.write_bytes(data)
             else:

@@ -20,7 +20,7 @@ from uuid import UUID
 import msgspec
 
 from api.errors import HeraldError, Invalid
-from api.http import MAX_INT, bearer, decode_body, doc, read_raw, require_json, send_error
+from api.http import DATABASE_AWAY, MAX_INT, bearer, database_away, decode_body, doc, read_raw, require_json, send_error
 from api.service import CommandRequest, CommandResponse, Herald
 
 log = logging.getLogger("herald")
@@ -63,8 +63,8 @@ class CommandRoute:
             payload = _encode(response)
             if replayed:
                 extra = [(b"idempotent-replayed", b"true")]
-        except HeraldError as error:
-            return await send_error(send, error, extra)
+        except (HeraldError, *DATABASE_AWAY) as raised:
+            return await send_error(send, raised if isinstance(raised, HeraldError) else database_away(), extra)
         except Exception:
             log.exception("internal error")
             return await send_error(send, None)
@@ -96,7 +96,7 @@ def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequ
 
 def _operation() -> dict[str, Any]:
     documented = doc(body=CommandRequest, response=CommandResponse, status=201,
-                     errors=(400, 401, 403, 404, 409, 413, 415, 422),
+                     errors=(400, 401, 403, 404, 409, 413, 415, 422, 503),
                      example={"seat": "alice", "command": {"type": "roll", "label": "opening roll", "dice": "2d6"}})
     return {
         "summary": "Record a command",

@@ -14,7 +14,9 @@ transaction and only then answered.
   loaded before it is staged (the callers see to that).
 - A batch the store refuses (another process wrote one of its games first) is decided
   again command by command on the fresh game and saved alone, and so is every command
-  decided on top of it. Nothing decided on an unsaved state is ever saved.
+  decided on top of it. Nothing decided on an unsaved state is ever saved. A command that
+  keeps losing to other processes is decided again up to ``REDO_ATTEMPTS`` times, then
+  answered 409 (``stale_version``): never the store's IntegrityError.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
+from api.errors import Conflict
 from domain.game import Game, Recorded
 
 
@@ -56,6 +59,7 @@ class Job:
 
 
 MAX_WAIT_TURNS = 8  # turns of the event loop a flush waits at most for more commands
+REDO_ATTEMPTS = 8  # decisions of a command that other processes keep beating, before a 409
 
 
 class Committer:
@@ -185,15 +189,27 @@ class Committer:
     def _one_by_one(self, jobs: list[Job]) -> None:
         for job in jobs:
             try:
-                job.decided = job.decide(self._load(job.game_id, True))
-                if job.decided.events:
-                    self._save(*job.decided.events)
-                if job.decided.after is not None:
-                    self._cache_put(job.game_id, job.decided.after)
+                self._redo(job)
             except Exception as error:
                 self._answer([job], error)
             else:
                 self._answer([job])
+
+    def _redo(self, job: Job) -> None:
+        """Decide ``job`` on the game as the store now holds it and save it alone; when
+        another process wrote the game first again, decide again on the newer game."""
+        for _ in range(REDO_ATTEMPTS):
+            job.decided = job.decide(self._load(job.game_id, True))
+            if job.decided.events:
+                try:
+                    self._save(*job.decided.events)
+                except IntegrityError:
+                    continue
+            if job.decided.after is not None:
+                self._cache_put(job.game_id, job.decided.after)
+            return
+        raise Conflict("other commands on this game kept being recorded first; reload and retry",
+                       code="stale_version")
 
     @staticmethod
     def _answer(jobs: list[Job], error: BaseException | None = None) -> None:

@@ -13,6 +13,20 @@ class Settings(msgspec.Struct, frozen=True):
     max_command_body: int = 64 * 1024
     sse_poll_seconds: float = 0.2
     cors_origins: tuple[str, ...] = ()
+    sse_poll_seconds: float = 0.2  # how often a process looks for events other processes wrote
+    viewer_max_events: int = 5_000
+    viewer_max_view_bytes: int = 64 * 1024 * 1024
+    viewer_concurrency: int = 2
+    # write limits (api/ratelimit.py): writes a second and burst, per bearer token and per
+    # client address; a rate of 0 turns that limit off
+    writes_per_token: float = 20.0
+    write_burst_per_token: int = 300
+    writes_per_address: float = 200.0
+    write_burst_per_address: int = 2000
+    # a freezing dispute in a game with no umpire lapses after this many seconds (0: never)
+    freeze_lapse_seconds: int = 3600
+    max_streams: int = 1000  # live (SSE) streams open at once in one process
+    max_streams_per_client: int = 16  # ... and from one client address
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -23,4 +37,14 @@ class Settings(msgspec.Struct, frozen=True):
             max_command_body=int(env.get("HERALD_MAX_COMMAND_BODY", 64 * 1024)),
             sse_poll_seconds=float(env.get("HERALD_SSE_POLL_SECONDS", 0.2)),
             cors_origins=tuple(o.strip() for o in env.get("HERALD_CORS_ORIGINS", "").split(",") if o.strip()),
+            viewer_max_events=int(env.get("HERALD_VIEWER_MAX_EVENTS", 5_000)),
+            viewer_max_view_bytes=int(env.get("HERALD_VIEWER_MAX_VIEW_BYTES", 64 * 1024 * 1024)),
+            viewer_concurrency=int(env.get("HERALD_VIEWER_CONCURRENCY", 2)),
+            writes_per_token=float(env.get("HERALD_WRITES_PER_TOKEN", 20.0)),
+            write_burst_per_token=int(env.get("HERALD_WRITE_BURST_PER_TOKEN", 300)),
+            writes_per_address=float(env.get("HERALD_WRITES_PER_ADDRESS", 200.0)),
+            write_burst_per_address=int(env.get("HERALD_WRITE_BURST_PER_ADDRESS", 2000)),
+            freeze_lapse_seconds=int(env.get("HERALD_FREEZE_LAPSE_SECONDS", 3600)),
+            max_streams=int(env.get("HERALD_MAX_STREAMS", 1000)),
+            max_streams_per_client=int(env.get("HERALD_MAX_STREAMS_PER_CLIENT", 16)),
         )

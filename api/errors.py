@@ -47,3 +47,15 @@ class Illegal(HeraldError):
 
 class TooLarge(HeraldError):
     status, title, code = 413, "Content too large", "too_large"
+
+
+class TooManyRequests(HeraldError):
+    """Beyond a configured limit; ``retry_after`` (seconds) becomes the Retry-After header."""
+
+    status, title, code = 429, "Too many requests", "too_many_requests"
+
+
+class Unavailable(HeraldError):
+    """The database cannot be reached; ``retry_after`` becomes the Retry-After header."""
+
+    status, title, code = 503, "Service unavailable", "database_unavailable"

@@ -15,7 +15,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.errors import HeraldError, Invalid, TooLarge, Unauthorized
+from eventsourcing.persistence import InterfaceError, OperationalError
+
+from api.errors import HeraldError, Invalid, TooLarge, Unauthorized, Unavailable
 
 T = TypeVar("T")
 log = logging.getLogger("herald")
@@ -76,9 +78,28 @@ def error_body(error: HeraldError) -> bytes:
     return problem_body(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
 
 
+DATABASE_AWAY = (OperationalError, InterfaceError)  # the store's errors when it cannot reach its database
+RETRY_AFTER_SECONDS = 2
+
+
+def database_away() -> Unavailable:
+    """What a request gets while the database cannot be reached: 503 with Retry-After."""
+    return Unavailable("the database cannot be reached just now; retry shortly (a command with the same "
+                       "Idempotency-Key: an answer that never came may still have been recorded)",
+                       retry_after=RETRY_AFTER_SECONDS)
+
+
+def error_headers(error: HeraldError) -> dict[str, str] | None:
+    """Retry-After, for an error that says when to come back."""
+    retry_after = error.extra.get("retry_after")
+    return {"Retry-After": str(retry_after)} if retry_after is not None else None
+
+
 async def send_error(send: Any, error: HeraldError | None, headers: list[tuple[bytes, bytes]] = ()) -> None:
     """Answer a plain-ASGI request with ``error`` as problem+json (None: the internal error)."""
     status, payload = (500, INTERNAL_ERROR) if error is None else (error.status, error_body(error))
+    if error is not None:
+        headers = [*headers, *((k.lower().encode(), v.encode()) for k, v in (error_headers(error) or {}).items())]
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", PROBLEM.encode()), (b"content-length", str(len(payload)).encode()),
                             *headers]})
@@ -197,7 +218,14 @@ class UnsupportedMediaType(HeraldError):
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HeraldError)
     async def herald_error(_: Request, error: HeraldError) -> Response:
-        return Response(error_body(error), status_code=error.status, media_type=PROBLEM)
+        return Response(error_body(error), status_code=error.status, media_type=PROBLEM,
+                        headers=error_headers(error))
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def database_error(request: Request, error: Exception) -> Response:
+        log.warning("database unreachable: %s", error)
+        return await herald_error(request, database_away())
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:
@@ -268,7 +296,9 @@ def document_problems(operation: dict[str, Any]) -> None:
         codes.add(401)
     responses = operation.setdefault("responses", {})
     for code in sorted(codes | {int(c) for c in responses if c.isdigit() and int(c) >= 400}):
-        responses[str(code)] = _problem_response(code)
+        found = responses.setdefault(str(code), _problem_response(code))
+        if PROBLEM not in found.get("content", {}):
+            found["content"] = _problem_response(code)["content"]
 
 
 class Link(msgspec.Struct, frozen=True):
@@ -309,6 +339,12 @@ def add_links(schema: dict[str, Any], links: list[Link]) -> None:
 
 _SCHEMA_TYPES: list[Any] = [Problem]
 
+RATE_LIMITED = {
+    "description": "Too many writes from this client address or token (api/ratelimit.py)",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    "content": {PROBLEM: {"schema": {"$ref": REF.format(name="Problem")}}},
+}
+
 
 def _ref(type_: Any) -> dict[str, Any]:
     if type_ not in _SCHEMA_TYPES:
@@ -333,6 +369,10 @@ def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] 
         schema = base()
         for path, operations in (paths or {}).items():
             schema["paths"].setdefault(path, {}).update(operations)
+        for operations in schema["paths"].values():  # every write may meet the write limits
+            for method, operation in operations.items():
+                if method in ("post", "put", "patch", "delete"):
+                    operation.setdefault("responses", {}).setdefault("429", RATE_LIMITED)
         for operations in schema["paths"].values():
             for operation in operations.values():
                 document_problems(operation)

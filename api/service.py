@@ -4,15 +4,13 @@ return plain data. The HTTP layer and the CLI both call this; neither touches th
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import os
 import re
 import secrets as token_source
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID, uuid4
@@ -23,9 +21,20 @@ from eventsourcing.persistence import IntegrityError
 
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
-from api.signing import signing_key
+from api.players import NameRegistered, PlayerRegistry, SeatClaim
+from api.signing import derived_key, signing_key
 from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id, store_env
-from domain.audit import UMPIRE, agree_to_abandon, annotate, raise_dispute, rule_dispute
+from api.tokens import derived_token, hash_token, matches, new_token, same_secret
+from domain.audit import (
+    UMPIRE,
+    agree_to_abandon,
+    agree_to_release,
+    annotate,
+    inspect,
+    lapsed_freezes,
+    raise_dispute,
+    rule_dispute,
+)
 from domain.events import BLOCK_STARTS, EventData, ForkRef, GameCreated, SeatInfo, Target, TournamentRef
 from domain.game import (
     Game,
@@ -44,9 +53,18 @@ from domain.rules.registry import RULE_SYSTEMS
 from projections.board import Boards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
-from projections.sql import Database, ReadModelHealth, TrackedProjection
+from projections.sql import Database
 from projections.timeline import TimelineEntry, narrate
-from replays.record import Record, RecordEvent, build_record, from_record_event, to_record_event
+from replays.record import (
+    EVERYONE,
+    SPECTATOR,
+    Reader,
+    Record,
+    RecordEvent,
+    build_record,
+    from_record_event,
+    to_record_event,
+)
 from replays.signature import public_hex, sign
 from replays.verify import Receipt, Verdict, verify
 
@@ -63,7 +81,11 @@ def documented(**schema: Any) -> msgspec.Meta:
 
 
 class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Who sits in a seat. ``player_token`` (from POST /players) vouches that it is that
+    registered player: a casual game is rated only when every seat's player vouched."""
+
     player: Annotated[str, documented(minLength=1, maxLength=MAX_PLAYER_NAME)]
+    player_token: str | None = None
 
 
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -144,10 +166,36 @@ class RulingRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reveal_seed: bool = False
 
 
+class ReleaseRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/disputes/{dispute}/release: a seat agrees that frozen play may go on
+    (games with no umpire)."""
+
+    seat: str
+
+
 class AbandonRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/abandon: a seat agrees to abandon the game."""
 
     seat: str
+
+
+class InspectionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/inspections: an umpire looks at the full state at a version (the
+    latest when omitted), every hand included; the record keeps who looked and when."""
+
+    at_version: int | None = None
+    reason: str = ""
+
+
+class Inspection(msgspec.Struct, frozen=True):
+    """The full state an umpire asked for, and the Inspected event that records the look."""
+
+    version: int
+    at_version: int
+    state: Any
+    view: Any
+    events: list[RecordEvent]
+    head: Head
 
 
 class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -219,17 +267,13 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def _authorize(secrets: GameSecrets, seat: str, token: str | None) -> None:
     if not token:
         raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'")
     expected = secrets.token_hashes.get(seat)
     if expected is None:
         raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
-    if not hmac.compare_digest(expected, _hash_token(token)):
+    if not matches(expected, token):
         raise Forbidden(f"that token does not act for seat {seat!r}", code="wrong_token")
 
 
@@ -237,27 +281,27 @@ class Herald:
     """Every game operation, over one event store held for the life of the process."""
 
     def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None,
-                 signing_key_path: Path | None = None):
+                 signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600):
         settings = store_env(env)
         self.store = HeraldStore(env=settings)
         self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
         self.public_key = public_hex(self.signing_key.public_key())
+        self._token_key = derived_key(self.signing_key, "seat tokens")
         self.admin_token = admin_token
+        self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
+        self.players = PlayerRegistry(self.store)
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
-        self.read_models: list[TrackedProjection] = [self.index, self.dice]  # and the tournaments' (api/tournaments.py)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
-        self.committer = Committer(self._load_for_write, self.store.append, self._cache_put)
+        self.committer = Committer(self._load_for_write, self._append, self._cache_put)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
+        self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
+        self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
         self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
         self._secrets_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
-
-    def read_model_health(self) -> dict[str, ReadModelHealth]:
-        """Each read model's position in the notification log and the events it skipped."""
-        return {model.name: model.health() for model in self.read_models}
 
     # -- internals ----------------------------------------------------------------------------
     def _notifications(self, start: int, limit: int) -> list[tuple[int, Recorded | None]]:
@@ -287,9 +331,17 @@ class Herald:
                 self._secrets.popitem(last=False)
         return found
 
+    def _append(self, *events: Any) -> None:
+        """Write events in one transaction, then tell the written hooks (live streams)."""
+        self.store.append(*events)
+        if self.written_hooks:
+            games = {event.originator_id for event in events if isinstance(event, Recorded)}
+            for hook in self.written_hooks:
+                hook(games)
+
     def _save(self, *events: Any) -> None:
         try:
-            self.store.append(*events)
+            self._append(*events)
         except IntegrityError:
             raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
 
@@ -301,20 +353,45 @@ class Herald:
         """The seat a token belongs to, if any (for redacted views)."""
         if not token:
             return None
-        digest = _hash_token(token)
+        found = None
         for seat, expected in sorted(self.secrets(game_id).token_hashes.items()):
-            if hmac.compare_digest(expected, digest):
-                return seat
-        return None
+            if matches(expected, token):
+                found = seat  # no early return: the time taken does not say which seat matched
+        return found
+
+    def derived_seat_token(self, game_id: UUID, seat: str) -> str:
+        """A seat token made from the server's key (tournament games): never stored, made
+        again when its player asks for it."""
+        return derived_token(self._token_key, "seat", str(game_id), seat)
+
+    def reader(self, game_id: UUID, token: str | None, game: Game | None = None) -> Reader:
+        """Who a token reads as: its seat (a seat token, or a tournament player's token for
+        the seats they were paired in), or nobody; everyone reads everything once the seed is
+        revealed. An umpire reads as nobody here: only a recorded inspection shows them more."""
+        game = game or self.game(game_id)
+        seats = set()
+        seat = self.seat_of(game_id, token)
+        if seat is not None:
+            seats.add(seat)
+        if token:
+            for hook in self.seat_hooks:
+                seats |= hook(game_id, token)
+        return Reader(frozenset(seats), everything=game.revealed)  # its seats still choose its view
+
+    def server_seed(self, game_id: UUID) -> bytes:
+        """The game's seed, for the salts of the sealed events a reader may read. Never served."""
+        return bytes.fromhex(self.secrets(game_id).seed)
 
     def is_admin(self, token: str | None) -> bool:
-        return bool(self.admin_token and token and hmac.compare_digest(self.admin_token, token))
+        return same_secret(self.admin_token, token)
 
     # -- commands --------------------------------------------------------------------------------
     def create(self, body: CreateGame, *, fork: ForkRef | None = None, study: bool | None = None,
-               copy: list[Recorded] = ()) -> GameCreatedResponse:
+               copy: list[Recorded] = (), seat_token: Callable[[UUID, str], str] | None = None
+               ) -> GameCreatedResponse:
         """Create a game. A fork also names its parent and copies the parent's events up to
-        the fork's version (re-chained under the new id, with their original times)."""
+        the fork's version (re-chained under the new id, with their original times).
+        ``seat_token`` derives each seat's token (a tournament's games) instead of drawing it."""
         rules = RULE_SYSTEMS.get(body.rules)
         if rules is None:
             raise Invalid(f"unknown rule system {body.rules!r}; known: {', '.join(sorted(RULE_SYSTEMS))}",
@@ -368,12 +445,14 @@ class Herald:
             events = create_game(game_id, created, now)
         except RuleViolation as error:
             raise Invalid(error.message, code=error.code, rule=error.rule) from None
-        for old in copy:
-            events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp)
-        tokens = {seat: token_source.token_urlsafe(32) for seat in seats}
+        for old in copy:  # sealed events stay sealed for the same seats, under this game's salts
+            events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp, [old.readers], seed)
+        tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
         vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
-                            {s: _hash_token(t) for s, t in tokens.items()})
-        self._save(*events, vault)
+                            {s: hash_token(t) for s, t in tokens.items()})
+        claims = [self.players.claim(created.seats[s].player, i.player_token, game_id, s, now)
+                  for s, i in body.seats.items() if i.player_token is not None]
+        self._save(*events, vault, *claims)
         return GameCreatedResponse(str(game_id), events[-1].version, created.seed_commitment, tokens,
                                    {"version": events[-1].version, "hash": events[-1].hash})
 
@@ -413,15 +492,50 @@ class Herald:
                 raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
                                code="stale_version", version=game.version)
             seed = bytes.fromhex(secrets.seed)
+            now = _now()
+            lapsed: list[Recorded] = []
+            if game.frozen:
+                game, lapsed = self._lapse(game, now)
             rng = game_rng(game, seed)
             try:
-                decision = resolve_decision(game, body.seat, body.command, rng, _now(), seed, idempotency_key)
+                decision = resolve_decision(game, body.seat, body.command, rng, now, seed, idempotency_key)
             except RuleViolation as error:
-                raise Illegal(error.message, code=error.code, rule=error.rule) from None
-            after, events = decision.game, decision.events
+                raise Illegal(self._frozen_detail(game) if error.code == "game_frozen" else error.message,
+                              code=error.code, rule=error.rule) from None
+            after, events = decision.game, lapsed + decision.events
             return Decided(events, after, lambda: (self._response(after, events, body.seat), False))
 
         return decide
+
+    def has_umpire(self, game: Game) -> bool:
+        """Whether someone may rule on this game's disputes: the admin (configured) or its
+        tournament's director."""
+        return bool(self.admin_token) or game.created.tournament is not None
+
+    def _lapse(self, game: Game, now: datetime) -> tuple[Game, list[Recorded]]:
+        """With no umpire, the freezes open longer than the configured time lapse now: each
+        a FreezeLapsed recorded ahead of the command that found it (issue 11)."""
+        if self.has_umpire(game):
+            return game, []
+        events: list[Recorded] = []
+        for lapse in lapsed_freezes(game, now, self.freeze_lapse_seconds):
+            block = chain(game.id, game.version + 1, game.head, [lapse], now)
+            game = project_game(game, block)
+            events += block
+        return game, events
+
+    def _frozen_detail(self, game: Game) -> str:
+        frozen = [d for d in game.disputes if d.freeze]
+        if self.has_umpire(game):
+            return (f"play is frozen by dispute {', '.join(str(d.id) for d in frozen)}: "
+                    "an umpire must rule first")
+        lapse = self.freeze_lapse_seconds
+        until = ""
+        if lapse > 0:
+            last = max(d.raised_at for d in frozen if d.raised_at is not None)
+            until = f"; with no umpire it lapses at {(last + timedelta(seconds=lapse)).isoformat(timespec='seconds')}"
+        return (f"play is frozen by dispute {', '.join(str(d.id) for d in frozen)}{until}, or sooner when the seat "
+                "that raised it or every other seat agrees (POST /games/{id}/disputes/{dispute}/release)")
 
     def _is_warm(self, game_id: UUID) -> bool:
         """Whether deciding on ``game_id`` needs no read from the store."""
@@ -453,9 +567,11 @@ class Herald:
             self.store.repository.cache.put(game_id, game)
 
     def _response(self, game: Game, events: list[Recorded], seat: str) -> CommandResponse:
+        reader = Reader(frozenset({seat}), everything=game.revealed)
+        seed = self.server_seed(game.id) if any(e.readers for e in events) else None
         return CommandResponse(
             version=game.version,
-            events=[to_record_event(e) for e in events],
+            events=[to_record_event(e, reader, seed) for e in events],
             head=Head(game.version, game.head),
             view=game.rules.view(game.state, seat),
         )
@@ -526,14 +642,62 @@ class Herald:
         return self._submit_meta(game_id, lambda g: rule_dispute(
             g, body.dispute, body.ruling, body.reason, UMPIRE, body.void_from, body.reveal_seed, seed))
 
+    def release(self, game_id: UUID, dispute: int, body: ReleaseRequest, token: str | None) -> MetaResponse:
+        """A seat agrees that play frozen by ``dispute`` may go on (games with no umpire)."""
+        game = self.game(game_id)
+        self.authorize_seat(game_id, body.seat, token)
+        if self.has_umpire(game):
+            raise Conflict("this game has an umpire: the freeze lifts when the umpire rules on the dispute",
+                           code="umpire_rules")
+        return self._submit_meta(game_id, lambda g: agree_to_release(g, dispute, body.seat))
+
     def abandon(self, game_id: UUID, body: AbandonRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
         self.authorize_seat(game_id, body.seat, token)
         seed = self.secrets(game_id).seed
         return self._submit_meta(game_id, lambda g: agree_to_abandon(g, body.seat, seed))
 
-    def fork(self, game_id: UUID, body: ForkRequest) -> GameCreatedResponse:
-        """A new game from ``version`` of this one, for study. The original is untouched."""
+    def inspect(self, game_id: UUID, body: InspectionRequest, token: str | None) -> Inspection:
+        """The umpire's inspection: recorded first (who looked, at which version, why), then
+        answered with the full rule state at that version, every secret included."""
+        self.game(game_id)
+        if self.is_admin(token):
+            by = "admin"
+        elif self.is_umpire(game_id, token):
+            by = "director"
+        elif not token:
+            raise Unauthorized("send the admin token or the tournament director's as 'Authorization: Bearer <token>'")
+        else:
+            raise Forbidden("only an umpire (the admin token or the tournament director) inspects a game",
+                            code="not_umpire")
+        recorded = self._submit_meta(game_id, lambda g: inspect(g, by, body.at_version or g.version, body.reason))
+        at = recorded.events[0].data["at_version"]
+        game = self.boards.at(game_id, at)
+        return Inspection(recorded.version, at, msgspec.to_builtins(game.state), game.rules.view(game.state, None),
+                          recorded.events, recorded.head)
+
+    # -- registered players: who vouched for which seat (ratings) ------------------------------
+    def register_player(self, name: str) -> NameRegistered:
+        return self.players.register(name, _now())
+
+    def claim_seat(self, game_id: UUID, seat: str, token: str | None) -> SeatClaim:
+        """A registered player vouches, with their token, that they sit in ``seat``: only
+        before play starts, so nobody vouches for a game once they see how it goes."""
+        game = self.game(game_id)
+        info = game.created.seats.get(seat)
+        if info is None:
+            raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
+        if game.played:
+            raise Conflict("play has started: seats are claimed before the first command", code="play_started")
+        self._save(self.players.claim(info.player, token, game_id, seat, _now()))
+        return SeatClaim(str(game_id), seat, info.player)
+
+    def fork(self, game_id: UUID, body: ForkRequest, token: str | None = None) -> GameCreatedResponse:
+        """A new game from ``version`` of this one (or from the end of the command that
+        version belongs to), for study. The original is untouched. Before the parent's seed
+        is revealed, a fork whose copied play holds sealed events is the umpire's alone (its
+        seat tokens would read every seat's secrets), and it starts with fresh dice (same dice
+        would show the future)."""
         parent = self.game(game_id)
         if not 1 <= body.version <= parent.version:
             raise Invalid(f"fork from a version 1 to {parent.version}, not {body.version}", code="no_such_version")
@@ -543,16 +707,20 @@ class Herald:
             raise Invalid("forced faces go with dice 'forced'", code="bad_dice_policy")
         secrets = self.secrets(game_id)
         public = parent.created.study or parent.seed is not None
-        prefix = self.store.stream(game_id, 1, body.version)
+        prefix = self.store.stream(game_id, 1, body.version) + self._rest_of_block(game_id, body.version)
+        version = prefix[-1].version if prefix else body.version
         if body.dice == "same" and not public:
             raise Conflict("'same' dice need the parent's seed: fork once the game has ended (or fork a study game)",
                            code="seed_not_revealed")
-        if any(e.type == "GameEnded" for e in prefix):
-            raise Invalid("fork from a version before the game ended", code="fork_after_end")
-        shuffled = any(e.type == "CardsShuffled" for e in prefix)
-        if shuffled and body.dice != "same":
-            raise Conflict("the play up to that version shuffled a deck whose order only the parent's seed gives: "
-                           "fork it with 'same' dice once the seed is public", code="hidden_information")
+        if any(e.type in ("GameEnded", "SeedRevealed") for e in prefix):  # a fork gets its own commitment
+            raise Invalid("fork from a version before the game ended and its seed was revealed", code="fork_after_end")
+        if not public and any(e.readers for e in prefix):
+            if not self.is_umpire(game_id, token):
+                raise Forbidden("the play up to that version holds sealed events: before the seed is revealed only "
+                                "an umpire may fork it (the fork's seat tokens read every seat's secrets)",
+                                code="hidden_information")
+            by = "admin" if self.is_admin(token) else "director"  # the look is recorded like an inspection
+            self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()}
         if body.seats:
             unknown = sorted(set(body.seats) - set(seats))
@@ -560,13 +728,24 @@ class Herald:
                 raise Invalid(f"no seat(s) {', '.join(unknown)} in this game", code="unknown_seat")
             seats.update(body.seats)
         head = (prefix or self.store.stream(game_id, 0, 1))[-1].hash
-        fork = ForkRef(str(game_id), body.version, body.dice, head=head, forced=list(body.forced))
+        fork = ForkRef(str(game_id), version, body.dice, head=head, forced=list(body.forced))
         seed_hex = secrets.seed if body.dice == "same" else None
         created = self.create(CreateGame(
             rules=parent.created.rules, scenario=parent.created.scenario, seats=seats,
             seed=seed_hex, client_seed=parent.created.client_seed, options=parent.created.options,
         ), fork=fork, study=body.dice != "fresh", copy=prefix)
         return created
+
+    def _rest_of_block(self, game_id: UUID, version: int) -> list[Recorded]:
+        """The events after ``version`` caused by the same command (a decision's dice, a
+        ruling's effects): a fork takes a command's events whole, or its record could not
+        verify (the copied command would not produce what was copied)."""
+        rest = []
+        for event in self.store.stream(game_id, version):
+            if event.type in BLOCK_STARTS:
+                break
+            rest.append(event)
+        return rest
 
     def forks(self, game_id: UUID) -> list[GameRow]:
         self.game(game_id)
@@ -575,7 +754,7 @@ class Herald:
     # -- reads ---    # -- reads -------------------------------------------------------------------------------------
     def summary(self, game_id: UUID, token: str | None = None) -> GameSummary:
         game = self.game(game_id)
-        viewer = self.seat_of(game_id, token)
+        viewer = self.reader(game_id, token, game).seat
         created = game.created
         seed = game.seed or (self.secrets(game_id).seed if created.study else None)
         return GameSummary(
@@ -587,18 +766,29 @@ class Herald:
             study=created.study, tournament=created.tournament, fork=created.fork,
         )
 
-    def legal_commands(self, game_id: UUID, seat: str) -> LegalCommands:
+    def legal_commands(self, game_id: UUID, seat: str, token: str | None = None) -> LegalCommands:
+        """A seat's legal commands; in a game with secrets (before its reveal) only to that
+        seat, with its token: the commands name the cards in its hand."""
         game = self.game(game_id)
         if seat not in game.created.seats:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
+        if game.rules.has_secrets and not game.revealed and seat not in self.reader(game_id, token, game).seats:
+            if not token:
+                raise Unauthorized(f"{game.rules.id} keeps secrets: send {seat}'s token as "
+                                   "'Authorization: Bearer <token>' to list its commands")
+            raise Forbidden(f"in a game with secrets only {seat} may list its own commands", code="wrong_token")
         commands = game.rules.legal_commands(game.state, seat) if seat in game.to_act() else []
         return LegalCommands(game.version, seat, msgspec.to_builtins(commands))
 
-    def events(self, game_id: UUID, after: int = 0, limit: int = 100) -> EventsPage:
+    def events(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> EventsPage:
+        """A page of the history, each event as ``reader`` may see it."""
         game = self.game(game_id)
         stream = self.store.stream(game_id, after, limit=limit)
         last = stream[-1].version if stream else after
-        return EventsPage([to_record_event(e) for e in stream], last if last < game.version else None)
+        if game.revealed:
+            reader = EVERYONE
+        seed = self.server_seed(game_id) if any(e.readers and reader.reads(e) for e in stream) else None
+        return EventsPage([to_record_event(e, reader, seed) for e in stream], last if last < game.version else None)
 
     def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
         current = self.game(game_id)
@@ -606,25 +796,29 @@ class Herald:
         if not 1 <= version <= current.version:
             raise NotFound(f"game {game_id} has versions 1 to {current.version}, not {version}", code="no_such_version")
         game = current if version == current.version else self.boards.at(game_id, version)
-        viewer = self.seat_of(game_id, token)
+        viewer = self.reader(game_id, token, current).seat
         return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), game.rules.render_text(game.state))
 
     def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[dict[str, Any]]:
         self.game(game_id)
         return [msgspec.to_builtins(to_record_event(e)) for e in self.store.stream(game_id) if e.type in types]
 
-    def timeline(self, game_id: UUID, after: int = 0, limit: int = 100) -> TimelinePage:
-        page = self.events(game_id, after, limit)
+    def timeline(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> TimelinePage:
+        """One line per event, told from what ``reader`` may read: a sealed event is told as
+        sealed, never by its content."""
+        page = self.events(game_id, after, limit, reader)
         rules = self.game(game_id).rules
         entries = [narrate(rules, from_record_event(game_id, e)) for e in page.events]
         return TimelinePage(entries, page.next)
 
-    def record(self, game_id: UUID) -> Record:
-        """The portable record, signed over its chain head with this server's key."""
+    def record(self, game_id: UUID, reader: Reader = SPECTATOR) -> Record:
+        """The portable record as ``reader`` may read it (whole once the seed is revealed),
+        signed over its chain head with this server's key."""
         game = self.game(game_id)
         stream = self.store.stream(game_id)
         public = self.secrets(game_id).seed if game.created.study else None
-        record = build_record(stream, public)
+        seed = self.server_seed(game_id) if any(e.readers and reader.reads(e) for e in stream) else None
+        record = build_record(stream, public, reader, seed)
         head = stream[-1]
         return msgspec.structs.replace(record, signature=sign(self.signing_key, str(game_id), head.version, head.hash))
 

@@ -17,7 +17,9 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic, resolve_topic
 
+from api.files import private_database
 from domain.game import Game, Recorded, project_game
+from projections.sql import SCHEMA_LOCK, Database
 
 
 class MsgspecMapper(Mapper):
@@ -99,7 +101,7 @@ def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
     if module == "eventsourcing.sqlite":
         path = Path(environ.get("SQLITE_DBNAME") or environ.get("HERALD_DB") or "var/herald.db")
         if str(path) != ":memory:" and not str(path).startswith("file:"):
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_database(path)
         env["SQLITE_DBNAME"] = str(path)
         env["SQLITE_LOCK_TIMEOUT"] = environ.get("SQLITE_LOCK_TIMEOUT", "10")
     else:
@@ -111,6 +113,9 @@ def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
         env.setdefault("POSTGRES_PORT", "5432")
         env.setdefault("POSTGRES_USER", "postgres")
         env.setdefault("POSTGRES_PASSWORD", "")
+        # the library waits 30 s for a connection by default, and retries a write ten times:
+        # with the database away, answer 503 within seconds instead (docs/deploy.md)
+        env.setdefault("POSTGRES_CONNECT_TIMEOUT", "3")
     return env
 
 
@@ -119,6 +124,16 @@ class HeraldStore(Application):
 
     name = "herald"
     env: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, env: dict[str, str]):
+        """On PostgreSQL the tables are created under an advisory lock: ``CREATE TABLE IF NOT
+        EXISTS`` is not atomic, and processes starting together on a fresh database would
+        otherwise collide in the catalogue (UniqueViolation on ``pg_type``)."""
+        postgres = env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
+        super().__init__(env={**env, "CREATE_TABLE": "n"} if postgres else env)
+        if postgres:
+            with Database.of(self.recorder).exclusive(SCHEMA_LOCK):
+                self.recorder.create_table()
 
     def append(self, *events: Any) -> None:
         """Write events in one transaction (IntegrityError when a version is taken).
@@ -130,8 +145,18 @@ class HeraldStore(Application):
         self.recorder.insert_events([self.mapper.to_stored_event(event) for event in events])
 
     def game(self, game_id: UUID) -> Game:
-        """The current game, from the aggregate cache (fast-forwarded from the store)."""
-        return self.repository.get(game_id, projector_func=self._projector(game_id))
+        """The current game, from the aggregate cache fast-forwarded from the store (events
+        another process wrote included); a game that moved is cached as it now stands."""
+        game = self.repository.get(game_id, projector_func=self._projector(game_id))
+        cache = self.repository.cache
+        if cache is not None:
+            try:
+                cached = cache.get(game_id)
+            except KeyError:
+                cached = None
+            if cached is None or cached.version < game.version:
+                cache.put(game_id, game)
+        return game
 
     def _projector(self, game_id: UUID):
         history = lambda upto: self.stream(game_id, 0, upto)  # noqa: E731 - for DecisionsVoided

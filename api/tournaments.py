@@ -9,9 +9,6 @@ only through the results process (:mod:`projections.standings`) reading ``GameEn
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets as token_source
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -29,9 +26,11 @@ from starlette.concurrency import run_in_threadpool
 from api.errors import Conflict, Forbidden, HeraldError, Invalid, NotFound, Unauthorized
 from api.http import MAX_INT, bearer, doc, read_body, respond
 from api.service import CreateGame, Herald, SeatRequest, documented
-from domain.rules.registry import RULE_SYSTEMS
+from api.tokens import hash_token, matches, new_token
 from domain.events import GameCreated, Outcome, TournamentRef
 from domain.game import Recorded
+from domain.players import SeatClaimed
+from domain.rules.registry import RULE_SYSTEMS
 from domain.tournaments.events import FORMATS, RulingNoted, TournamentCreated, TournamentRecorded
 from domain.tournaments.model import (
     MAX_NAME,
@@ -57,7 +56,7 @@ from domain.tournaments.standings import (
     standings,
     standings_csv,
 )
-from projections.ratings import Rating, Ratings
+from projections.ratings import CASUAL, TOURNAMENT, UNRATED, Rating, Ratings
 from projections.sql import Database
 from projections.standings import TournamentResults, TournamentRow
 from replays.archive import TournamentArchive, build_archive, to_archive_event
@@ -66,10 +65,11 @@ from replays.record import Record, RecordEvent
 MAX_BODY = 64 * 1024
 
 
-# -- the private stream: director and player token hashes, the seat tokens handed out ----------
+# -- the private stream: director and player token hashes --------------------------------------
 class TournamentKeys(msgspec.Struct, frozen=True):
-    """One change to a tournament's private stream. Never served whole, never exported:
-    token hashes, and each game's seat tokens kept for the player they were paired for."""
+    """One change to a tournament's private stream. Never served, never exported: token
+    hashes only. Seat tokens of its games are derived from the server's key when a player
+    asks (``my_games``); versions before issue 11 kept them here in clear (still read)."""
 
     originator_id: UUID
     originator_version: int
@@ -77,7 +77,7 @@ class TournamentKeys(msgspec.Struct, frozen=True):
     tournament: UUID
     director: str = ""
     players: dict[str, str] = {}                 # player -> sha256 of their player token
-    seat_tokens: dict[str, dict[str, str]] = {}  # game -> seat -> token
+    seat_tokens: dict[str, dict[str, str]] = {}  # game -> seat -> token (written by earlier versions only)
 
 
 class Keys(msgspec.Struct, frozen=True):
@@ -89,10 +89,6 @@ class Keys(msgspec.Struct, frozen=True):
 
 def keys_id(tournament_id: UUID) -> UUID:
     return uuid5(NAMESPACE_URL, f"herald:tournament-keys:{tournament_id}")
-
-
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _now() -> datetime:
@@ -294,12 +290,13 @@ class Tournaments:
         db = Database.of(self.store.recorder)
         topics = [get_topic(Recorded), get_topic(TournamentRecorded)]
         self.results = TournamentResults(db, lambda start, limit: self._log(start, limit, topics), self._on_game_event)
-        self.ratings = Ratings(db, lambda start, limit: self._log(start, limit, topics[:1]), self._game_info)
+        rated = [get_topic(Recorded), get_topic(SeatClaimed)]
+        self.ratings = Ratings(db, lambda start, limit: self._log(start, limit, rated), self._game_info)
         self._locks = [threading.RLock() for _ in range(32)]
         self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
         self._cache_lock = threading.Lock()
         herald.umpire_hooks.append(self.directs_game)  # a director rules on disputes in its games
-        herald.read_models += [self.results, self.ratings]
+        herald.seat_hooks.append(self.seats_of_player)  # a player token reads as its seats
 
     def directs_game(self, game_id: UUID, token: str) -> bool:
         """Whether ``token`` is the director's of the tournament ``game_id`` was paired in."""
@@ -310,7 +307,19 @@ class Tournaments:
             expected = self.keys(UUID(created.tournament.id)).director
         except (ValueError, HeraldError):
             return False
-        return bool(expected) and hmac.compare_digest(expected, _hash_token(token))
+        return matches(expected, token)
+
+    def seats_of_player(self, game_id: UUID, token: str) -> frozenset[str]:
+        """The seats of ``game_id`` held by the tournament player whose token this is (none
+        for any other token): a player token reads its own hands like the seat's token."""
+        created = self._created(game_id)
+        if created is None or created.tournament is None:
+            return frozenset()
+        try:
+            player = self.player_of(UUID(created.tournament.id), token)
+        except (ValueError, HeraldError):
+            return frozenset()
+        return frozenset(seat for seat, info in created.seats.items() if info.player == player)
 
     # -- internals --------------------------------------------------------------------------------
     def _log(self, start: int, limit: int, topics: list[str]) -> list[tuple[int, Any]]:
@@ -364,16 +373,18 @@ class Tournaments:
         if self.herald.is_admin(token):
             return
         expected = self.keys(tournament_id).director
-        if not expected or not hmac.compare_digest(expected, _hash_token(token)):
+        if not matches(expected, token):
             raise Forbidden("only the tournament's director (or an admin) may do this", code="not_director")
 
     def player_of(self, tournament_id: UUID, token: str | None) -> str:
         if not token:
             raise Unauthorized("send your player token as 'Authorization: Bearer <token>'")
-        digest = _hash_token(token)
+        found = None
         for player, expected in sorted(self.keys(tournament_id).players.items()):
-            if hmac.compare_digest(expected, digest):
-                return player
+            if matches(expected, token):
+                found = player
+        if found is not None:
+            return found
         raise Forbidden("that token is not a player token of this tournament", code="wrong_token")
 
     def _decide(self, tournament_id: UUID, decide, *args: Any) -> Tournament:
@@ -423,18 +434,22 @@ class Tournaments:
                 if attempt == 2:
                     raise
 
-    def _game_info(self, game_id: UUID) -> tuple[GameCreated, bool] | None:
+    def _game_info(self, game_id: UUID) -> tuple[GameCreated, str] | None:
+        """A game's creation and who vouches for its players (projections.ratings): the
+        tournament that paired it at a table, else its players' claims (a casual game)."""
         created = self._created(game_id)
         if created is None:
             return None
-        rated = not created.study and created.fork is None
-        if rated and created.tournament is not None:
+        if created.study or created.fork is not None:
+            return created, UNRATED
+        if created.tournament is not None:
             try:
                 t = self.tournament(UUID(created.tournament.id))
-                rated = t.created.rated or t.table_of(str(game_id)) is None
             except (ValueError, NotFound):
-                pass
-        return created, rated
+                t = None
+            if t is not None and t.table_of(str(game_id)) is not None:  # paired there, not merely naming it
+                return created, TOURNAMENT if t.created.rated else UNRATED
+        return created, CASUAL
 
     def catch_up(self) -> None:
         self.results.catch_up()
@@ -456,9 +471,9 @@ class Tournaments:
             events = decide_create(tournament_id, created, _now())
         except TournamentInvalid as error:
             raise Invalid(error.message, code=error.code) from None
-        token = token_source.token_urlsafe(32)
+        token = new_token()
         vault = TournamentKeys(keys_id(tournament_id), 1, events[0].timestamp, tournament_id,
-                               director=_hash_token(token))
+                               director=hash_token(token))
         self._save(*events, vault)
         return TournamentCreatedResponse(str(tournament_id), 1, token, {"version": 1, "hash": events[-1].hash})
 
@@ -472,9 +487,9 @@ class Tournaments:
                 raise Conflict(error.message, code=error.code) from None
             except TournamentInvalid as error:
                 raise Invalid(error.message, code=error.code) from None
-            player_token = token_source.token_urlsafe(32)
+            player_token = new_token()
             name = events[0].data["player"]
-            vault = self._key_change(tournament_id, self.keys(tournament_id), players={name: _hash_token(player_token)})
+            vault = self._key_change(tournament_id, self.keys(tournament_id), players={name: hash_token(player_token)})
             self._save(*events, vault)
         return PlayerRegisteredResponse(name, events[0].data["seed"], player_token, events[-1].version)
 
@@ -510,15 +525,14 @@ class Tournaments:
                     seats={seat: SeatRequest(player) for seat, player in table.seats.items()},
                     options=t.created.options,
                     tournament=TournamentRef(str(tournament_id), plan.round, table.table),
-                ))
+                ), seat_token=self.herald.derived_seat_token)
                 games[table.table] = made.id
                 tokens[made.id] = made.seat_tokens
             try:
                 events = record_round(t, plan, games, _now())
             except TournamentConflict as error:
                 raise Conflict(error.message, code=error.code) from None
-            vault = self._key_change(tournament_id, self.keys(tournament_id), seat_tokens=tokens)
-            self._save(*events, vault)
+            self._save(*events)
             t = self.tournament(tournament_id)
         paired = t.rounds[plan.round - 1]
         return RoundPairedResponse(
@@ -565,8 +579,9 @@ class Tournaments:
                     if who == player:
                         status = ("forfeit" if x.game in t.forfeits else "ended" if x.game in t.results
                                   else "playing")
-                        games.append(MyGame(paired.round, x.table, x.game, x.scenario, seat,
-                                            keys.seat_tokens.get(x.game, {}).get(seat, ""), status))
+                        token = (keys.seat_tokens.get(x.game, {}).get(seat)  # kept by earlier versions
+                                 or self.herald.derived_seat_token(UUID(x.game), seat))
+                        games.append(MyGame(paired.round, x.table, x.game, x.scenario, seat, token, status))
         return MyGames(player, games)
 
     def standings(self, tournament_id: UUID) -> StandingsBody:

@@ -9,6 +9,7 @@ folds it here and answers every step's spectator view at once.
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 from pathlib import Path
 from typing import Any
@@ -20,13 +21,13 @@ from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
-from api.errors import Invalid, NotFound
+from api.errors import Invalid, NotFound, TooLarge
 from api.http import RECORD_DEPTH, read_body, respond
 from domain.game import Game, IncompatibleRecord, apply
 from domain.rules.base import RuleViolation
 from projections.timeline import TimelineEntry, narrate
-from replays.record import Record, RecordEvent, RecordHeader, from_record_event
-from replays.verify import Verdict, verify
+from replays.record import Record, RecordEvent, RecordHeader, derive_record, from_record_event
+from replays.verify import Verdict, check_chain, verify
 
 VIEWER_DIR = Path(__file__).resolve().parent / "viewer"
 CONTENT_TYPES = {
@@ -61,25 +62,64 @@ class RecordViews(msgspec.Struct, frozen=True):
     seed: str | None = None
 
 
-def record_views(record: Record) -> RecordViews:
-    """Fold a record event by event: the spectator's board after each one."""
+class ViewLimits(msgspec.Struct, frozen=True):
+    """The most work one opened record may cost: events folded, and bytes of the boards
+    (every step's view and text, encoded) held to answer it."""
+
+    events: int = 5_000
+    view_bytes: int = 64 * 1024 * 1024
+
+
+def record_views(record: Record, limits: ViewLimits = ViewLimits()) -> RecordViews:
+    """Check a record's hash chain, then fold it event by event: the spectator's board after
+    each one, held encoded and within ``limits``. The header shown is the one the chain
+    proves, never the file's own (the verdict names any field where they disagree)."""
     if not record.events:
         raise Invalid("the record has no events", code="record_empty")
+    if len(record.events) > limits.events:
+        raise TooLarge(f"the record has {len(record.events)} events; the viewer opens at most {limits.events} "
+                       "(HERALD_VIEWER_MAX_EVENTS)", code="record_too_long")
+    broken = list(check_chain(record))
+    if broken:
+        first = broken[0]
+        at = f"version {first.version}: " if first.version is not None else ""
+        raise Invalid(f"the record's hash chain does not hold ({at}{first.what}); it is not opened",
+                      code="record_chain_broken", version=first.version)
+    try:
+        header = derive_record(record.header.game, record.events, record.seed).header
+    except msgspec.ValidationError as error:
+        raise Invalid(f"the record cannot be replayed at version 1: {error}", code="record_unreadable") from None
     game_id = UUID(record.header.game)
     game: Game | None = None
     steps: list[RecordStep] = []
     timeline: list[TimelineEntry] = []
+    held = 0
+    blocked: RecordEvent | None = None  # the board cannot be folded past a sealed event
     for event in record.events:
-        recorded = from_record_event(game_id, event)
         try:
-            game = apply(game, recorded)
+            recorded = from_record_event(game_id, event)
+            if blocked is None and event.sealed:
+                blocked = event
+            if blocked is None:
+                game = apply(game, recorded)
+                view = msgspec.Raw(msgspec.json.encode(game.rules.view(game.state, None)))
+                text = game.rules.render_text(game.state)
+            else:
+                view, text = msgspec.Raw(b"null"), (f"sealed from version {blocked.version} (for "
+                                                    f"{', '.join(blocked.data['for'])}) until the seed is revealed: "
+                                                    "the board is not shown")
         except (IncompatibleRecord, RuleViolation, KeyError, ValueError, TypeError, msgspec.ValidationError) as error:
             raise Invalid(f"the record cannot be replayed at version {event.version}: {error}",
-                          code="record_unreadable") from None
-        steps.append(RecordStep(event.version, game.to_act(), game.rules.view(game.state, None),
-                                game.rules.render_text(game.state)))
+                          code="record_unreadable", version=event.version) from None
+        if game is None:
+            raise Invalid("the record's first event is sealed", code="record_unreadable", version=event.version)
+        held += len(view) + len(text)
+        if held > limits.view_bytes:
+            raise TooLarge(f"the boards of this record's first {event.version} steps exceed "
+                           f"{limits.view_bytes} bytes (HERALD_VIEWER_MAX_VIEW_BYTES)", code="record_views_too_large")
+        steps.append(RecordStep(event.version, [] if blocked else game.to_act(), view, text))
         timeline.append(narrate(game.rules, recorded))
-    return RecordViews(record.header, record.events, verify(record), timeline, steps, record.seed)
+    return RecordViews(header, record.events, verify(record), timeline, steps, record.seed)
 
 
 def _page(name: str) -> FileResponse:
@@ -90,10 +130,13 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
     """The viewer's routes; include once in the app."""
     settings = settings or Settings.from_env()
     router = APIRouter()
+    limits = ViewLimits(settings.viewer_max_events, settings.viewer_max_view_bytes)
+    opening = asyncio.Semaphore(settings.viewer_concurrency)
 
+    @router.get("/", include_in_schema=False)
     @router.get("/viewer", include_in_schema=False)
     def viewer_home() -> FileResponse:
-        """The game list and the portable-record opener."""
+        """The home page: the game list, the portable-record opener and links to the docs."""
         return _page("index.html")
 
     @router.get("/viewer/assets/{path:path}", include_in_schema=False)
@@ -117,11 +160,12 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         a portable record; the answer a ``RecordViews``. Private to the viewer, so not in
         the OpenAPI contract."""
         record = await read_body(request, Record, settings.max_body, RECORD_DEPTH)
-        views = await run_in_threadpool(record_views, record)
-        if "gzip" not in request.headers.get("accept-encoding", ""):
-            return respond(views)
-        # Every step's board repeats most of the last one: gzip takes 4 MB to under 100 kB.
-        body = await run_in_threadpool(lambda: gzip.compress(msgspec.json.encode(views), 6))
+        async with opening:  # a few records at a time: memory stays within their limits
+            views = await run_in_threadpool(record_views, record, limits)
+            if "gzip" not in request.headers.get("accept-encoding", ""):
+                return respond(views)
+            # Every step's board repeats most of the last one: gzip takes 4 MB to under 100 kB.
+            body = await run_in_threadpool(lambda: gzip.compress(msgspec.json.encode(views), 6))
         return Response(body, media_type="application/json",
                         headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
 

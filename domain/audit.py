@@ -1,11 +1,13 @@
 """Audit and study commands that are not moves of play: annotations, disputes and
-umpires' rulings (which may void play from a version on, or reveal the seed), and the
-seats' agreement to abandon. Each validates like a rule and returns events; the verifier
+umpires' rulings (which may void play from a version on, or reveal the seed), the
+seats' agreement to abandon, and a freeze lifted without an umpire (by agreement, or
+lapsed after a time the record states). Each validates like a rule and returns events; the verifier
 runs them again over a record exactly as it runs ``decide`` over decisions."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from domain.events import (
@@ -15,12 +17,16 @@ from domain.events import (
     DisputeRaised,
     DisputeRuled,
     EventData,
+    FreezeLapsed,
+    FreezeLifted,
+    FreezeReleaseAgreed,
     GameEnded,
+    Inspected,
     Outcome,
     SeedRevealed,
     Target,
 )
-from domain.game import Game
+from domain.game import Game, OpenDispute
 from domain.rules.base import GAME_OVER, RuleViolation
 
 MAX_TEXT = 4_000
@@ -60,7 +66,9 @@ def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, vo
                  reveal_seed: bool, seed_hex: str | None) -> list[EventData]:
     """An umpire's ruling. Upheld rulings may void play from ``void_from`` on: the voided
     events stay in the record, the state is refolded without them, and their dice stay
-    drawn. A ruling may also reveal the seed (``seed_hex`` is then required)."""
+    drawn. A ruling may also reveal the seed (``seed_hex`` is then required); since no die
+    may be drawn from a public seed, revealing it ends a game still in play (GameEnded, no
+    winner, before SeedRevealed). To play on, fork it: a fork gets its own commitment."""
     if not any(d.id == dispute for d in game.disputes):
         raise RuleViolation("audit.no_open_dispute", f"no open dispute {dispute} in this game")
     if ruling not in ("upheld", "rejected"):
@@ -80,6 +88,10 @@ def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, vo
     if reveal_seed and game.seed is None:
         if seed_hex is None:
             raise RuleViolation("audit.seed_unknown", "the seed is needed to reveal it")
+        if not game.ended:  # no die may be drawn from a public seed: the reveal ends play
+            events.append(GameEnded(outcome=Outcome(reason=f"the seed was revealed by the umpire's ruling on "
+                                                           f"dispute {dispute}; play cannot go on with dice "
+                                                           "anyone can predict")))
         events.append(SeedRevealed(seed=seed_hex, reason=f"umpire ruling on dispute {dispute}"))
     return events
 
@@ -101,16 +113,69 @@ def agree_to_abandon(game: Game, seat: str, seed_hex: str | None) -> list[EventD
     return events
 
 
-# How the verifier runs each kind of block again: the block's first event's data in,
-# the events the command produces out.
-Replayer = Callable[[Game, dict[str, Any], str | None], list[EventData]]
+def _freezing(game: Game, dispute: int) -> OpenDispute:
+    found = next((d for d in game.disputes if d.id == dispute and d.freeze), None)
+    if found is None:
+        raise RuleViolation("audit.no_freeze", f"no open dispute {dispute} freezes play in this game")
+    return found
+
+
+def agree_to_release(game: Game, dispute: int, seat: str) -> list[EventData]:
+    """A seat agrees that play frozen by ``dispute`` may go on. The freeze lifts when the
+    seat that raised it agrees, or when every other seat has."""
+    if seat not in game.created.seats:
+        raise RuleViolation("unknown_seat", f"this game has no seat {seat!r}")
+    frozen = _freezing(game, dispute)
+    if seat in frozen.release:
+        raise RuleViolation("audit.already_agreed", f"{seat} has already agreed to lift this freeze")
+    events: list[EventData] = [FreezeReleaseAgreed(dispute=dispute, seat=seat)]
+    agreed = set(frozen.release) | {seat}
+    if frozen.seat in agreed or agreed >= set(game.created.seats) - {frozen.seat}:
+        events.append(FreezeLifted(dispute=dispute, cause="agreement"))
+    return events
+
+
+def lapsed_freezes(game: Game, now: datetime, after_seconds: int) -> list[EventData]:
+    """The freezes that have lapsed by ``now`` (a time given, never read here): open for at
+    least ``after_seconds`` with no ruling. Each becomes a FreezeLapsed block of its own."""
+    if after_seconds <= 0:
+        return []
+    return [FreezeLapsed(dispute=d.id, after_seconds=after_seconds) for d in game.disputes
+            if d.freeze and d.raised_at is not None and now - d.raised_at >= timedelta(seconds=after_seconds)]
+
+
+def lapse_freeze(game: Game, dispute: int, after_seconds: int, at: datetime) -> list[EventData]:
+    """A FreezeLapsed recorded at ``at``: valid only that long after the freeze was raised."""
+    frozen = _freezing(game, dispute)
+    if after_seconds <= 0:
+        raise RuleViolation("audit.bad_lapse", "a freeze lapses after a positive number of seconds")
+    if frozen.raised_at is None or at - frozen.raised_at < timedelta(seconds=after_seconds):
+        raise RuleViolation("audit.freeze_not_lapsed",
+                            f"dispute {dispute} was raised less than {after_seconds} s before this lapse")
+    return [FreezeLapsed(dispute=dispute, after_seconds=after_seconds)]
+
+
+def inspect(game: Game, by: str, at_version: int, reason: str = "") -> list[EventData]:
+    """An umpire looks at the full state at a version: the record keeps who looked and when."""
+    _version(game, at_version, "at_version")
+    if len(reason) > MAX_TEXT:
+        raise RuleViolation("audit.bad_reason", f"a reason of at most {MAX_TEXT} characters")
+    return [Inspected(by=by, at_version=at_version, reason=reason)]
+
+
+# How the verifier runs each kind of block again: the block's first event's data and
+# recorded time in, the events the command produces out.
+Replayer = Callable[[Game, dict[str, Any], str | None, datetime], list[EventData]]
 
 REPLAYERS: dict[str, Replayer] = {
-    "Annotated": lambda g, d, seed: annotate(g, d["by"], d["at_version"], d["text"],
-                                             Target(**d["target"]) if d.get("target") else None, d.get("arrow")),
-    "DisputeRaised": lambda g, d, seed: raise_dispute(g, d["seat"], d["about_version"], d["reason"],
-                                                      d.get("freeze", False)),
-    "DisputeRuled": lambda g, d, seed: rule_dispute(g, d["dispute"], d["ruling"], d["reason"], d["by"],
-                                                    d.get("void_from"), d.get("reveal_seed", False), seed),
-    "AbandonAgreed": lambda g, d, seed: agree_to_abandon(g, d["seat"], seed),
+    "Annotated": lambda g, d, seed, at: annotate(g, d["by"], d["at_version"], d["text"],
+                                                 Target(**d["target"]) if d.get("target") else None, d.get("arrow")),
+    "DisputeRaised": lambda g, d, seed, at: raise_dispute(g, d["seat"], d["about_version"], d["reason"],
+                                                          d.get("freeze", False)),
+    "DisputeRuled": lambda g, d, seed, at: rule_dispute(g, d["dispute"], d["ruling"], d["reason"], d["by"],
+                                                        d.get("void_from"), d.get("reveal_seed", False), seed),
+    "AbandonAgreed": lambda g, d, seed, at: agree_to_abandon(g, d["seat"], seed),
+    "FreezeReleaseAgreed": lambda g, d, seed, at: agree_to_release(g, d["dispute"], d["seat"]),
+    "FreezeLapsed": lambda g, d, seed, at: lapse_freeze(g, d["dispute"], d["after_seconds"], at),
+    "Inspected": lambda g, d, seed, at: inspect(g, d["by"], d["at_version"], d.get("reason", "")),
 }

@@ -4,6 +4,10 @@ Each stream registers its event types under stable names (part of the record for
 every stored event carries ``prev_hash`` and ``hash``: SHA-256 of the canonical JSON (msgspec,
 sorted keys) of ``{<stream>, "version", "type", "data", "prev_hash", "recorded_at"}``, where
 ``<stream>`` is the stream's kind (``"game"``, ``"tournament"``) keyed to its id.
+
+An event only some seats may read (``readers``) is hashed in its sealed form
+``{"sealed": SEAL, "for": [seats]}`` in place of its data (:mod:`domain.seals`), so every
+reader verifies the whole chain without reading it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
 import msgspec
+
+from domain.seals import readers_of, seal, sealed_form
 
 GENESIS_HASH = "0" * 64
 
@@ -87,6 +93,8 @@ class StoredEvent(msgspec.Struct, frozen=True):
     data: dict[str, Any]
     prev_hash: str
     hash: str
+    readers: tuple[str, ...] | None = None  # the seats that may read it; None: everyone
+    seal: str | None = None  # sha256(salt || canonical data) of a sealed event
 
     stream: ClassVar[str]
 
@@ -94,16 +102,32 @@ class StoredEvent(msgspec.Struct, frozen=True):
     def version(self) -> int:
         return self.originator_version
 
+    @property
+    def hashed_data(self) -> dict[str, Any]:
+        """What the hash link covers: the data, or the sealed form of a sealed event."""
+        return self.data if self.readers is None else sealed_form(self.seal or "", self.readers)
+
+
+Salt = Callable[[int], bytes]  # version -> the salt of the event sealed there
+
 
 def chain(cls: type[S], stream_id: UUID, version: int, prev_hash: str, events: Iterable[EventData],
-          now: datetime) -> list[S]:
-    """Wrap event data as stored events of ``cls``, numbering and hash-linking them."""
+          now: datetime, readers: Iterable[frozenset[str] | tuple[str, ...] | None] | None = None,
+          salt: Salt | None = None) -> list[S]:
+    """Wrap event data as stored events of ``cls``, numbering and hash-linking them.
+    ``readers`` (one per event) seals the events only some seats may read, with ``salt``;
+    without a salt (a replay that has no seed) the seal is left empty."""
     out = []
     stream, recorded_at = str(stream_id), iso(now)
-    for offset, event in enumerate(events):
+    events = list(events)
+    who = list(readers) if readers is not None else [None] * len(events)
+    for offset, (event, allowed) in enumerate(zip(events, who, strict=True)):
         data = to_data(event)
         v = version + offset
-        digest = link_hash(cls.stream, stream, v, event.type_name, data, prev_hash, recorded_at)
-        out.append(cls(stream_id, v, now, event.type_name, data, prev_hash, digest))
+        seats = readers_of(allowed)
+        sealed = None if seats is None else (seal(salt(v), data) if salt is not None else "")
+        hashed = data if seats is None else sealed_form(sealed, seats)
+        digest = link_hash(cls.stream, stream, v, event.type_name, hashed, prev_hash, recorded_at)
+        out.append(cls(stream_id, v, now, event.type_name, data, prev_hash, digest, seats, sealed))
         prev_hash = digest
     return out

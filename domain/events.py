@@ -162,11 +162,50 @@ class AbandonAgreed(EventData, frozen=True):
     seat: str
 
 
+# -- a freeze with no umpire (issue 11): lifted by the other seats' agreement, or lapsed ----
+@event_type("FreezeReleaseAgreed")
+class FreezeReleaseAgreed(EventData, frozen=True):
+    """A seat agrees that play frozen by dispute ``dispute`` may go on."""
+
+    dispute: int
+    seat: str
+
+
+@event_type("FreezeLifted")
+class FreezeLifted(EventData, frozen=True):
+    """Play frozen by ``dispute`` goes on: the seat that froze it agreed, or every other seat
+    did (``cause`` "agreement"). The dispute itself stays open for an umpire."""
+
+    dispute: int
+    cause: str
+
+
+@event_type("FreezeLapsed")
+class FreezeLapsed(EventData, frozen=True):
+    """Play frozen by ``dispute`` goes on because no umpire ruled within ``after_seconds``
+    (the server's setting when it lapsed); recorded when the next command came, at a time
+    at least that long after the DisputeRaised. The dispute stays open."""
+
+    dispute: int
+    after_seconds: int
+
+
+@event_type("Inspected")
+class Inspected(EventData, frozen=True):
+    """An umpire looked at the full state (every hand) at a version: who, and why."""
+
+    by: str  # "admin" or "director"
+    at_version: int
+    reason: str = ""
+
+
 # Events that record something other than play: they start a block of their own in the
 # stream and never pass through a rule system's evolve.
-META_EVENTS = frozenset({"Annotated", "DisputeRaised", "DisputeRuled", "DecisionsVoided", "AbandonAgreed"})
+META_EVENTS = frozenset({"Annotated", "DisputeRaised", "DisputeRuled", "DecisionsVoided", "AbandonAgreed",
+                         "FreezeReleaseAgreed", "FreezeLifted", "FreezeLapsed", "Inspected"})
 
 # The events that open a block of the record: a seat's decision or an audit command. Every
-# other event (dice, rule effects, GameEnded, SeedRevealed, DecisionsVoided) belongs to
-# the block it follows.
-BLOCK_STARTS = frozenset({"DecisionTaken", "Annotated", "DisputeRaised", "DisputeRuled", "AbandonAgreed"})
+# other event (dice, rule effects, GameEnded, SeedRevealed, DecisionsVoided, FreezeLifted)
+# belongs to the block it follows.
+BLOCK_STARTS = frozenset({"DecisionTaken", "Annotated", "DisputeRaised", "DisputeRuled", "AbandonAgreed",
+                          "FreezeReleaseAgreed", "FreezeLapsed", "Inspected"})

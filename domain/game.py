@@ -16,6 +16,7 @@ from uuid import UUID
 
 import msgspec
 
+from domain import seals
 from domain.chain import GENESIS_HASH, StoredEvent, iso, link_hash
 from domain.chain import chain as chain_events
 from domain.events import (
@@ -29,6 +30,9 @@ from domain.events import (
     DisputeRaised,
     DisputeRuled,
     EventData,
+    FreezeLapsed,
+    FreezeLifted,
+    FreezeReleaseAgreed,
     GameCreated,
     GameEnded,
     Outcome,
@@ -56,9 +60,13 @@ def event_hash(game_id: UUID, version: int, type_: str, data: dict[str, Any], pr
     return link_hash(Recorded.stream, game_id, version, type_, data, prev_hash, recorded_at)
 
 
-def chain(game_id: UUID, version: int, prev_hash: str, events: Iterable[EventData], now: datetime) -> list[Recorded]:
-    """Wrap event data as stored game events, numbering and hash-linking them."""
-    return chain_events(Recorded, game_id, version, prev_hash, events, now)
+def chain(game_id: UUID, version: int, prev_hash: str, events: Iterable[EventData], now: datetime,
+          readers: Iterable[frozenset[str] | tuple[str, ...] | None] | None = None,
+          server_seed: bytes | None = None) -> list[Recorded]:
+    """Wrap event data as stored game events, numbering and hash-linking them; events only
+    some seats may read (``readers``, one per event) are sealed with the game's salts."""
+    salt = None if server_seed is None else (lambda v: seals.salt(server_seed, game_id, v))
+    return chain_events(Recorded, game_id, version, prev_hash, events, now, readers, salt)
 
 
 class KeyUse(msgspec.Struct, frozen=True):
@@ -72,12 +80,15 @@ class KeyUse(msgspec.Struct, frozen=True):
 
 
 class OpenDispute(msgspec.Struct, frozen=True):
-    """A dispute not yet ruled: its id is the version of its DisputeRaised."""
+    """A dispute not yet ruled: its id is the version of its DisputeRaised, ``raised_at``
+    that event's recorded time; ``release`` the seats that agreed to lift its freeze."""
 
     id: int
     seat: str
     about_version: int
     freeze: bool
+    raised_at: datetime | None = None
+    release: tuple[str, ...] = ()
 
 
 class Game(msgspec.Struct, frozen=True):
@@ -98,6 +109,7 @@ class Game(msgspec.Struct, frozen=True):
     voided: tuple[tuple[int, int], ...] = ()  # [from, to) version ranges of voided play
     abandon: tuple[str, ...] = ()  # seats that agreed to abandon
     forced_used: int = 0  # forced faces of a study fork already rolled
+    played: bool = False  # a seat's decision has been recorded
 
     @property
     def rules(self) -> RuleSystem:
@@ -106,6 +118,12 @@ class Game(msgspec.Struct, frozen=True):
     @property
     def ended(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def revealed(self) -> bool:
+        """Whether the seed is public (revealed, or a study game's): then every seal can be
+        proven by anyone, and nothing in the record is kept from any reader."""
+        return self.seed is not None or self.created.study
 
     @property
     def frozen(self) -> bool:
@@ -174,6 +192,8 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
     changes: dict[str, Any] = {"version": event.version, "modified_on": event.timestamp, "head": event.hash}
     if event.type not in META_EVENTS:
         changes["state"] = game.rules.evolve(game.state, data)
+    if not game.played and event.type == "DecisionTaken":
+        changes["played"] = True
     match data:
         case DiceRolled(draws=draws) | CardsShuffled(draws=draws) if draws:
             changes["next_draw"] = max(game.next_draw, draws[-1] + 1)
@@ -187,7 +207,7 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
         case SeedRevealed(seed=seed):
             changes["seed"] = seed
         case DisputeRaised(seat=seat, about_version=about, freeze=freeze):
-            changes["disputes"] = game.disputes + (OpenDispute(event.version, seat, about, freeze),)
+            changes["disputes"] = game.disputes + (OpenDispute(event.version, seat, about, freeze, event.timestamp),)
         case DisputeRuled(dispute=dispute):
             changes["disputes"] = tuple(d for d in game.disputes if d.id != dispute)
         case DecisionsVoided(from_version=start):
@@ -196,6 +216,13 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
             voided = game.voided + ((start, event.version),)
             changes["voided"] = voided
             changes["state"] = refold_state(game.created, history(event.version - 1), voided)
+        case FreezeReleaseAgreed(dispute=dispute, seat=seat):
+            changes["disputes"] = tuple(
+                msgspec.structs.replace(d, release=tuple(sorted(set(d.release) | {seat}))) if d.id == dispute else d
+                for d in game.disputes)
+        case FreezeLifted(dispute=dispute) | FreezeLapsed(dispute=dispute):
+            changes["disputes"] = tuple(msgspec.structs.replace(d, freeze=False) if d.id == dispute else d
+                                        for d in game.disputes)
         case AbandonAgreed(seat=seat):
             changes["abandon"] = tuple(sorted(set(game.abandon) | {seat}))
     return msgspec.structs.replace(game, **changes)
@@ -280,14 +307,19 @@ def resolve_decision(
     except ForcedFaceMismatch as error:
         raise RuleViolation("forced_face_mismatch", str(error)) from None
     state = game.state
-    for event in typed:
+    readers: list[frozenset[str] | None] = []
+    for event in typed:  # who may read each event, from the state before it is folded
+        readers.append(rules.command_readers(state, seat, command) if event is typed[0]
+                       else rules.readers(state, event))
         state = rules.evolve(state, event)
     outcome = rules.outcome(state)
-    if outcome is not None:
+    if outcome is not None:  # the end and the seed are public
         typed.append(GameEnded(outcome=outcome))
+        readers.append(None)
         if server_seed is not None:
             typed.append(SeedRevealed(seed=server_seed.hex()))
-    recorded = chain(game.id, game.version + 1, game.head, typed, now)
+            readers.append(None)
+    recorded = chain(game.id, game.version + 1, game.head, typed, now, readers, server_seed)
     after = game
     for event, data in zip(recorded, typed):
         after = advance(after, event, data)

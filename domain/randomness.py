@@ -6,6 +6,7 @@ server seed; anyone holding the revealed seed can recompute every die and shuffl
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Iterator, Sequence
@@ -67,6 +68,10 @@ class Draws:
         """``uniform(m)`` on an already-made draw ``n`` (does not advance)."""
         return uniform(self._seed, self._game, self._client, n, m)
 
+    def order(self, draws: tuple[int, ...], size: int) -> tuple[int, ...]:
+        """The deck order an already-made shuffle of ``size`` cards on ``draws`` gave."""
+        return shuffle_order(self._seed, self._game, self._client, draws, size)
+
 
 def shuffled(items: Sequence[T], values: Sequence[int]) -> list[T]:
     """Apply the DESIGN.md shuffle: for i from len-1 down to 1, swap L[i] and L[values[..]].
@@ -78,3 +83,14 @@ def shuffled(items: Sequence[T], values: Sequence[int]) -> list[T]:
         j = values[t]
         order[i], order[j] = order[j], order[i]
     return order
+
+
+@functools.lru_cache(maxsize=64)
+def shuffle_order(server_seed: bytes, game_id: UUID, client_seed: str, draws: tuple[int, ...],
+                  size: int) -> tuple[int, ...]:
+    """The permutation (indices into the unshuffled deck) a shuffle of ``size`` cards on
+    ``draws`` produced. Pure, so remembered: drawing one card per command from a long deck
+    would otherwise recompute ``size - 1`` HMACs per card (issue 11, point 4)."""
+    values = [uniform(server_seed, game_id, client_seed, n, i + 1)
+              for n, i in zip(draws, range(size - 1, 0, -1), strict=True)]
+    return tuple(shuffled(range(size), values))

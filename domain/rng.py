@@ -14,7 +14,7 @@ from uuid import UUID
 
 from domain.dice import DieKind
 from domain.events import CardsShuffled, DiceForced, DiceRolled, EventData
-from domain.randomness import Draws, shuffled
+from domain.randomness import Draws
 
 
 class Rng(Protocol):
@@ -73,11 +73,7 @@ class SeededRng:
         return CardsShuffled(deck=deck, size=size, draws=numbers, purpose=purpose)
 
     def order(self, shuffle: CardsShuffled) -> list[int]:
-        values = [
-            self.draws.at(n, i + 1)
-            for n, i in zip(shuffle.draws, range(shuffle.size - 1, 0, -1), strict=True)
-        ]
-        return shuffled(range(shuffle.size), values)
+        return list(self.draws.order(tuple(shuffle.draws), shuffle.size))
 
 
 class RecordedRng:

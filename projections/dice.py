@@ -69,7 +69,7 @@ class DiceStats(TrackedProjection):
     batch = 1000
 
     def apply(self, session: Session, seq: int, event: Recorded | None, prepared: None = None) -> None:
-        if event is None:
+        if event is None or event.readers is not None:  # sealed dice stay out of the statistics
             return
         d = event.data
         game = str(event.originator_id)

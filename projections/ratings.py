@@ -1,11 +1,14 @@
-"""Player ratings per rule system and scenario, from every finished rated game, tournament
-or not: OpenSkill's Plackett-Luce model (it rates two-player games and multi-player tables
-alike). A read model in the store's database, caught up from the notification log in
+"""Player ratings per rule system and scenario, from every finished game whose players are
+vouched for: OpenSkill's Plackett-Luce model (it rates two-player games and multi-player
+tables alike). A read model in the store's database, caught up from the notification log in
 order, so the same history always gives the same ratings; rebuildable from zero.
 
-A game is rated unless it is a study game (its seed chosen by its creator), a fork, a game
-with fewer than two distinct players, a game abandoned by every seat (no winner, no draw), or
-a game of a tournament created unrated.
+Vouched for (issue 11): a game paired at a table of a rated tournament (its director
+registered the players), or a casual game every seat of which its registered player claimed
+with their token (``SeatClaimed`` events, :mod:`domain.players`). Anyone may create a game
+naming anyone; only vouched games move ratings. Never rated: a study game (its seed chosen
+by its creator), a fork, a game with fewer than two distinct players, a game abandoned by
+every seat (no winner, no draw), a game of a tournament created unrated.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from openskill.models import PlackettLuce
 
 from domain.events import GameCreated, Outcome
 from domain.game import Recorded
+from domain.players import SeatClaimed
 from domain.tournaments.standings import order_of
 from projections.sql import Database, Session, TrackedProjection
 
-NAME = "ratings"
+NAME = "ratings/2"  # 2: only vouched games count (issue 11); the tables are rebuilt
 MODEL = PlackettLuce()
 
 SCHEMA = [
@@ -38,6 +42,12 @@ SCHEMA = [
         PRIMARY KEY (rules, scenario, player)
     )""",
     "CREATE INDEX IF NOT EXISTS herald_ratings_player ON herald_ratings (player)",
+    """CREATE TABLE IF NOT EXISTS herald_vouched_seats (
+        game_id TEXT NOT NULL,
+        seat TEXT NOT NULL,
+        player TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )""",
     """CREATE TABLE IF NOT EXISTS herald_rated_games (
         game_id TEXT PRIMARY KEY,
         rules TEXT NOT NULL,
@@ -62,14 +72,17 @@ class Rating(msgspec.Struct, frozen=True):
     updated_at: str
 
 
-GameInfo = Callable[[UUID], tuple[GameCreated, bool] | None]  # (GameCreated, rated?) or None
+# A game's creation and who vouches for its players: TOURNAMENT (a rated tournament's table),
+# CASUAL (rated when every seat is claimed) or UNRATED; None when it is not a game.
+TOURNAMENT, CASUAL, UNRATED = "tournament", "casual", "unrated"
+GameInfo = Callable[[UUID], tuple[GameCreated, str] | None]
 
 
 class Ratings(TrackedProjection):
     """The ratings projection over a store's notification log."""
 
     name = NAME
-    tables = ("herald_ratings", "herald_rated_games")
+    tables = ("herald_ratings", "herald_rated_games", "herald_vouched_seats")
     schema = tuple(SCHEMA)
 
     def __init__(self, db: Database, read_notifications: Callable[[int, int], list[tuple[int, Any]]],
@@ -77,15 +90,21 @@ class Ratings(TrackedProjection):
         self._info = game_info
         super().__init__(db, read_notifications)
 
-    def prepare(self, batch: list[tuple[int, Any]]) -> dict[UUID, tuple[GameCreated, bool] | None]:
-        """Each ended game's creation and whether it is rated, read before the transaction."""
+    def prepare(self, batch: list[tuple[int, Any]]) -> dict[UUID, tuple[GameCreated, str] | None]:
+        """Each ended game's creation and who vouches for it, read before the transaction."""
         return {e.originator_id: self._info(e.originator_id) for _, e in batch
                 if isinstance(e, Recorded) and e.type == "GameEnded"}
 
     def apply(self, session: Session, seq: int, event: Any, prepared: dict | None = None) -> None:
-        if isinstance(event, Recorded) and event.type == "GameEnded":
+        if isinstance(event, SeatClaimed):
+            session.execute("INSERT INTO herald_vouched_seats (game_id, seat, player) VALUES (%(g)s, %(s)s, %(p)s) "
+                            "ON CONFLICT (game_id, seat) DO NOTHING",
+                            {"g": event.game, "s": event.seat, "p": event.player})
+        elif isinstance(event, Recorded) and event.type == "GameEnded":
             info = (prepared or {}).get(event.originator_id)
-            if info is not None and info[1]:
+            if info is None or info[1] == UNRATED:
+                return
+            if info[1] == TOURNAMENT or _vouched(session, str(event.originator_id), info[0]):
                 _rate(session, event, info[0])
 
     def of_player(self, player: str) -> list[Rating]:
@@ -113,6 +132,13 @@ def ranks(created: GameCreated, outcome: Outcome) -> dict[str, int]:
     """Each seat's rank for OpenSkill (1 best; equal ranks are ties)."""
     places = order_of({s: i.player for s, i in created.seats.items()}, outcome)
     return {seat: place + 1 for seat, place in places.items()}
+
+
+def _vouched(s: Session, game: str, created: GameCreated) -> bool:
+    """Whether every seat of a casual game was claimed by the player it names."""
+    rows = s.rows("SELECT seat, player FROM herald_vouched_seats WHERE game_id = %(g)s", {"g": game})
+    claimed = {r["seat"]: r["player"] for r in rows}
+    return all(claimed.get(seat) == info.player for seat, info in created.seats.items())
 
 
 def _rate(s: Session, event: Recorded, created: GameCreated) -> None:

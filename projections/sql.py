@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -43,6 +44,30 @@ class Database:
         with self._datastore.transaction(commit=True) as cursor:
             yield Session(self, cursor)
 
+    @contextmanager
+    def exclusive(self, name: str) -> Iterator[None]:
+        """Run the block while no other process runs one with the same ``name``: a
+        PostgreSQL session advisory lock, released at the end or when the process dies.
+        SQLite: one process owns the file, the caller's own lock suffices."""
+        if self.dialect != "postgres":
+            yield
+            return
+        key = advisory_key(name)
+        with self._datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            try:
+                yield
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
+def advisory_key(name: str) -> int:
+    """A PostgreSQL advisory lock key (a signed 64-bit integer) for ``name``."""
+    return (0x4845524C << 32) | zlib.crc32(name.encode())
+
+
+SCHEMA_LOCK = "herald:schema"  # held while any process creates tables
+
 
 class Session:
     def __init__(self, db: Database, cursor: Cursor):
@@ -74,17 +99,11 @@ CREATE TABLE IF NOT EXISTS herald_skipped (
 
 
 class Skipped(msgspec.Struct, frozen=True):
-    """A notification a read model could not apply: its position and the error."""
+    """A notification a read model could not apply (and skipped): its position and the error.
+    Kept in ``herald_skipped``; /health lists them (api/health.py)."""
 
     position: int
     error: str
-
-
-class ReadModelHealth(msgspec.Struct, frozen=True):
-    """A read model's tracking position and the notifications it skipped."""
-
-    position: int
-    skipped: list[Skipped]
 
 
 def position(session: Session, projection: str) -> int:
@@ -116,7 +135,7 @@ class TrackedProjection:
         self._db = db
         self._read = read_notifications
         self._lock = threading.Lock()
-        with db.transaction() as s:
+        with db.exclusive(SCHEMA_LOCK), db.transaction() as s:
             s.execute(TRACKING_TABLE)
             s.execute(SKIPPED_TABLE)
             fresh = not s.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": self.name})
@@ -140,28 +159,40 @@ class TrackedProjection:
         """Apply every notification after the tracking position; return how many.
         ``progress`` is told how far the notification ids advanced (the log may be read
         filtered, so ids can skip). A notification this read model cannot apply is skipped
-        and reported (:meth:`skipped`, logged); it never stops the read model."""
-        done = 0
+        and reported (:meth:`health`, logged); it never stops the read model.
+
+        One process at a time: with work to do, the catch-up runs under the read model's
+        advisory lock (``Database.exclusive``), and a process that waited for it reads the
+        position again, so no notification is applied twice. With nothing new, no lock."""
         with self._lock:
-            while True:
-                with self._db.transaction() as s:
-                    start = position(s, self.name)
-                batch = self._read(start + 1, self.batch)
-                if not batch:
-                    return done
-                try:
-                    self._apply_batch(batch)
-                except Exception:
-                    self._healthy()  # a database that fails on everything is not one bad event
-                    for one in batch:  # find the event at fault; apply the others
-                        try:
-                            self._apply_batch([one])
-                        except Exception as error:
-                            self._healthy()
-                            self._skip(one[0], error)
-                done += len(batch)
-                if progress:
-                    progress(batch[-1][0] - start)
+            with self._db.transaction() as s:
+                start = position(s, self.name)
+            if not self._read(start + 1, 1):
+                return 0
+            with self._db.exclusive(f"herald:projection:{self.name}"):
+                return self._catch_up(progress)
+
+    def _catch_up(self, progress: Callable[[int], None] | None) -> int:
+        done = 0
+        while True:
+            with self._db.transaction() as s:
+                start = position(s, self.name)
+            batch = self._read(start + 1, self.batch)
+            if not batch:
+                return done
+            try:
+                self._apply_batch(batch)
+            except Exception:
+                self._healthy()  # a database that fails on everything is not one bad event
+                for one in batch:  # find the event at fault; apply the others
+                    try:
+                        self._apply_batch([one])
+                    except Exception as error:
+                        self._healthy()
+                        self._skip(one[0], error)
+            done += len(batch)
+            if progress:
+                progress(batch[-1][0] - start)
 
     def _apply_batch(self, batch: list[tuple[int, Any]]) -> None:
         prepared = self.prepare(batch)
@@ -184,19 +215,12 @@ class TrackedProjection:
                       {"p": self.name, "n": seq, "e": what})
             set_position(s, self.name, max(seq, position(s, self.name)))
 
-    def health(self) -> ReadModelHealth:
-        """Where this read model is in the notification log, and what it skipped there."""
-        with self._db.transaction() as s:
-            at = position(s, self.name)
-            rows = s.rows("SELECT position, error FROM herald_skipped WHERE projection = %(p)s ORDER BY position",
-                          {"p": self.name})
-        return ReadModelHealth(at, [Skipped(int(r["position"]), r["error"]) for r in rows])
-
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Forget everything and rebuild from the first notification."""
-        with self._lock, self._db.transaction() as s:
-            for table in self.tables:
-                s.execute(f"DELETE FROM {table}")
-            s.execute("DELETE FROM herald_skipped WHERE projection = %(p)s", {"p": self.name})
-            set_position(s, self.name, 0)
-        return self.catch_up(progress)
+        with self._lock, self._db.exclusive(f"herald:projection:{self.name}"):
+            with self._db.transaction() as s:
+                for table in self.tables:
+                    s.execute(f"DELETE FROM {table}")
+                s.execute("DELETE FROM herald_skipped WHERE projection = %(p)s", {"p": self.name})
+                set_position(s, self.name, 0)
+            return self._catch_up(progress)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.game import Recorded
+from domain.seals import is_sealed_form
 from domain.rules.base import RuleSystem
 
 
@@ -19,6 +20,10 @@ class TimelineEntry(msgspec.Struct, frozen=True):
 def narrate(rules: RuleSystem, event: Recorded) -> TimelineEntry:
     """One line of narrative for one event."""
     d = event.data
+    if is_sealed_form(d):  # told without a word of what it holds
+        what = "a decision" if event.type == "DecisionTaken" else event.type.split(".")[-1]
+        return TimelineEntry(event.version, event.type, None, f"{what}, sealed for {', '.join(d['for'])}",
+                             event.timestamp.isoformat(timespec="microseconds"))
     seat = d.get("seat")
     match event.type:
         case "GameCreated":

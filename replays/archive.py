@@ -184,7 +184,12 @@ def _check_games(t: Tournament, records: dict[str, Record], problems: list[Archi
                 problems.append(ArchiveProblem(where, f"the recorded result names GameEnded at version "
                                                f"{result.version} with a hash the game's record does not have"))
                 continue
-            if msgspec.convert(at.data.get("outcome", {}), Outcome) != result.outcome:
+            try:
+                outcome = msgspec.convert(at.data.get("outcome", {}), Outcome)
+            except msgspec.ValidationError as error:
+                problems.append(ArchiveProblem(where, f"the game's GameEnded outcome is malformed: {error}"))
+                continue
+            if outcome != result.outcome:
                 problems.append(ArchiveProblem(where, "the recorded result differs from the game's GameEnded outcome"))
             if ended and ended[-1].hash != result.hash:
                 problems.append(ArchiveProblem(where, "the game ended again later; the result recorded is stale"))

@@ -10,6 +10,7 @@ from uuid import UUID
 
 import msgspec
 
+from domain import seals
 from domain.events import ForkRef, GameCreated, Outcome, SeatInfo, TournamentRef
 from domain.game import Recorded, iso
 from replays.signature import Signature
@@ -17,8 +18,12 @@ from replays.signature import Signature
 FORMAT = "herald-record/1"
 
 
-class RecordEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """An event as third parties see it, wherever it appears (DESIGN.md wire contract)."""
+class RecordEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """An event as third parties see it, wherever it appears (DESIGN.md wire contract).
+
+    An event sealed for some seats comes, to a reader who may not read it, with ``data``
+    ``{"sealed": SEAL, "for": [seats]}``; to its seats (and to everyone once the seed is
+    revealed) with its ``data``, its ``salt`` (hex) and ``for`` beside it."""
 
     version: int
     type: str
@@ -26,6 +31,33 @@ class RecordEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     prev_hash: str
     hash: str
     recorded_at: str
+    salt: str | None = None
+    for_: list[str] | None = msgspec.field(default=None, name="for")
+
+    @property
+    def sealed(self) -> bool:
+        """Whether this copy holds only the sealed form of the event's data."""
+        return seals.is_sealed_form(self.data) and self.salt is None
+
+
+class Reader(msgspec.Struct, frozen=True):
+    """Who is reading: the seats whose sealed events it reads in full, or ``everything``
+    (once the seed is revealed, or an umpire's recorded inspection). Nobody: no seats."""
+
+    seats: frozenset[str] = frozenset()
+    everything: bool = False
+
+    def reads(self, event: Recorded) -> bool:
+        return event.readers is None or self.everything or not self.seats.isdisjoint(event.readers)
+
+    @property
+    def seat(self) -> str | None:
+        """The seat whose view this reader gets (a spectator's when None)."""
+        return min(self.seats) if self.seats else None
+
+
+SPECTATOR = Reader()
+EVERYONE = Reader(everything=True)
 
 
 class RecordHeader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -58,31 +90,63 @@ class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     format: str = FORMAT
 
 
-def to_record_event(event: Recorded) -> RecordEvent:
-    return RecordEvent(event.version, event.type, event.data, event.prev_hash, event.hash, iso(event.timestamp))
+def to_record_event(event: Recorded, reader: Reader = SPECTATOR, seed: bytes | None = None) -> RecordEvent:
+    """An event as ``reader`` may see it: whole, or sealed. A sealed event's seats get its
+    salt beside its data (derived from the game's ``seed``) to check it against its seal."""
+    recorded_at = iso(event.timestamp)
+    if event.readers is None:
+        return RecordEvent(event.version, event.type, event.data, event.prev_hash, event.hash, recorded_at)
+    if reader.reads(event) and not seals.is_sealed_form(event.data):
+        salt = seals.salt(seed, event.originator_id, event.version).hex() if seed is not None else None
+        return RecordEvent(event.version, event.type, event.data, event.prev_hash, event.hash, recorded_at,
+                           salt, list(event.readers))
+    return RecordEvent(event.version, event.type, event.hashed_data, event.prev_hash, event.hash, recorded_at)
 
 
 def from_record_event(game_id: UUID, event: RecordEvent) -> Recorded:
+    """A record's event as a stored event: a sealed copy keeps its sealed form as ``data``;
+    a seat's copy (data and salt) gets its seal back from them. Raises ValueError on a
+    salt that is not hex."""
+    readers, seal = None, None
+    if event.salt is not None or event.for_ is not None:
+        readers = tuple(event.for_ or ())
+        seal = seals.seal(bytes.fromhex(event.salt or ""), event.data)
+    elif seals.is_sealed_form(event.data):
+        readers, seal = tuple(event.data["for"]), event.data["sealed"]
     return Recorded(
         game_id, event.version, datetime.fromisoformat(event.recorded_at), event.type, event.data,
-        event.prev_hash, event.hash,
+        event.prev_hash, event.hash, readers, seal,
     )
 
 
-def build_record(events: list[Recorded], public_seed: str | None = None) -> Record:
-    """The portable record of a game from its stored events (GameCreated first).
-    ``public_seed`` is a study game's seed, public from the start."""
-    created = events[0].typed()
-    assert isinstance(created, GameCreated)
+def build_record(events: list[Recorded], public_seed: str | None = None, reader: Reader = SPECTATOR,
+                 server_seed: bytes | None = None) -> Record:
+    """The portable record of a game from its stored events (GameCreated first), as
+    ``reader`` may see it (everything once the seed is revealed). ``public_seed`` is a study
+    game's seed, public from the start; ``server_seed`` gives the salts of the sealed events
+    the reader may read."""
+    revealed = public_seed or next((e.data["seed"] for e in events if e.type == "SeedRevealed"), None)
+    if revealed is not None:  # every seal can be proven by anyone
+        reader, server_seed = EVERYONE, bytes.fromhex(revealed)
+    return derive_record(str(events[0].originator_id), [to_record_event(e, reader, server_seed) for e in events],
+                         public_seed)
+
+
+def derive_record(game: str, events: list[RecordEvent], public_seed: str | None = None) -> Record:
+    """Everything a record shows besides its events, derived from its events: the one
+    definition export uses and verification checks a record's header against (a field
+    nobody can derive from the hash chain would be a field nobody can prove). Raises
+    msgspec.ValidationError when GameCreated or GameEnded data is malformed."""
+    created = msgspec.convert(events[0].data, GameCreated)
     seed, outcome, ended_at = public_seed, None, None
     for event in events:
         if event.type == "SeedRevealed":
-            seed = event.data["seed"]
+            seed = event.data.get("seed")
         elif event.type == "GameEnded":
-            outcome = msgspec.convert(event.data["outcome"], Outcome)
-            ended_at = iso(event.timestamp)
+            outcome = msgspec.convert(event.data.get("outcome"), Outcome)
+            ended_at = event.recorded_at
     header = RecordHeader(
-        game=str(events[0].originator_id),
+        game=game,
         rules=created.rules,
         rules_version=created.rules_version,
         scenario=created.scenario,
@@ -90,7 +154,7 @@ def build_record(events: list[Recorded], public_seed: str | None = None) -> Reco
         seats=created.seats,
         client_seed=created.client_seed,
         study=created.study,
-        created_at=iso(events[0].timestamp),
+        created_at=events[0].recorded_at,
         ended_at=ended_at,
         tournament=created.tournament,
         fork=created.fork,
@@ -99,7 +163,7 @@ def build_record(events: list[Recorded], public_seed: str | None = None) -> Reco
     return Record(
         header=header,
         seed_commitment=created.seed_commitment,
-        events=[to_record_event(e) for e in events],
+        events=events,
         seed=seed,
         outcome=outcome,
         head={"version": last.version, "hash": last.hash},

@@ -4,28 +4,51 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from domain.game import Game, apply
+from domain.events import UnknownEventType
+from domain.game import Game, IncompatibleRecord, apply
+from domain.rules.base import RuleViolation
 from projections.timeline import narrate
 from replays.record import Record, from_record_event
+from replays.verify import check_chain, check_types
 
 
 def show(record: Record, step: int | None = None) -> str:
-    """The board at version ``step`` (the last when None), and the event that made it."""
+    """The board at version ``step`` (the last when None), and the event that made it.
+    Raises ValueError, saying why, for a step the record lacks or a record that cannot be
+    folded (a broken chain, malformed events, rules this server does not have). A copy holding
+    sealed events (a spectator's or a seat's, before the seed is revealed) is folded only up
+    to its first sealed event: the board after it is not shown."""
     last = len(record.events)
     step = last if step is None else step
     if not 1 <= step <= last:
         raise ValueError(f"this record has steps 1 to {last}, not {step}")
+    wrong = [p for p in check_chain(record) if p.what.startswith("structure")]  # cannot be folded at all
+    wrong += [] if wrong else list(check_types(record))
+    if wrong:
+        at = f"version {wrong[0].version}: " if wrong[0].version is not None else ""
+        raise ValueError(f"this record cannot be shown: {at}{wrong[0].what}")
     game_id = UUID(record.header.game)
     game: Game | None = None
-    for event in record.events[:step]:
-        game = apply(game, from_record_event(game_id, event))
+    blocked = None
+    try:
+        for event in record.events[:step]:
+            if event.sealed:
+                blocked = event
+                break
+            game = apply(game, from_record_event(game_id, event))
+    except (IncompatibleRecord, UnknownEventType, RuleViolation, KeyError, TypeError) as error:
+        raise ValueError(f"this record cannot be shown: version {event.version}: {error}") from None
     assert game is not None
     happened = narrate(game.rules, from_record_event(game_id, record.events[step - 1]))
-    to_act = ", ".join(game.to_act()) or "nobody"
+    if blocked is None:
+        to_act = ", ".join(game.to_act()) or "nobody"
+        board = [f"to act: {to_act}", "", game.rules.render_text(game.state)]
+    else:
+        board = [f"the board after version {blocked.version - 1} cannot be shown from this copy: version "
+                 f"{blocked.version} is sealed for {', '.join(blocked.data['for'])} until the seed is revealed",
+                 "", f"the board at version {blocked.version - 1}:", game.rules.render_text(game.state)]
     return "\n".join([
         f"{record.header.rules} {record.header.scenario} — game {record.header.game}",
         f"step {step} of {last}: {happened.type} — {happened.text}",
-        f"to act: {to_act}",
-        "",
-        game.rules.render_text(game.state),
+        *board,
     ])

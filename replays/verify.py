@@ -4,13 +4,15 @@ replay of the decisions through the rules. Names the first event or draw that fa
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import datetime
 from uuid import UUID
 
 import msgspec
 
+from domain import seals
 from domain.audit import REPLAYERS
-from domain.events import BLOCK_STARTS, EVENT_TYPES, EventData, UnknownEventType, to_data
+from domain.events import BLOCK_STARTS, EVENT_TYPES, EventData, UnknownEventType, from_data, to_data
 from domain.game import (
     GENESIS_HASH,
     Game,
@@ -23,7 +25,8 @@ from domain.game import (
 )
 from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng
 from domain.rules.base import RuleViolation
-from replays.record import Record, from_record_event
+from domain.seals import is_sealed_form
+from replays.record import FORMAT, Record, RecordEvent, derive_record, from_record_event
 from replays.signature import check, key_id
 
 class RecordProblem(msgspec.Struct, frozen=True):
@@ -61,10 +64,16 @@ def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None 
     public key proves who signed the record's head."""
     problems = list(check_chain(record))
     notes: list[str] = []
+    readable = not any(p.what.startswith("structure") for p in problems)
+    if readable:
+        malformed = list(check_types(record))
+        problems += malformed + list(check_derived(record))
+        readable = not malformed
     problems += check_receipts(record, receipts)
     problems += check_signature(record, public_key, notes)
     seed = check_seed(record, problems)
-    if not any(p.what.startswith("structure") for p in problems):
+    problems += check_seals(record, seed, notes)
+    if readable:
         problems += replay_problems(record, seed, notes)
     return Verdict(ok=not problems, problems=problems, notes=notes)
 
@@ -122,19 +131,113 @@ def check_chain(record: Record) -> Iterator[RecordProblem]:
             return
         if event.prev_hash != prev:
             yield RecordProblem(event.version, None, "prev_hash does not link to the hash of the event before")
-        digest = event_hash(game_id, event.version, event.type, event.data, event.prev_hash, event.recorded_at)
+        try:
+            hashed = chained_data(event)
+        except ValueError:
+            yield RecordProblem(event.version, None, "structure: the event's salt is not hex")
+            return
+        digest = event_hash(game_id, event.version, event.type, hashed, event.prev_hash, event.recorded_at)
         if digest != event.hash:
             yield RecordProblem(event.version, None, f"hash mismatch: the {event.type} event was changed after it was recorded")
         prev = event.hash
-    if record.head and record.head.get("hash") not in (None, prev):
-        yield RecordProblem(record.head.get("version"), None, "the record's head is not the hash of its last event")
-    created = record.events[0].data
-    header = record.header
-    for field in ("rules", "rules_version", "scenario", "data_hash", "client_seed", "study"):
-        if created.get(field) != getattr(header, field):
-            yield RecordProblem(1, None, f"header.{field} disagrees with GameCreated")
-    if created.get("seed_commitment") != record.seed_commitment:
+
+
+def check_types(record: Record) -> Iterator[RecordProblem]:
+    """Each event's recording time is ISO 8601 and each known event's data has its
+    type's shape (draws a list of integers, and so on): a record whose hashes hold but
+    whose fields do not is named here, never replayed."""
+    for event in record.events:
+        try:
+            datetime.fromisoformat(event.recorded_at)
+        except ValueError:
+            yield RecordProblem(event.version, None, f"recorded_at {_short_value(event.recorded_at)} of the "
+                                                     f"{event.type} event is not an ISO 8601 time")
+        if event.type in EVENT_TYPES and not is_sealed_form(event.data):
+            try:
+                from_data(event.type, event.data)
+            except (msgspec.ValidationError, ValueError) as error:
+                yield RecordProblem(event.version, None, f"malformed {event.type} data: {error}")
+
+
+def check_derived(record: Record) -> Iterator[RecordProblem]:
+    """Every field a reader sees beside the events (header, seed commitment, seed, outcome,
+    head, format) must be what the hash-chained events say: each one that is not is named,
+    with the version it should come from."""
+    try:
+        derived = derive_record(record.header.game, record.events, record.seed)
+    except msgspec.ValidationError as error:
+        yield RecordProblem(1, None, f"malformed GameCreated or GameEnded: {error}")
+        return
+    ended = next((e.version for e in reversed(record.events) if e.type == "GameEnded"), None)
+    revealed = next((e.version for e in reversed(record.events) if e.type == "SeedRevealed"), None)
+    sources = {"created_at": (1, "the recording time of GameCreated"),
+               "ended_at": (ended, "the recording time of GameEnded" if ended else "no GameEnded")}
+    for field in record.header.__struct_fields__:
+        shown, proven = getattr(record.header, field), getattr(derived.header, field)
+        if msgspec.to_builtins(shown) != msgspec.to_builtins(proven):
+            version, source = sources.get(field, (1, "GameCreated"))
+            yield RecordProblem(version, None, f"header.{field} is {_short_value(shown)} but {source} "
+                                               f"says {_short_value(proven)}")
+    if record.seed_commitment != derived.seed_commitment:
         yield RecordProblem(1, None, "seed_commitment disagrees with GameCreated")
+    if record.outcome != derived.outcome:
+        yield RecordProblem(ended, None, f"outcome is {_short_value(record.outcome)} but "
+                                         + (f"GameEnded says {_short_value(derived.outcome)}" if ended else
+                                            "the game has no GameEnded"))
+    if revealed is not None and record.seed != derived.seed:
+        yield RecordProblem(revealed, None, "the record's seed differs from SeedRevealed")
+    if record.head and msgspec.to_builtins(record.head) != derived.head:
+        yield RecordProblem(len(record.events), None, f"head is {_short_value(record.head)} but the last event "
+                                                      f"is {_short_value(derived.head)}")
+    if record.format != FORMAT:
+        yield RecordProblem(None, None, f"format is {_short_value(record.format)}, not {FORMAT!r}")
+
+
+def _short_value(value: object) -> str:
+    text = msgspec.json.encode(value, order="sorted").decode()
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def chained_data(event: RecordEvent) -> dict:
+    """What the chain hashes for an event: its data, or for a sealed event its sealed form,
+    recomputed from the data and salt when this copy holds them (so the chain proves them)."""
+    if event.salt is None and event.for_ is None:
+        return event.data
+    return seals.sealed_form(seals.seal(bytes.fromhex(event.salt or ""), event.data), event.for_ or ())
+
+
+def check_seals(record: Record, seed: bytes | None, notes: list[str]) -> list[RecordProblem]:
+    """The sealed events: those this copy holds (data and salt) are proven by the chain, which
+    covers their seal; once the seed is known, each salt must be the one it gives. Those it
+    holds only sealed are named: their seals are not provable until the seed is revealed."""
+    problems, sealed, held = [], [], []
+    game_id = record.header.game
+    for event in record.events:
+        if event.salt is not None or event.for_ is not None:
+            held.append(event.version)
+            if event.salt is None or event.for_ is None:
+                problems.append(RecordProblem(event.version, None, "a sealed event's copy needs both its salt and 'for'"))
+            elif seed is not None and event.salt != seals.salt(seed, game_id, event.version).hex():
+                problems.append(RecordProblem(event.version, None,
+                                              "the salt is not the one the revealed seed gives for this event"))
+        elif seals.is_sealed_form(event.data):
+            sealed.append(event)
+    if held:
+        notes.append(f"{len(held)} sealed event(s) held with their salt, each proven against its seal by the chain: "
+                     f"version(s) {_versions(held)}"
+                     + ("; every salt is the one the revealed seed gives" if seed is not None else ""))
+    if sealed:
+        by_seats: dict[str, list[int]] = {}
+        for event in sealed:
+            by_seats.setdefault(", ".join(event.data["for"]), []).append(event.version)
+        notes.append(f"{len(sealed)} event(s) sealed in this copy; their seals are in the chain but what they hold "
+                     "is not provable until the seed is revealed: "
+                     + "; ".join(f"version(s) {_versions(v)} for {who}" for who, v in sorted(by_seats.items())))
+    return problems
+
+
+def _versions(versions: list[int]) -> str:
+    return ", ".join(map(str, versions[:20])) + (f" and {len(versions) - 20} more" if len(versions) > 20 else "")
 
 
 def _hex(text: str) -> bool:
@@ -160,8 +263,6 @@ def check_seed(record: Record, problems: list[RecordProblem]) -> bytes | None:
         problems.append(RecordProblem(revealed[-1].version if revealed else None, None,
                                 "the revealed seed does not match the seed commitment"))
         return None
-    if revealed and record.seed and revealed[-1].data.get("seed") != record.seed:
-        problems.append(RecordProblem(revealed[-1].version, None, "the record's seed differs from SeedRevealed"))
     return seed
 
 
@@ -177,8 +278,9 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
     game_id = UUID(record.header.game)
     events = [from_record_event(game_id, e) for e in record.events]
     history = lambda upto: events[:upto]  # noqa: E731 - the stored events 1..upto
+    voids = _Voids(record.events)
     try:
-        game: Game = apply(None, events[0])
+        game: Game = voids.keep(apply(None, events[0]))
     except (IncompatibleRecord, UnknownEventType, msgspec.ValidationError, RuleViolation) as error:
         return [RecordProblem(1, None, f"cannot replay: {error}")]
     seed_hex = seed.hex() if seed is not None else None
@@ -194,6 +296,11 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
         while j < len(events) and events[j].type not in BLOCK_STARTS:
             j += 1
         block = events[i:j]
+        opaque = next((e for e in block if seals.is_sealed_form(e.data) and e.readers is not None), None)
+        if opaque is not None:
+            notes.append(f"replay stopped at version {opaque.version}: it is sealed for {', '.join(opaque.readers)}; "
+                         "the play from there on can be replayed once the seed is revealed")
+            return []
         for n in (n for e in block for n in e.data.get("draws", ())):
             if n != expected_draw:
                 return [RecordProblem(event.version, n, f"draw {n} is out of sequence; expected draw {expected_draw}")]
@@ -210,7 +317,11 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
             return []
         except (KeyError, TypeError, msgspec.ValidationError) as error:
             return [RecordProblem(event.version, None, f"malformed {event.type}: {error}")]
-        for want, got in zip(produced, block):
+        for (want, sealed_for), got in zip(produced, block):
+            if sealed_for != got.readers:
+                return [RecordProblem(got.version, None,
+                                      f"the rules seal this {got.type} for {', '.join(sealed_for or ()) or 'nobody'} "
+                                      f"but the record for {', '.join(got.readers or ()) or 'nobody'}")]
             if _canonical(want.type_name, to_data(want)) != _canonical(got.type, got.data):
                 draw = _first_differing_draw(to_data(want), got.data)
                 return [RecordProblem(got.version, draw,
@@ -221,7 +332,7 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
             return [RecordProblem(at, None, f"replay produces {len(produced)} event(s) here; "
                                             f"the record has {len(block)}")]
         for e in block:
-            game = apply(game, e, history)
+            game = voids.fold(game, e, history)
         i = j
     if seed is None:
         notes.append("the seed is not revealed yet: the chain and the legality of play were checked; "
@@ -229,12 +340,53 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
     return []
 
 
+class _Voids:
+    """Folds a record's events, each DecisionsVoided in amortised constant time, so a record
+    of thousands of voids verifies in time linear in its length. The state a void from
+    version ``s`` leaves is the state just before ``s``, taken from a snapshot kept after
+    version ``s - 1`` (the record names every void's start up front). A void recorded after
+    that snapshot whose range reaches back before ``s`` voids that play too: the start then
+    moves back to its start. ``ranges`` keeps only the voided ranges not inside a later one,
+    starts increasing, so each range is looked at a bounded number of times. Without a
+    snapshot, the domain's full refold."""
+
+    def __init__(self, events: list[RecordEvent]):
+        self.starts = {e.data["from_version"] for e in events
+                       if e.type == "DecisionsVoided" and isinstance(e.data.get("from_version"), int)}
+        self.states: dict[int, object] = {}  # version -> the rule state after it
+        self.ranges: list[tuple[int, int]] = []  # (first voided version, version of its DecisionsVoided)
+
+    def fold(self, game: Game, event: Recorded, history: Callable[[int], list[Recorded]]) -> Game:
+        if event.type != "DecisionsVoided":
+            return self.keep(apply(game, event, history))
+        start = event.data["from_version"]
+        for a, b in reversed(self.ranges):
+            if b < start:
+                break
+            start = min(start, a)
+        while self.ranges and self.ranges[-1][0] >= start:
+            self.ranges.pop()
+        self.ranges.append((start, event.version))
+        before = self.states.get(start - 1)
+        if before is None:
+            return self.keep(apply(game, event, history))
+        # the domain folds the void (refolding nothing but GameCreated); the state is the snapshot's
+        return self.keep(msgspec.structs.replace(apply(game, event, lambda upto: history(1)), state=before))
+
+    def keep(self, game: Game) -> Game:
+        """Snapshot the rule state after this version when a void starts right after it."""
+        if game.version + 1 in self.starts:
+            self.states[game.version] = game.state
+        return game
+
+
 def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | None,
-             seed_hex: str | None) -> list[EventData]:
-    """The events the command that opened this block produces when run again."""
+             seed_hex: str | None) -> list[tuple[EventData, tuple[str, ...] | None]]:
+    """The events the command that opened this block produces when run again, each with the
+    seats it is sealed for (None: everyone)."""
     data = first.data
     if first.type != "DecisionTaken":
-        return REPLAYERS[first.type](game, data, seed_hex)
+        return [(e, None) for e in REPLAYERS[first.type](game, data, seed_hex, first.timestamp)]
     if game.created.fork is not None and first.version <= game.created.fork.version:
         rng: Rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)  # play copied from the parent
     elif seed is not None:
@@ -243,7 +395,7 @@ def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | N
         rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)
     decided = take_decision(game, data["seat"], data["command"], rng, first.timestamp, seed,
                             data.get("idempotency_key"))
-    return [e.typed() for e in decided]
+    return [(e.typed(), e.readers) for e in decided]
 
 
 def _first_differing_draw(want: dict, got: dict) -> int | None:

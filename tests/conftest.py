@@ -151,16 +151,17 @@ class LiveServer:
 def start_server(tmp_path: Path, extra_env: dict[str, str] | None = None) -> LiveServer:
     port = free_port()
     db = tmp_path / "var" / "herald.db"
-    env = {**os.environ, "HERALD_DB": str(db), "HERALD_ADMIN_TOKEN": ADMIN_TOKEN, **(extra_env or {})}
+    env = {**os.environ, "HERALD_DB": str(db), "HERALD_ADMIN_TOKEN": ADMIN_TOKEN}
     env.pop("PERSISTENCE_MODULE", None)
     env.pop("SQLITE_DBNAME", None)
+    env.update(extra_env or {})  # e.g. a PostgreSQL backend's settings
     log = tmp_path / "server.log"
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "herald"), "serve", "--port", str(port), "--log-level", "info"],
         env=env, cwd=tmp_path, stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a shared, loaded machine can take long to import the app
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"herald serve exited: {log.read_text()}")

@@ -49,7 +49,7 @@ function problemText(error) {
 async function pages(url, key, after = 0) {
   const out = [];
   for (;;) {
-    const page = await getJSON(`${url}?after=${after}&limit=1000`);
+    const page = await getJSON(`${url}?after=${after}&limit=1000`, { token: S.token }); // as this reader may read
     out.push(...page[key]);
     if (page.next === null || page[key].length === 0) return out;
     after = page.next;
@@ -74,7 +74,7 @@ async function catchUp() {
   const more = [];
   let after = S.head;
   for (;;) {
-    const page = await getJSON(`/games/${GAME_ID}/events?after=${after}&limit=1000`);
+    const page = await getJSON(`/games/${GAME_ID}/events?after=${after}&limit=1000`, { token: S.token });
     more.push(...page.events);
     if (page.next === null || !page.events.length) break;
     after = page.next;
@@ -117,7 +117,11 @@ function drawHeader() {
   if (MODE === "record") {
     bits.push(`record of game ${esc(g.id.slice(0, 8))}`);
     const v = S.verdict;
-    if (v) bits.push(v.ok ? '<span class="ok">verified ✓</span>' : `<span class="bad">does not verify: ${esc((v.problems[0] || {}).what || "")}</span>`);
+    // The header drawn here is the one the record's hash chain proves (the server derives it);
+    // a file whose own header says otherwise does not verify, and every problem is listed.
+    if (v) bits.push(v.ok ? '<span class="ok">verified ✓</span>'
+      : `<span class="bad" title="${esc(v.problems.map((p) => p.what).join("\n"))}">does not verify: `
+        + `${esc((v.problems[0] || {}).what || "")}${v.problems.length > 1 ? ` (and ${v.problems.length - 1} more)` : ""}</span>`);
   }
   $("#subtitle").innerHTML = bits.join(" · ");
   document.body.dataset.rules = g.rules;
@@ -189,13 +193,21 @@ function eventItem(e) {
   }
   const cat = category(e.type);
   const label = { decision: "decides", annotation: "note", dispute: "dispute", ruling: "ruling" }[cat];
+  // A sealed event: this reader holds only its seal ("sealed for p2"), or holds it as one of
+  // its seats (its salt beside it: "sealed · yours"), or it was sealed and is now revealed.
+  const sealedFor = e.data && typeof e.data.sealed === "string" && Array.isArray(e.data.for) && !e.salt ? e.data.for : null;
+  const heldFor = e.salt && Array.isArray(e.for) ? e.for : null;
+  const seal = sealedFor ? `<span class="tag sealed" title="only ${esc(sealedFor.join(", "))} may read it until the seed is revealed; its seal is in the hash chain">sealed for ${esc(sealedFor.join(", "))}</span>`
+    : heldFor ? `<span class="tag sealed held" title="sealed for ${esc(heldFor.join(", "))}: this copy holds its data and salt">${S.game && S.game.status === "ended" ? "was sealed" : "sealed · yours"}</span>` : "";
   const voided = voidedRanges().some(([from, by]) => e.version >= from && e.version < by
     && !["annotation", "dispute", "ruling"].includes(cat)); // audit events are never play
-  return `<li class="ev ${cat}${voided ? " voided" : ""}" data-version="${e.version}" data-type="${esc(e.type)}" tabindex="-1"`
+  return `<li class="ev ${cat}${voided ? " voided" : ""}${sealedFor ? " is-sealed" : ""}" data-version="${e.version}" data-type="${esc(e.type)}" tabindex="-1"`
+    + (sealedFor ? ` data-sealed-for="${esc(sealedFor.join(" "))}"` : "")
     + (voided ? ' title="voided by a ruling"' : "") + ">"
     + `<span class="v">${e.version}</span>`
     + (seat ? `<span class="seat seat-${esc(seat)}">${esc(seat)}</span>` : "")
     + (label ? `<span class="tag">${label}</span>` : "")
+    + seal
     + `${body}</li>`;
 }
 
@@ -378,7 +390,10 @@ async function follow() {
   let failures = 0;
   while (S.game.status !== "ended") {
     try {
-      const response = await fetch(`/games/${GAME_ID}/events/stream?after=${S.head}`, { headers: { Accept: "text/event-stream" } });
+      // The token goes in a header (never the URL): this connection is redacted for its reader.
+      const headers = { Accept: "text/event-stream" };
+      if (S.token) headers.Authorization = `Bearer ${S.token}`;
+      const response = await fetch(`/games/${GAME_ID}/events/stream?after=${S.head}`, { headers });
       if (!response.ok) throw new ApiError(response.status, "the event stream is unavailable");
       live.hidden = false;
       document.body.dataset.live = "on";
@@ -482,8 +497,15 @@ async function setToken(token) {
     await getJSON(`/games/${GAME_ID}`, { token: S.token });
   } catch (error) {
     say(`The server refused the token: ${problemText(error)}`, "error", false, "#study-message");
+    return;
   }
-  await drawBoard();
+  // The events and the timeline are redacted for each reader: read them again as this one
+  // (sessionStorage now holds the token; a stream already open keeps its first reader).
+  const at = S.version;
+  S.events = []; S.timeline.clear();
+  await loadGame();
+  drawTimeline();
+  await show(Math.min(at, S.head));
 }
 
 // -- wiring -------------------------------------------------------------------------------------

@@ -3,6 +3,29 @@
 A rule system is a pure, deterministic decider: nothing in it does I/O, reads a clock,
 the environment or ``random``. Every die and shuffle comes from the :class:`~domain.rng.Rng`
 handed to :meth:`RuleSystem.decide`.
+
+Hidden information (DESIGN.md, "Hidden information"), the pattern every rule system follows:
+
+- **Who reads an event.** :meth:`RuleSystem.readers` names the seats that may read an event
+  (``None``: everyone, the default). The core seals every other reader's copy: its ``data``
+  becomes ``{"sealed": SEAL, "for": [seats]}`` and the hash chain covers that sealed form
+  (``domain/seals.py``). A secret choice (a card discarded face down) also seals the
+  ``DecisionTaken`` that records it, through :meth:`RuleSystem.command_readers`. Keep what is
+  public and what is secret in separate events: "p2 draws a card" (public: the hand's size) and
+  "p2 draws the Gabelou" (sealed for p2), so a spectator's copy says everything it may.
+- **Cards.** A deck is shuffled with ``rng.shuffle(deck, size)`` (a public ``CardsShuffled``:
+  the draw numbers, never the order) and read in ``decide`` with ``rng.order(shuffle)``; each
+  drawn card is recorded in a rule-system event sealed for the drawing seat. Draw the first card
+  in the shuffle's order *that is still in the deck* (not "the n-th card"): the same card in the
+  game itself, and a fresh, consistent order in a fork that starts with fresh dice.
+- **The view.** :meth:`RuleSystem.view` has no default that shows everything: each rule system
+  writes its own. A seat sees its own hand face up; every other hand as a count; a deck as a
+  count of cards left (its order is never in the state). ``seat=None`` is a spectator. Once the
+  game has ended the core reveals the record; the view may then show every hand.
+- **Which events ``evolve`` receives:** ``DecisionTaken``, ``DiceRolled`` (and ``DiceForced``),
+  ``CardsShuffled``, ``GameEnded``, ``SeedRevealed`` and the rule system's own events, in
+  record order; never the audit events (``Annotated``, disputes, rulings, ``AbandonAgreed``,
+  an umpire's ``Inspected``), which change no rule state. Pass any other event through unchanged.
 """
 
 from __future__ import annotations
@@ -91,8 +114,19 @@ class RuleSystem(Generic[State, Command]):
         raise NotImplementedError
 
     def view(self, state: State, seat: str | None) -> Any:
-        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins."""
-        return msgspec.to_builtins(state)
+        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins. No default:
+        a hand is another seat's secret unless this rule system says it is not."""
+        raise NotImplementedError(f"{type(self).__name__} must say what each seat may see (view)")
+
+    def readers(self, state: State, event: EventData) -> frozenset[str] | None:
+        """Who may read ``event`` (one of this rule system's own or a core one it emits),
+        given the state before the event is folded; None: everyone (the default)."""
+        return None
+
+    def command_readers(self, state: State, seat: str, command: Command) -> frozenset[str] | None:
+        """Who may read the ``DecisionTaken`` recording ``command`` (a secret choice such as
+        a card discarded face down); None: everyone (the default)."""
+        return None
 
     def render_text(self, state: State) -> str:
         """A board a person can read at a glance, for ``herald replay show``."""
@@ -108,6 +142,12 @@ class RuleSystem(Generic[State, Command]):
         return None
 
     # -- shared helpers ---------------------------------------------------------------
+    @property
+    def has_secrets(self) -> bool:
+        """Whether this rule system keeps anything from some seats (it declares readers)."""
+        cls = type(self)
+        return cls.readers is not RuleSystem.readers or cls.command_readers is not RuleSystem.command_readers
+
     def scenario(self, scenario_id: str) -> Scenario:
         try:
             return self.scenarios[scenario_id]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.rules.base import RuleSystem
+from domain.rules.kingdoms_of_crusaders import KingdomsOfCrusaders
 from domain.rules.open_table import OpenTable
 from domain.rules.saladin import Saladin
 from domain.rules.saxon_shore import SaxonShore
@@ -11,6 +12,7 @@ RULE_SYSTEMS: dict[str, RuleSystem] = {
     system.id: system
     for system in (
         OpenTable(),
+        KingdomsOfCrusaders(),
         Saladin(),
         SaxonShore(),
     )

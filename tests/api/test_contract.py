@@ -56,7 +56,8 @@ def test_saladin_dice_by_kind_name(client):
 
 def test_legal_commands_are_postable_as_they_are(client):
     game = new_game(client)
-    listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": "alice"}).json()
+    listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": "alice"},
+                        headers={"Authorization": f"Bearer {game['seat_tokens']['alice']}"}).json()
     assert listed["version"] == 1
     types = {c["type"] for c in listed["commands"]}
     assert {"note", "roll", "shuffle", "draw", "end"} <= types

@@ -29,7 +29,8 @@ def test_dispute_upheld_with_void_refolds_state_and_keeps_dice_drawn(client):
     frozen = post(client, game, "bob", {"type": "note", "text": "moving on"})
     assert frozen.status_code == 422 and frozen.json()["code"] == "game_frozen"
     assert client.get(f"/games/{gid}").json()["to_act"] == []
-    assert client.get(f"/games/{gid}/legal-commands", params={"seat": "bob"}).json()["commands"] == []
+    assert client.get(f"/games/{gid}/legal-commands", params={"seat": "bob"},
+                      headers=seat_headers(game, "bob")).json()["commands"] == []
 
     not_umpire = client.post(f"/games/{gid}/rulings", headers=seat_headers(game, "alice"),
                              json={"dispute": dispute, "ruling": "upheld", "reason": "x", "void_from": 6})
@@ -83,7 +84,7 @@ def test_umpire_ruling_reveals_the_seed(client):
     assert client.get(f"/games/{gid}").json()["seed"] is None
     r = client.post(f"/games/{gid}/rulings", headers=UMPIRE,
                     json={"dispute": d, "ruling": "upheld", "reason": "audit", "reveal_seed": True})
-    assert [e["type"] for e in r.json()["events"]] == ["DisputeRuled", "SeedRevealed"]
+    assert [e["type"] for e in r.json()["events"]] == ["DisputeRuled", "GameEnded", "SeedRevealed"]
     import hashlib
     seed = client.get(f"/games/{gid}").json()["seed"]
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game["seed_commitment"]

@@ -50,11 +50,27 @@ def test_same_dice_need_a_public_seed(client):
     assert refused.status_code == 409 and refused.json()["code"] == "seed_not_revealed"
 
 
-def test_forking_hidden_deck_order_of_a_live_game_is_refused(client):
+def test_a_fresh_fork_of_a_shuffled_live_deck_draws_a_fresh_order_of_the_cards_left(client):
+    """DESIGN.md "Hidden information": "A fork of a game with secrets, before the reveal, starts
+    with fresh dice". The fork draws the first cards of its own order still in the deck."""
     original = new_game(client)
     post(client, original, "alice", {"type": "shuffle", "deck": "standard-54"})
-    refused = client.post(f"/games/{original['id']}/fork", json={"version": 3, "dice": "fresh"})
-    assert refused.status_code == 409 and refused.json()["code"] == "hidden_information"
+    drawn = post(client, original, "alice", {"type": "draw", "deck": "standard-54", "count": 20}).json()
+    before = drawn["events"][1]["data"]["cards"]
+    forked = client.post(f"/games/{original['id']}/fork", json={"version": 5, "dice": "fresh"})
+    assert forked.status_code == 201, forked.text
+    rest = post(client, forked.json(), "bob", {"type": "draw", "deck": "standard-54", "count": 34}).json()
+    after = rest["events"][1]["data"]["cards"]
+    assert sorted(before + after) == sorted(_standard())
+    same = client.post(f"/games/{original['id']}/fork", json={"version": 5, "dice": "same"})
+    assert same.status_code == 409 and same.json()["code"] == "seed_not_revealed"
+
+
+def _standard():
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).resolve().parents[2] / "domain/rules/open_table/standard-54.json").read_text())["cards"]
 
 
 def test_forced_faces_are_recorded_as_forced_and_flagged(client):

@@ -64,7 +64,8 @@ def play_open_table(client, game: str, tokens: dict[str, str], rng: random.Rando
     seats = sorted(tokens)
     for _ in range(moves):
         seat = rng.choice(seats)
-        listed = client.get(f"/games/{game}/legal-commands", params={"seat": seat}).json()["commands"]
+        listed = client.get(f"/games/{game}/legal-commands", params={"seat": seat},
+                            headers={"Authorization": f"Bearer {tokens[seat]}"}).json()["commands"]
         choices = [c for c in listed if c["type"] != "end"]
         send(client, game, seat, tokens[seat], rng.choice(choices))
     if outcome is None:
@@ -86,7 +87,8 @@ def play_legal_to_end(client, game: str, tokens: dict[str, str], rng: random.Ran
     for n in range(limit):
         rng.shuffle(seats)
         for seat in seats:  # the first seat with something to do acts
-            listed = client.get(f"/games/{game}/legal-commands", params={"seat": seat}).json()["commands"]
+            listed = client.get(f"/games/{game}/legal-commands", params={"seat": seat},
+                                headers={"Authorization": f"Bearer {tokens[seat]}"}).json()["commands"]
             if listed:
                 break
         else:

@@ -51,6 +51,19 @@ def _rechain(archive: dict) -> None:
     archive["head"] = {"version": archive["events"][-1]["version"], "hash": prev}
 
 
+def _rechain_game(record: dict) -> None:
+    from uuid import UUID
+
+    from domain.game import event_hash as game_event_hash
+
+    prev = "0" * 64
+    for event in record["events"]:
+        event["prev_hash"] = prev
+        event["hash"] = prev = game_event_hash(UUID(record["header"]["game"]), event["version"], event["type"],
+                                               event["data"], prev, event["recorded_at"])
+    record["head"] = {"version": record["events"][-1]["version"], "hash": prev}
+
+
 def test_archive_verifies_offline_and_tampering_is_caught(live_server, tmp_path):
     http = httpx.Client(base_url=live_server.url, timeout=30)
     tid = _run_tournament(http)
@@ -94,6 +107,21 @@ def test_archive_verifies_offline_and_tampering_is_caught(live_server, tmp_path)
     gone = dropped["records"].pop()
     code, out = _verify(live_server, tmp_path / "dropped.json", dropped)
     assert code == 1 and f"(game {gone['header']['game']}): the game's record is not in the archive" in out
+
+    # 6. Rewrite a game's GameEnded with an outcome of the wrong type and re-hash its chain
+    #    (issue 11): a clear FAIL, never a traceback.
+    malformed = copy.deepcopy(archive)
+    record = malformed["records"][0]
+    ended = next(e for e in record["events"] if e["type"] == "GameEnded")
+    ended["data"]["outcome"] = 42
+    _rechain_game(record)
+    pinned = next(e for e in malformed["events"]
+                  if e["type"] == "ResultRecorded" and e["data"]["game"] == record["header"]["game"])
+    pinned["data"]["hash"] = ended["hash"]  # the forger re-pins the result to the rewritten game ...
+    _rechain(malformed)  # ... and rewrites the tournament's chain too
+    code, out = _verify(live_server, tmp_path / "malformed.json", malformed)
+    assert code == 1 and "Traceback" not in out
+    assert "malformed GameEnded data" in out and "the game's GameEnded outcome is malformed" in out
 
     # An ordinary game record still verifies through the same command.
     (tmp_path / "one.json").write_text(json.dumps(archive["records"][0]))

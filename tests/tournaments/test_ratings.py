@@ -1,5 +1,6 @@
 """Ratings per rule system and scenario (OpenSkill Plackett-Luce), from every finished rated
-game, tournament or not, shown on GET /players/{name}."""
+game whose players are vouched for (a rated tournament's, or a casual game every seat of
+which its registered player claimed), shown on GET /players/{name}."""
 
 from __future__ import annotations
 
@@ -12,9 +13,23 @@ from api.tournaments import CreateTournament
 from tests.conftest import new_game, post
 
 
-def _play(client, players: dict[str, str], outcome: dict, **extra) -> dict:
-    game = client.post("/games", json={"rules": "open-table", "seats": {s: {"player": p} for s, p in players.items()},
-                                       **extra}).json()
+REGISTERED: dict[tuple[int, str], str] = {}
+
+
+def player_token(client, name: str) -> str:
+    """``name``'s player token on this client's server (registered on first use)."""
+    key = (id(client), name)
+    if key not in REGISTERED:
+        made = client.post("/players", json={"name": name})
+        assert made.status_code == 201, made.text
+        REGISTERED[key] = made.json()["player_token"]
+    return REGISTERED[key]
+
+
+def _play(client, players: dict[str, str], outcome: dict, vouched: bool = True, **extra) -> dict:
+    seats = {s: {"player": p, **({"player_token": player_token(client, p)} if vouched else {})}
+             for s, p in players.items()}
+    game = client.post("/games", json={"rules": "open-table", "seats": seats, **extra}).json()
     for seat in players:
         assert post(client, game, seat, {"type": "end", "outcome": outcome}).status_code == 201
     return game
@@ -30,9 +45,11 @@ def test_ratings_follow_every_rated_game_and_match_openskill(client):
     _play(client, {"p1": "Ann", "p2": "Cid"}, {"draw": True})
     [[ann], [cid]] = model.rate([[ann], [cid]], ranks=[1, 1])
 
-    # not rated: a study game (its seed chosen by its creator), an unfinished game
+    # not rated: a study game (its seed chosen by its creator), an unfinished game, a game
+    # whose players did not vouch for it
     _play(client, {"p1": "Ann", "p2": "Bob"}, {"winner": "p2"}, seed="ab" * 16)
     new_game(client, seats=("p1", "p2"))
+    _play(client, {"p1": "Ann", "p2": "Bob"}, {"winner": "p2"}, vouched=False)
 
     profile = client.get("/players/Ann").json()
     assert profile["name"] == "Ann" and len(profile["ratings"]) == 1
@@ -64,7 +81,9 @@ def test_ratings_and_the_tournament_list_rebuild_from_zero_to_the_same(herald):
     from api.tournaments import Tournaments
 
     tournaments = Tournaments(herald)
-    game = herald.create(CreateGame(rules="open-table", seats={"p1": SeatRequest("Ann"), "p2": SeatRequest("Bob")}))
+    tokens = {name: herald.register_player(name).player_token for name in ("Ann", "Bob")}
+    game = herald.create(CreateGame(rules="open-table", seats={"p1": SeatRequest("Ann", tokens["Ann"]),
+                                                              "p2": SeatRequest("Bob", tokens["Bob"])}))
     for seat in ("p1", "p2"):
         herald.command(UUID(game.id), CommandRequest(seat, {"type": "end", "outcome": {"winner": "p2"}}),
                        game.seat_tokens[seat])

@@ -107,7 +107,8 @@ def play_random(api: httpx.Client, game: dict, rnd: random.Random, limit: int | 
         if not summary["to_act"]:
             return summary["version"]
         seat = summary["to_act"][0]
-        legal = api.get(f"/games/{game['id']}/legal-commands", params={"seat": seat}).json()
+        legal = api.get(f"/games/{game['id']}/legal-commands", params={"seat": seat},
+                        headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"}).json()
         assert legal["commands"], f"{seat} is to act but has no legal command at v{summary['version']}"
         response = api.post(
             f"/games/{game['id']}/commands",

@@ -30,7 +30,8 @@ def test_pages_are_html(client, path):
 
 
 @pytest.mark.parametrize("asset", ["app.js", "home.js", "dice.js", "dom.js", "viewer.css", "renderers/index.js",
-                                   "renderers/open-table.js", "renderers/saladin.js", "renderers/generic.js"])
+                                   "renderers/open-table.js", "renderers/saladin.js", "renderers/generic.js",
+                                   "renderers/kingdoms-of-crusaders.js"])
 def test_assets_are_served_with_their_types(client, asset):
     response = client.get(f"/viewer/assets/{asset}")
     assert response.status_code == 200
@@ -66,14 +67,40 @@ def test_a_record_opened_in_the_viewer_gives_every_step_and_is_not_stored(client
     assert client.get("/games").json()["games"] == games_before
 
 
-def test_a_tampered_record_opens_but_says_it_does_not_verify(client):
+def test_a_record_whose_chain_is_broken_is_refused_before_folding(client):
     game = new_game(client, seats=("p1",))
     post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
     record = client.get(f"/games/{game['id']}/record").json()
     rolled = next(e for e in record["events"] if e["type"] == "DiceRolled")
     rolled["data"]["faces"] = [f % 6 + 1 for f in rolled["data"]["faces"]]  # every die shows another face
+    response = client.post("/viewer/record", json=record)
+    assert response.status_code == 422
+    problem = response.json()
+    assert problem["code"] == "record_chain_broken" and problem["version"] == rolled["version"]
+    assert "hash mismatch" in problem["detail"]
+
+
+def test_a_rehashed_forgery_opens_but_says_it_does_not_verify(client):
+    from uuid import UUID
+
+    from domain.game import event_hash
+
+    game = new_game(client, seats=("p1",), seed="ab" * 32)  # a study game: its dice are checkable now
+    post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
+    record = client.get(f"/games/{game['id']}/record").json()
+    events = record["events"]
+    rolled = next(e for e in events if e["type"] == "DiceRolled")
+    rolled["data"]["faces"] = [f % 6 + 1 for f in rolled["data"]["faces"]]
+    prev = events[rolled["version"] - 2]["hash"]
+    for e in events[rolled["version"] - 1:]:
+        e["prev_hash"] = prev
+        e["hash"] = prev = event_hash(UUID(record["header"]["game"]), e["version"], e["type"], e["data"],
+                                      e["prev_hash"], e["recorded_at"])
+    record["head"] = {"version": events[-1]["version"], "hash": prev}
+    record["signature"] = None
     body = client.post("/viewer/record", json=record).json()
     assert body["verdict"]["ok"] is False
+    assert body["verdict"]["problems"][0]["draw"] is not None
 
 
 @pytest.mark.parametrize("raw", [b"", b"[]", b"{", b'{"header": 1}'])

@@ -1,4 +1,5 @@
-// The open table: seats and what each decided, the decks, and the dice log, as SVG.
+// The open table: seats and what each decided, the hands (the reader's own face up, others
+// as card backs), the decks, and the dice log, as SVG.
 import { esc, tag, text } from "../dom.js";
 import { dieGroup } from "../dice.js";
 
@@ -52,6 +53,10 @@ export function render(target, ctx) {
       roll: () => `rolled ${last.dice}${last.label ? ` for ${last.label}` : ""}`,
       shuffle: () => `shuffled ${last.deck}`,
       draw: () => `drew ${last.count || 1} from ${last.deck}`,
+      take: () => `took ${last.count || 1} from ${last.deck}`,
+      play: () => `played ${last.card}`,
+      discard: () => `discarded ${last.card} face down`,
+      "show-hand": () => "showed their hand",
       end: () => "proposed to end",
     }[last.type]?.() ?? last.type;
     parts.push(tag("g", { class: `seat${toAct ? " to-act" : ""}`, "data-seat": seat, "data-decisions": decided[seat] || 0 },
@@ -63,6 +68,41 @@ export function render(target, ctx) {
       proposal ? text(x + 8, sy + 72, `proposes: ${outcomeText(proposal)}`.slice(0, 40), { class: "small proposal" }) : ""));
   });
   y += Math.ceil(view.seats.length / cols) * (ch + pad);
+
+  // Hands: the reader's own face up (the view lists its cards), every other hand as card
+  // backs (the view gives only a count), and each seat's cards discarded face down.
+  const hands = view.hands || {};
+  const perRow = Math.floor((W - 2 * pad - 70) / 58);
+  const cardFace = (x, cy, card, cls) => tag("g", { class: cls, "data-card": card },
+    tag("title", {}, esc(card)),
+    tag("rect", { x, y: cy, width: 52, height: 30, rx: 3 }),
+    text(x + 26, cy + 19, card.length > 8 ? `${card.slice(0, 7)}…` : card, { "text-anchor": "middle", class: "small" }));
+  const cardBack = (x, cy) => tag("g", { class: "card card-back" },
+    tag("rect", { x, y: cy, width: 52, height: 30, rx: 3, class: "back" }),
+    tag("path", { d: `M${x + 6} ${cy + 6} l40 18 M${x + 46} ${cy + 6} l-40 18`, class: "back-mark" }));
+  if (Object.keys(hands).length) {
+    parts.push(text(pad, y + 14, "Hands", { class: "subtitle" }));
+    y += 22;
+    for (const [seat, hand] of Object.entries(hands)) {
+      const open = Array.isArray(hand);
+      const count = open ? hand.length : hand;
+      const down = (view.face_down || {})[seat] || 0;
+      parts.push(tag("g", { class: `hand${open ? " open" : " hidden"}`, "data-seat": seat, "data-count": count },
+        text(pad, y + 19, seat, { class: "seat-id" }),
+        ...(open ? hand.slice(0, perRow).map((card, i) => cardFace(pad + 70 + i * 58, y, card, "card face"))
+          : Array.from({ length: Math.min(count, perRow) }, (_, i) => cardBack(pad + 70 + i * 58, y))),
+        count > perRow ? text(W - pad, y + 19, `+${count - perRow}`, { "text-anchor": "end", class: "small" }) : "",
+        down ? text(pad, y + 34, `${down} face down`, { class: "small muted", "data-face-down": down }) : ""));
+      y += 42;
+    }
+  }
+  const played = (view.played || []).slice(-perRow);
+  if (played.length) {
+    parts.push(text(pad, y + 14, "Played (latest last)", { class: "subtitle" }));
+    y += 20;
+    played.forEach((p, i) => parts.push(cardFace(pad + i * 58, y, p.card, "card played")));
+    y += 38;
+  }
 
   // Decks: cards left, the last cards drawn face up.
   for (const [name, d] of Object.entries(view.decks || {})) {

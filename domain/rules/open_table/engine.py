@@ -1,5 +1,10 @@
-"""The open table: free-form decisions, named rolls of any die kind, shuffled decks,
-and an end agreed by every seat. Everything on the table is open (RULES_NOTES.md)."""
+"""The open table: free-form decisions, named rolls of any die kind, shuffled decks, hands
+of cards, and an end agreed by every seat (RULES_NOTES.md).
+
+Everything on the table is open except the hands: a card taken into a hand is sealed for its
+seat (everyone else sees the hand's size), a card played from a hand is revealed as it is
+played, a card discarded face down stays sealed (its decision too), a seat may show its hand,
+and the end of the game reveals every hand."""
 
 from __future__ import annotations
 
@@ -52,13 +57,36 @@ class Draw(msgspec.Struct, frozen=True, tag="draw", tag_field="type", forbid_unk
     count: int = 1
 
 
+class Take(msgspec.Struct, frozen=True, tag="take", tag_field="type", forbid_unknown_fields=True):
+    """Draw ``count`` cards from the top of a deck into your hand, privately."""
+
+    deck: str
+    count: int = 1
+
+
+class Play(msgspec.Struct, frozen=True, tag="play", tag_field="type", forbid_unknown_fields=True):
+    """Play a card from your hand face up: it is revealed as it is played."""
+
+    card: str
+
+
+class Discard(msgspec.Struct, frozen=True, tag="discard", tag_field="type", forbid_unknown_fields=True):
+    """Discard a card from your hand face down: only you know which (sealed)."""
+
+    card: str
+
+
+class ShowHand(msgspec.Struct, frozen=True, tag="show-hand", tag_field="type", forbid_unknown_fields=True):
+    """Show your whole hand to everyone."""
+
+
 class End(msgspec.Struct, frozen=True, tag="end", tag_field="type", forbid_unknown_fields=True):
     """Propose (or agree to) ending the game with this outcome."""
 
     outcome: Outcome
 
 
-OpenTableCommand = Note | Roll | Shuffle | Draw | End
+OpenTableCommand = Note | Roll | Shuffle | Draw | Take | Play | Discard | ShowHand | End
 
 
 # -- rule events -----------------------------------------------------------------------------
@@ -66,6 +94,55 @@ OpenTableCommand = Note | Roll | Shuffle | Draw | End
 class CardsDrawn(EventData, frozen=True):
     seat: str
     deck: str
+    cards: list[str]
+
+
+@event_type("open-table.HandDrawn")
+class HandDrawn(EventData, frozen=True):
+    """Public: a seat took ``count`` cards from a deck into its hand (which, is sealed)."""
+
+    seat: str
+    deck: str
+    count: int
+
+
+@event_type("open-table.CardsTaken")
+class CardsTaken(EventData, frozen=True):
+    """Sealed for ``seat``: the cards it took into its hand."""
+
+    seat: str
+    deck: str
+    cards: list[str]
+
+
+@event_type("open-table.CardPlayed")
+class CardPlayed(EventData, frozen=True):
+    """Public: a card played from a hand, face up."""
+
+    seat: str
+    card: str
+
+
+@event_type("open-table.DiscardedFaceDown")
+class DiscardedFaceDown(EventData, frozen=True):
+    """Public: a seat discarded one card face down (which, is sealed)."""
+
+    seat: str
+
+
+@event_type("open-table.CardDiscarded")
+class CardDiscarded(EventData, frozen=True):
+    """Sealed for ``seat``: the card it discarded face down."""
+
+    seat: str
+    card: str
+
+
+@event_type("open-table.HandShown")
+class HandShown(EventData, frozen=True):
+    """Public: a seat's whole hand, shown (at its wish, or at the end of the game)."""
+
+    seat: str
     cards: list[str]
 
 
@@ -79,7 +156,12 @@ class EndProposed(EventData, frozen=True):
 class Deck(msgspec.Struct, frozen=True):
     cards: tuple[str, ...]  # in the order before any shuffle
     shuffle: CardsShuffled | None = None
-    drawn: tuple[str, ...] = ()
+    drawn: tuple[str, ...] = ()  # drawn face up since the last shuffle, in order
+    out: dict[str, int] = {}  # card -> how many of it left the deck since the last shuffle
+
+    @property
+    def left(self) -> int:
+        return len(self.cards) - sum(self.out.values())
 
 
 class OpenTableState(msgspec.Struct, frozen=True):
@@ -90,6 +172,9 @@ class OpenTableState(msgspec.Struct, frozen=True):
     rolls: int = 0
     proposals: dict[str, Outcome] = {}
     ended: Outcome | None = None
+    hands: dict[str, tuple[tuple[str, str], ...]] = {}  # seat -> its (deck, card)s; views redact
+    played: tuple[tuple[str, str], ...] = ()  # (seat, card) face up, in order
+    face_down: dict[str, int] = {}  # seat -> cards it discarded face down
 
 
 class OpenTableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -154,8 +239,14 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
         commands: list[OpenTableCommand] = [Note(text=""), Roll(label="", dice="1d6")]
         for name, deck in sorted(state.decks.items()):
             commands.append(Shuffle(deck=name))
-            if len(deck.drawn) < len(deck.cards):
+            if deck.left:
                 commands.append(Draw(deck=name, count=1))
+                commands.append(Take(deck=name, count=1))
+        hand = _cards(state, seat)
+        for card in sorted(set(hand)):
+            commands += [Play(card=card), Discard(card=card)]
+        if hand:
+            commands.append(ShowHand())
         commands.append(End(outcome=state.proposals.get(seat) or Outcome(draw=True, reason="agreed")))
         return commands
 
@@ -179,19 +270,29 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
                 return [rng.shuffle(name, len(deck.cards), purpose=f"{seat} shuffles {name}")]
             case Draw(deck=name, count=count):
                 deck = _deck(state, name)
-                left = len(deck.cards) - len(deck.drawn)
-                if not 1 <= count <= min(left, MAX_DRAW):
-                    raise RuleViolation(
-                        "open_table.not_enough_cards",
-                        f"{name} has {left} card(s) left; draw 1 to {min(left, MAX_DRAW)}",
-                        "open table: draw",
-                    )
-                order = rng.order(deck.shuffle) if deck.shuffle else range(len(deck.cards))
-                top = [deck.cards[i] for i in order][len(deck.drawn) : len(deck.drawn) + count]
-                return [CardsDrawn(seat=seat, deck=name, cards=top)]
+                return [CardsDrawn(seat=seat, deck=name, cards=_top(deck, name, count, rng))]
+            case Take(deck=name, count=count):
+                deck = _deck(state, name)
+                cards = _top(deck, name, count, rng)
+                return [HandDrawn(seat=seat, deck=name, count=count), CardsTaken(seat=seat, deck=name, cards=cards)]
+            case Play(card=card):
+                _in_hand(state, seat, card, "play")
+                return [CardPlayed(seat=seat, card=card)]
+            case Discard(card=card):
+                _in_hand(state, seat, card, "discard")
+                return [DiscardedFaceDown(seat=seat), CardDiscarded(seat=seat, card=card)]
+            case ShowHand():
+                if not state.hands.get(seat):
+                    raise RuleViolation("open_table.empty_hand", f"{seat} has no cards in hand", "open table: hands")
+                return [HandShown(seat=seat, cards=_cards(state, seat))]
             case End(outcome=outcome):
                 _check_outcome(state, outcome)
-                return [EndProposed(seat=seat, outcome=outcome)]
+                proposed = EndProposed(seat=seat, outcome=outcome)
+                if self.evolve(state, proposed).ended is None:
+                    return [proposed]
+                # the end reveals every hand
+                return [proposed] + [HandShown(seat=s, cards=_cards(state, s))
+                                     for s in state.seats if state.hands.get(s)]
         raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
     def evolve(self, state: OpenTableState, event: EventData) -> OpenTableState:
@@ -201,35 +302,65 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
                 return msgspec.structs.replace(state, decisions=state.decisions + 1)
             case DiceRolled():
                 return msgspec.structs.replace(state, rolls=state.rolls + 1)
-            case CardsShuffled(deck=name):
-                decks = {**state.decks, name: Deck(state.decks[name].cards, shuffle=event)}
+            case CardsShuffled(deck=name):  # every card of the deck comes back but those in hands
+                held: dict[str, int] = {}
+                for hand in state.hands.values():
+                    for deck_name, card in hand:
+                        if deck_name == name:
+                            held[card] = held.get(card, 0) + 1
+                decks = {**state.decks, name: Deck(state.decks[name].cards, shuffle=event, out=held)}
                 return msgspec.structs.replace(state, decks=decks)
             case CardsDrawn(deck=name, cards=cards):
-                deck = state.decks[name]
+                deck = _taken(state.decks[name], cards)
                 decks = {**state.decks, name: msgspec.structs.replace(deck, drawn=deck.drawn + tuple(cards))}
                 return msgspec.structs.replace(state, decks=decks)
+            case CardsTaken(seat=seat, deck=name, cards=cards):
+                decks = {**state.decks, name: _taken(state.decks[name], cards)}
+                hands = {**state.hands, seat: state.hands.get(seat, ()) + tuple((name, c) for c in cards)}
+                return msgspec.structs.replace(state, decks=decks, hands=hands)
+            case CardPlayed(seat=seat, card=card):
+                return msgspec.structs.replace(state, hands=_without(state.hands, seat, card),
+                                               played=state.played + ((seat, card),))
+            case CardDiscarded(seat=seat, card=card):
+                face_down = {**state.face_down, seat: state.face_down.get(seat, 0) + 1}
+                return msgspec.structs.replace(state, hands=_without(state.hands, seat, card), face_down=face_down)
             case EndProposed(seat=seat, outcome=outcome):
                 proposals = {**state.proposals, seat: outcome}
                 agreed = len(proposals) == len(state.seats) and len(set(map(_key, proposals.values()))) == 1
                 return msgspec.structs.replace(state, proposals=proposals, ended=outcome if agreed else None)
         return state
 
+    def readers(self, state: OpenTableState, event: EventData) -> frozenset[str] | None:
+        """A card taken into a hand or discarded face down is its seat's alone."""
+        if isinstance(event, (CardsTaken, CardDiscarded)):
+            return frozenset({event.seat})
+        return None
+
+    def command_readers(self, state: OpenTableState, seat: str, command: OpenTableCommand) -> frozenset[str] | None:
+        """Which card a seat discards face down is its own secret: so is the decision."""
+        return frozenset({seat}) if isinstance(command, Discard) else None
+
     def outcome(self, state: OpenTableState) -> Outcome | None:
         """The outcome every seat agreed on, once they all have."""
         return state.ended
 
     def view(self, state: OpenTableState, seat: str | None) -> dict[str, Any]:
-        """Everything on an open table is open; deck orders are never in the state."""
+        """Everything on the table is open but the hands: ``seat`` sees its own hand, every
+        other hand is a count, until the end reveals them all. Deck orders are never in the state."""
         return {
             "seats": list(state.seats),
             "decisions": state.decisions,
             "rolls": state.rolls,
             "dice": sorted(state.dice),
             "decks": {
-                name: {"size": len(d.cards), "left": len(d.cards) - len(d.drawn), "drawn": list(d.drawn),
+                name: {"size": len(d.cards), "left": d.left, "drawn": list(d.drawn),
                        "shuffled": d.shuffle is not None}
                 for name, d in sorted(state.decks.items())
             },
+            "hands": {s: _cards(state, s) if s == seat or state.ended else len(h)
+                      for s, h in sorted(state.hands.items())},
+            "played": [{"seat": s, "card": c} for s, c in state.played],
+            "face_down": dict(sorted(state.face_down.items())),
             "end_proposals": {s: msgspec.to_builtins(o) for s, o in sorted(state.proposals.items())},
             "ended": msgspec.to_builtins(state.ended),
         }
@@ -239,7 +370,12 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
                  f"decisions: {state.decisions}   rolls: {state.rolls}"]
         for name, d in sorted(state.decks.items()):
             shown = " ".join(d.drawn[-10:]) or "-"
-            lines.append(f"deck {name}: {len(d.cards) - len(d.drawn)}/{len(d.cards)} left; last drawn: {shown}")
+            lines.append(f"deck {name}: {d.left}/{len(d.cards)} left; last drawn face up: {shown}")
+        for seat, hand in sorted(state.hands.items()):  # a spectator's board: hands as counts
+            shown = " ".join(_cards(state, seat)) if state.ended else f"{len(hand)} card(s)"
+            lines.append(f"{seat}'s hand: {shown}; face down: {state.face_down.get(seat, 0)}")
+        if state.played:
+            lines.append("played: " + " ".join(f"{s}:{c}" for s, c in state.played[-10:]))
         for seat, outcome in sorted(state.proposals.items()):
             lines.append(f"{seat} proposes to end: {_describe_outcome(outcome)}")
         if state.ended:
@@ -256,7 +392,79 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
             return f"draw {command.get('count', 1)} from {command.get('deck')}"
         if kind == "shuffle":
             return f"shuffle {command.get('deck')}"
+        if kind == "take":
+            return f"take {command.get('count', 1)} from {command.get('deck')} into hand"
+        if kind == "play":
+            return f"play {command.get('card')}"
+        if kind == "discard":
+            return f"discard {command.get('card')} face down"
+        if kind == "show-hand":
+            return "show hand"
         return str(kind)
+
+    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+        seat = data.get("seat")
+        if event_type == "open-table.HandDrawn":
+            return f"{seat} takes {data['count']} card(s) from {data['deck']} into hand"
+        if event_type == "open-table.CardsTaken":
+            return f"{seat} takes {' '.join(data['cards'])} into hand"
+        if event_type == "open-table.CardPlayed":
+            return f"{seat} plays {data['card']}"
+        if event_type == "open-table.DiscardedFaceDown":
+            return f"{seat} discards a card face down"
+        if event_type == "open-table.CardDiscarded":
+            return f"{seat} discards {data['card']} face down"
+        if event_type == "open-table.HandShown":
+            return f"{seat} shows their hand: {' '.join(data['cards']) or 'empty'}"
+        if event_type == "open-table.CardsDrawn":
+            return f"{seat} draws {' '.join(data['cards'])} from {data['deck']}"
+        return None
+
+
+def _top(deck: Deck, name: str, count: int, rng: Rng) -> list[str]:
+    """The top ``count`` cards: the first positions in the shuffle's order (or the deck's own
+    order, unshuffled) still in the deck. In the game itself that is the next ``count`` of the
+    order; in a fork with fresh dice it is a fresh order of the cards left (domain/rules/base.py)."""
+    if not 1 <= count <= min(deck.left, MAX_DRAW):
+        raise RuleViolation(
+            "open_table.not_enough_cards",
+            f"{name} has {deck.left} card(s) left; draw 1 to {min(deck.left, MAX_DRAW)}",
+            "open table: draw",
+        )
+    order = rng.order(deck.shuffle) if deck.shuffle else range(len(deck.cards))
+    skip, top = dict(deck.out), []
+    for i in order:
+        card = deck.cards[i]
+        if skip.get(card):
+            skip[card] -= 1  # of a card that appears k times, the first k in the order are gone
+            continue
+        top.append(card)
+        if len(top) == count:
+            break
+    return top
+
+
+def _taken(deck: Deck, cards: list[str]) -> Deck:
+    out = dict(deck.out)
+    for card in cards:
+        out[card] = out.get(card, 0) + 1
+    return msgspec.structs.replace(deck, out=out)
+
+
+def _cards(state: OpenTableState, seat: str) -> list[str]:
+    """The cards in ``seat``'s hand, in the order taken."""
+    return [card for _, card in state.hands.get(seat, ())]
+
+
+def _in_hand(state: OpenTableState, seat: str, card: str, what: str) -> None:
+    if card not in _cards(state, seat):
+        raise RuleViolation("open_table.not_in_hand", f"{seat} has no {card} in hand to {what}", "open table: hands")
+
+
+def _without(hands: dict[str, tuple[tuple[str, str], ...]], seat: str, card: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    hand = list(hands[seat])
+    hand.pop(next(i for i, (_, c) in enumerate(hand) if c == card))
+    return {**hands, seat: tuple(hand)}
 
 
 def _check_text(text: str, what: str) -> None:

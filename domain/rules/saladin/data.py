@@ -15,6 +15,8 @@ PACKAGE = Path(__file__).parent
 SEATS = ("crusaders", "ayyubids")
 Status = Literal["uncommitted", "committed"]
 ARSUF = "arsuf"  # the pseudo-target of Lusignan's Assault on Arsuf
+TRUE_CROSS = "Hattin — Saladin (Leader)"  # the paragraph of the once-per-game Order loss
+TAQUI_AL_DIN = "Hattin — Taqui al Din"
 
 
 class Target(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -23,6 +25,7 @@ class Target(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     banner: str
     modes: tuple[str, ...]
+    basis: str = ""
 
 
 class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -40,6 +43,7 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     target: Literal["enemy", "friendly", "arsuf", "none"]
     effect: str | None
     friendly: tuple[str, ...] = ()
+    basis: dict[str, str] = {}
 
 
 class Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -52,6 +56,7 @@ class Reaction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     red: int
     green: int
     effect: str | None
+    basis: dict[str, str] = {}
 
 
 class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -83,6 +88,7 @@ class Banner(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     card: str
     horns_card: str | None = None
     follows: str | None = None
+    basis: dict[str, str] = {}
 
     @property
     def gives(self) -> bool:
@@ -99,6 +105,7 @@ class LeaderAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: str
     name: str
     once: bool
+    basis: str = ""
 
 
 class Leader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -123,6 +130,7 @@ class ScenarioData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rena
     banners: tuple[Banner, ...]
     cards: tuple[Card, ...]
     leaders: tuple[Leader, ...]
+    basis: dict[str, str] = {}
 
 
 class Tables:

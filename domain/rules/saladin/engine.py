@@ -21,10 +21,10 @@ from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS, TABLES
 from domain.rules.saladin.evolve import evolve
 from domain.rules.saladin.play import Step, execute, initiative
 from domain.rules.saladin.rules import check, legal
-from domain.rules.saladin.state import BannerState, SaladinState, SideState
+from domain.rules.saladin.state import BannerState, Options, SaladinState, SideState
 
 
-def opening(scenario: str) -> SaladinState:
+def opening(scenario: str, options: Options = Options()) -> SaladinState:
     """The position of the scenario's setup diagram, at turn 1's Initiative phase."""
     t = TABLES[scenario]
     banners = {}
@@ -37,14 +37,14 @@ def opening(scenario: str) -> SaladinState:
         sides[seat] = SideState(available=o.available, spent=0, reserve=o.reserve,
                                 unused=t.data.order_tokens_per_side - o.available - o.reserve)
     state = SaladinState(scenario=scenario, turn=1, phase="seize", active=None, initiative=None,
-                         banners=banners, sides=sides, arsuf_lances=t.data.arsuf_lances)
+                         banners=banners, sides=sides, arsuf_lances=t.data.arsuf_lances, options=options)
     holder, phase, active, _ = initiative(state)
     return msgspec.structs.replace(state, initiative=holder, phase=phase, active=active)
 
 
 class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     id = "saladin"
-    version = "1.0.0"
+    version = "2.0.0"
     title = "Saladin: the battles of Hattin (1187) and Arsuf (1191)"
     scenarios = {
         "arsuf": Scenario(id="arsuf", title="The Battle of Arsuf — 1191", seats=SEATS, min_players=2,
@@ -62,9 +62,13 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         self.scenario(scenario)
         if sorted(seats) != sorted(SEATS):
             raise RuleViolation("saladin.bad_seats", f"Saladin is played by exactly {' and '.join(SEATS)}", "Setup")
-        if options:
-            raise RuleViolation("saladin.bad_option", "Saladin takes no options", "Setup")
-        return opening(scenario)
+        try:
+            chosen = msgspec.convert(options, Options)
+        except msgspec.ValidationError as error:
+            raise RuleViolation("saladin.bad_option", f"game options: {error} (RULES_NOTES.md, Game options: "
+                                "true_cross leader-action|automatic, taqui_al_din automatic|reaction)",
+                                "Setup") from None
+        return opening(scenario, chosen)
 
     def to_act(self, state: SaladinState) -> list[str]:
         """The one seat with a decision, or nobody once the game is over."""

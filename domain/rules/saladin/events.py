@@ -114,18 +114,57 @@ class LossesTrackBoxed(EventData, frozen=True):
 
 @event_type("saladin.LanceReplaced")
 class LanceReplaced(EventData, frozen=True):
-    """A lance taken from the Losses Track back to a banner (or to Arsuf when None)."""
+    """A lance taken from the Losses Track back to a banner (or to Arsuf when None).
+    Made by version 1 only (its Reinforce); kept so those records still decode."""
 
     side: str
     banner: str | None
 
 
+@event_type("saladin.LancePlaced")
+class LancePlaced(EventData, frozen=True):
+    """Reinforce: ``banner`` "places 1 of its Lances on the location of the last lost Lance"
+    of ``onto`` (a friendly banner, or ``arsuf``)."""
+
+    side: str
+    banner: str
+    onto: str
+
+
 @event_type("saladin.StatusChanged")
 class StatusChanged(EventData, frozen=True):
+    """The banner's status, and where its lances now stand."""
+
     banner: str
     status: str
     location: str
-    engaged_with: str | None
+
+
+@event_type("saladin.MeleeJoined")
+class MeleeJoined(EventData, frozen=True):
+    """A Committed banner's action against an enemy: the two "fight in melee"."""
+
+    crusader: str
+    ayyubid: str
+
+
+@event_type("saladin.MeleeLeft")
+class MeleeLeft(EventData, frozen=True):
+    """The two banners no longer fight each other in melee (a Regroup, a banner leaving play)."""
+
+    crusader: str
+    ayyubid: str
+    reason: str
+
+
+@event_type("saladin.SpecialRuleApplied")
+class SpecialRuleApplied(EventData, frozen=True):
+    """A scenario rule that acts by itself (game options ``taqui_al_din: automatic``,
+    ``true_cross: automatic``): ``rule`` names its paragraph."""
+
+    rule: str
+    banner: str
+    against: str | None = None
 
 
 @event_type("saladin.BannerOrdered")

@@ -6,6 +6,7 @@ from msgspec.structs import replace
 
 from domain.events import EventData
 from domain.rules.saladin import events as ev
+from domain.rules.saladin.data import ARSUF, TRUE_CROSS
 from domain.rules.saladin.state import Pending, SaladinState
 
 
@@ -62,20 +63,30 @@ def evolve(state: SaladinState, event: EventData) -> SaladinState:
         case ev.LossesTrackBoxed(side=side, lances=n):
             st = state.sides[side]
             return _side(state, side, losses=st.losses - n, lances_boxed=st.lances_boxed + n)
-        case ev.LanceReplaced(side=side, banner=banner):
-            if banner is None:
-                state = replace(state, arsuf_lances=state.arsuf_lances + 1)
-            else:
-                state = _banner(state, banner, lances=state.banners[banner].lances + 1)
-            return _side(state, side, losses=state.sides[side].losses - 1)
-        case ev.StatusChanged(banner=banner, status=status, location=location, engaged_with=engaged):
-            return _banner(state, banner, status=status, location=location, engaged_with=engaged)
+        case ev.LancePlaced(banner=banner, onto=onto):
+            state = _banner(state, banner, lances=state.banners[banner].lances - 1)
+            if onto == ARSUF:
+                return replace(state, arsuf_lances=state.arsuf_lances + 1)
+            return _banner(state, onto, lances=state.banners[onto].lances + 1)
+        case ev.StatusChanged(banner=banner, status=status, location=location):
+            return _banner(state, banner, status=status, location=location)
+        case ev.MeleeJoined(crusader=c, ayyubid=a):
+            state = _banner(state, c, engaged=tuple(sorted({*state.banners[c].engaged, a})))
+            return _banner(state, a, engaged=tuple(sorted({*state.banners[a].engaged, c})))
+        case ev.MeleeLeft(crusader=c, ayyubid=a):
+            state = _banner(state, c, engaged=tuple(x for x in state.banners[c].engaged if x != a))
+            return _banner(state, a, engaged=tuple(x for x in state.banners[a].engaged if x != c))
+        case ev.SpecialRuleApplied(rule=rule):
+            if rule == TRUE_CROSS:
+                st = state.sides["ayyubids"]
+                return _side(state, "ayyubids", used_once=st.used_once + ("order-loss",))
+            return state
         case ev.BannerOrdered(banner=banner):
             return _banner(state, banner, ordered=True)
         case ev.BannerEliminated(banner=banner, given_to=given_to):
-            return _banner(state, banner, fate="captured" if given_to else "boxed", engaged_with=None)
+            return _banner(state, banner, fate="captured" if given_to else "boxed")
         case ev.BannerSetAside(banner=banner):
-            return _banner(state, banner, fate="set-aside", engaged_with=None)
+            return _banner(state, banner, fate="set-aside")
         case ev.MarkerPlaced(marker=marker, banner=banner):
             return replace(state, markers={**state.markers, marker: banner})
         case ev.MarkerRemoved(marker=marker):

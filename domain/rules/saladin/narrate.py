@@ -222,14 +222,33 @@ def _lance_replaced(d):
     return f"{banner(d.get('banner'))} takes back 1 lance from the Losses Track"
 
 
+def _lance_placed(d):
+    onto = "Arsuf" if d.get("onto") == "arsuf" else banner(d.get("onto"))
+    return f"{banner(d.get('banner'))} places 1 of its lances on the location of {onto}'s last lost lance"
+
+
 def _status_changed(d):
     b, status = banner(d.get("banner")), str(d.get("status", "")).title()
     text = f"{b} is {status}"
     if d.get("location") == "horns":
         text += " on the Horns of Hattin"
-    if d.get("engaged_with"):
-        text += f", engaged with {banner(d.get('engaged_with'))}"
+    elif d.get("location") in ("uncommitted", "committed"):
+        text += f": its lances move to the {d.get('location')} location"
     return text
+
+
+def _melee_joined(d):
+    return f"{banner(d.get('crusader'))} and {banner(d.get('ayyubid'))} fight in melee"
+
+
+def _melee_left(d):
+    return f"{banner(d.get('crusader'))} and {banner(d.get('ayyubid'))} no longer fight in melee ({d.get('reason')})"
+
+
+def _special_rule(d):
+    if d.get("against"):
+        return f"{d.get('rule')}: {banner(d.get('banner'))} answers {banner(d.get('against'))}'s charge"
+    return f"{d.get('rule')}: applies"
 
 
 def _banner_ordered(d):
@@ -313,7 +332,11 @@ EVENTS = {
     "LancesLost": _lances_lost,
     "LossesTrackBoxed": _losses_track_boxed,
     "LanceReplaced": _lance_replaced,
+    "LancePlaced": _lance_placed,
     "StatusChanged": _status_changed,
+    "MeleeJoined": _melee_joined,
+    "MeleeLeft": _melee_left,
+    "SpecialRuleApplied": _special_rule,
     "BannerOrdered": _banner_ordered,
     "BannerEliminated": _banner_eliminated,
     "BannerSetAside": _banner_set_aside,

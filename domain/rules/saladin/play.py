@@ -8,12 +8,14 @@ from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.saladin import commands as cmd
 from domain.rules.saladin import events as ev
-from domain.rules.saladin.data import ARSUF, SEATS
+from domain.rules.saladin.data import ARSUF, SEATS, TAQUI_AL_DIN, TRUE_CROSS, Reaction
 from domain.rules.saladin.evolve import evolve
 from domain.rules.saladin.rules import (
     COMMITTED,
     UNCOMMITTED,
+    automatic_answer,
     card_of,
+    eliminated,
     has_any_target,
     opponent,
     orders,
@@ -99,14 +101,6 @@ def roll_and_apply(b: Step, acting_side: str, acting: str, target: str | None, r
 
 
 # -- consequences -------------------------------------------------------------------------------------
-def release_followers(b: Step, banner_id: str) -> None:
-    """Banners whose status came from ``banner_id`` go back to Uncommitted."""
-    for fid in sorted(b.state.banners):
-        f = b.state.banners[fid]
-        if f.in_play and f.engaged_with == banner_id:
-            b.emit(ev.StatusChanged(banner=fid, status=UNCOMMITTED, location=f.location, engaged_with=None))
-
-
 def eliminations(b: Step) -> None:
     """Banners with no lance left are given to the opponent (or boxed); Arsuf may fall."""
     t = tables(b.state)
@@ -115,11 +109,12 @@ def eliminations(b: Step) -> None:
         if banner.in_play and banner.lances == 0:
             given = opponent(banner.side) if t.banner(bid).gives else None
             b.emit(ev.BannerEliminated(banner=bid, given_to=given))
-            release_followers(b, bid)
+            leave_melees(b, bid, "eliminated", release_two_locations=False)
     cru = b.state.sides["crusaders"]
     if b.state.scenario == "arsuf" and b.state.arsuf_lances == 0 and cru.reserve > 0:
         b.emit(ev.OrdersRecovered(side="crusaders", count=cru.reserve, source="arsuf",
                                   reason="the Ayyubid lances in Arsuf are eliminated"))
+    true_cross(b)
 
 
 def set_aside(b: Step) -> None:
@@ -130,36 +125,79 @@ def set_aside(b: Step) -> None:
         for bid in sorted(b.state.banners):
             if b.state.banners[bid].in_play and not has_any_target(b.state, bid):
                 b.emit(ev.BannerSetAside(banner=bid))
-                release_followers(b, bid)
+                leave_melees(b, bid, "set aside", release_two_locations=False)
                 changed = True
 
 
+def location_for(state: SaladinState, banner_id: str, status: str) -> str:
+    """Where the lances of a banner with this status stand."""
+    if tables(state).banner(banner_id).status_rule == "two-locations":
+        return status
+    return state.banners[banner_id].location
+
+
 def change_status(b: Step, banner_id: str, status: str) -> None:
-    """Move the banner's lances to the location of its new status; drag what follows it."""
+    """Set the status and move the lances to its location; at the Horns, Lusignan "will have
+    the same status as the Banner of Saladin" (Hattin — Statuses)."""
     banner = b.state.banners[banner_id]
-    rule = tables(b.state).banner(banner_id).status_rule
-    location = status if rule == "two-locations" else banner.location
-    b.emit(ev.StatusChanged(banner=banner_id, status=status, location=location, engaged_with=None))
-    if status == UNCOMMITTED:
-        release_followers(b, banner_id)
+    if banner.status != status:
+        b.emit(ev.StatusChanged(banner=banner_id, status=status, location=location_for(b.state, banner_id, status)))
     for fid in sorted(b.state.banners):
         f = b.state.banners[fid]
         if f.in_play and tables(b.state).banner(fid).follows == banner_id and f.location == "horns" \
                 and f.status != status:
-            b.emit(ev.StatusChanged(banner=fid, status=status, location="horns", engaged_with=None))
+            b.emit(ev.StatusChanged(banner=fid, status=status, location="horns"))
 
 
-def engage(b: Step, acting: str, target: str | None) -> None:
-    """A single-location banner takes the status of the Committed enemy banner that targets it."""
-    if target is None or target not in b.state.banners:
+def pair(state: SaladinState, one: str, other: str) -> dict[str, str]:
+    """The two banners of a melee by side."""
+    first = state.banners[one]
+    return {"crusader": one, "ayyubid": other} if first.side == "crusaders" else {"crusader": other, "ayyubid": one}
+
+
+def join_melee(b: Step, acting: str, target: str) -> None:
+    """A Committed banner's action against an enemy: "This change therefore involves changing
+    the status of the enemy Banner" — the target is Committed too (a two-location banner's
+    lances move), and the two fight in melee."""
+    if not (b.state.banners[acting].in_play and b.state.banners[target].in_play):
         return
-    a, t = b.state.banners[acting], b.state.banners[target]
-    t_rule = tables(b.state).banner(target).status_rule
-    a_rule = tables(b.state).banner(acting).status_rule
-    if not (a.in_play and t.in_play) or t_rule != "follows-target" or a_rule == "follows-target":
+    if b.state.banners[acting].status != COMMITTED:
         return
-    if a.status == COMMITTED and (t.status != COMMITTED or t.engaged_with != acting):
-        b.emit(ev.StatusChanged(banner=target, status=COMMITTED, location=t.location, engaged_with=acting))
+    change_status(b, target, COMMITTED)
+    if target not in b.state.banners[acting].engaged:
+        b.emit(ev.MeleeJoined(**pair(b.state, acting, target)))
+
+
+def leave_melees(b: Step, banner_id: str, reason: str, release_two_locations: bool) -> None:
+    """The banner stops fighting every enemy it was in melee with. An enemy left in melee with
+    nobody goes back to Uncommitted if its status came from its enemies (a single-location
+    banner: "the same as the one of the Crusaders Banner that targets them"; Lusignan at the
+    Horns) or, on a Regroup, if it has two locations ("This change therefore involves changing
+    the status of the enemy Banner"). An enemy still in melee with another stays Committed."""
+    for enemy in b.state.banners[banner_id].engaged:
+        b.emit(ev.MeleeLeft(**pair(b.state, banner_id, enemy), reason=reason))
+        e = b.state.banners[enemy]
+        if not e.in_play or e.engaged or e.status != COMMITTED:
+            continue
+        rule = tables(b.state).banner(enemy).status_rule
+        if rule == "follows-target" or (rule == "two-locations" and release_two_locations):
+            change_status(b, enemy, UNCOMMITTED)
+        elif rule == "camp-then-horns":
+            saladin = b.state.banners.get(tables(b.state).banner(enemy).follows or "")
+            if saladin is None or not saladin.in_play or saladin.status != COMMITTED:
+                b.emit(ev.StatusChanged(banner=enemy, status=UNCOMMITTED, location=e.location))
+
+
+def true_cross(b: Step) -> None:
+    """Game option ``true_cross: automatic``: "Once per game, if the Lusignan's Banner has moved
+    to the Horns of Hattin or is eliminated and if Châtillon's Banner is also eliminated, the
+    Crusaders player must immediately place 1 Order back in the box"."""
+    s = b.state
+    if s.options.true_cross != "automatic" or s.scenario != "hattin" or "order-loss" in s.sides["ayyubids"].used_once:
+        return
+    if (s.horns or eliminated(s, "lusignan")) and eliminated(s, "chatillon"):
+        b.emit(ev.SpecialRuleApplied(rule=TRUE_CROSS, banner="saladin"))
+        box_orders(b, "crusaders", 1, "The True Cross is taken")
 
 
 def settle(b: Step, before: dict[str, int]) -> bool:
@@ -212,14 +250,20 @@ def activate(b: Step, seat: str, c: cmd.Activate, cost: int) -> None:
     action = card_of(b.state, c.banner).action(c.action)
     if cost:
         b.emit(ev.OrdersSpent(side=seat, count=cost, reason=f"{action.name}: {c.banner}"))
+    answer = automatic_answer(b.state, b.state.pending)
+    if answer is not None:
+        b.emit(ev.SpecialRuleApplied(rule=TAQUI_AL_DIN, banner=c.target, against=c.banner))
+        resolve_action(b, answer)
+        return
     if reaction_options(b.state, b.state.pending):
         b.emit(ev.ReactionOffered(side=opponent(seat), banner=c.target))
         return
     resolve_action(b)
 
 
-def resolve_action(b: Step) -> None:
-    """Apply the declared action's effects and dice, move lances, turn the card."""
+def resolve_action(b: Step, special: Reaction | None = None) -> None:
+    """Apply the declared action's effects and dice, move lances, turn the card. ``special``:
+    Taqui al Din's paragraph, whose effects take the place of the Charge's dice."""
     p = b.state.pending
     seat, acting, target = p.side, p.banner, p.target
     action = card_of(b.state, acting).action(p.action)
@@ -237,19 +281,24 @@ def resolve_action(b: Step) -> None:
     elif effect == "shield-wall":
         b.emit(ev.MarkerPlaced(marker="shield-wall", banner=acting))
     elif effect == "reinforce":
-        b.emit(ev.LanceReplaced(side=seat, banner=target))
+        b.emit(ev.LancePlaced(side=seat, banner=acting, onto=target))
     elif effect == "reinforce-arsuf":
-        b.emit(ev.LanceReplaced(side=seat, banner=None))
-    green = action.green
+        b.emit(ev.LancePlaced(side=seat, banner=acting, onto=ARSUF))
+    red, green = (special.red, special.green) if special else (action.red, action.green)
     if seat == "ayyubids" and target is not None and b.state.markers.get("shield-wall") == target:
         green = max(0, green - 1)
     enemy = target if action.target in ("enemy", "arsuf") else None
-    roll_and_apply(b, seat, acting, enemy, action.red, green, purpose)
+    roll_and_apply(b, seat, acting, enemy, red, green, purpose)
+    if special is not None and special.effect == "two-lances-to-box":
+        lose_lances(b, seat, acting, 2, to="box")
     eliminations(b)
-    if action.change and b.state.banners[acting].in_play:
-        change_status(b, acting, COMMITTED if action.change == "commit" else UNCOMMITTED)
+    if action.change == "commit" and b.state.banners[acting].in_play:
+        change_status(b, acting, COMMITTED)
+    elif action.change == "withdraw" and b.state.banners[acting].in_play:
+        change_status(b, acting, UNCOMMITTED)
+        leave_melees(b, acting, "regroup", release_two_locations=True)
     if action.target == "enemy":
-        engage(b, acting, target)
+        join_melee(b, acting, target)
     if b.state.banners[acting].in_play and not b.state.banners[acting].ordered:
         b.emit(ev.BannerOrdered(banner=acting))
     set_aside(b)
@@ -259,17 +308,23 @@ def resolve_action(b: Step) -> None:
 
 def react(b: Step, seat: str, c: cmd.React) -> None:
     """The reaction resolves instead of the action; the acting card still turns Ordered."""
-    p = b.state.pending
     reaction = card_of(b.state, c.banner).reaction(c.reaction)
-    before = orders(b.state)
     b.emit(ev.ReactionDeclared(side=seat, banner=c.banner, reaction=c.reaction, cost=reaction.cost))
     if reaction.cost:
         b.emit(ev.OrdersSpent(side=seat, count=reaction.cost, reason=f"{reaction.name}: {c.banner}"))
+    answer_action(b, c.banner, reaction)
+
+
+def answer_action(b: Step, banner: str, reaction: Reaction) -> None:
+    """A reaction (or Taqui al Din's automatic answer) resolves instead of the declared action,
+    which is cancelled; the acting card still turns Ordered."""
+    p = b.state.pending
+    seat = opponent(p.side)
+    before = orders(b.state)
     green = reaction.green
     if seat == "ayyubids" and b.state.markers.get("shield-wall") == p.banner:
         green = max(0, green - 1)
-    roll_and_apply(b, seat, c.banner, p.banner, reaction.red, green,
-                   f"{reaction.name}: {c.banner} against {p.banner}")
+    roll_and_apply(b, seat, banner, p.banner, reaction.red, green, f"{reaction.name}: {banner} against {p.banner}")
     if reaction.effect == "two-lances-to-box":
         lose_lances(b, p.side, p.banner, 2, to="box")
     eliminations(b)
@@ -296,7 +351,7 @@ def leader(b: Step, seat: str, c: cmd.Leader) -> None:
         b.emit(ev.InitiativeDetermined(holder=seat, reason="seized by the Leader", phase="choose-first",
                                        active=seat))
         return
-    if c.action == "recover-order":
+    if c.action == "recover-order" and b.state.sides[seat].spent:
         b.emit(ev.OrdersRecovered(side=seat, count=1, source="spent", reason=spec.name))
     elif c.action == "horns":
         cards = {bid: tables(b.state).banner(bid).horns_card for bid in sorted(b.state.banners)
@@ -304,12 +359,13 @@ def leader(b: Step, seat: str, c: cmd.Leader) -> None:
         b.emit(ev.MovedToHorns(cards=cards))
         saladin = b.state.banners.get("saladin")
         status = saladin.status if saladin is not None and saladin.in_play else UNCOMMITTED
-        b.emit(ev.StatusChanged(banner="lusignan", status=status, location="horns", engaged_with=None))
+        b.emit(ev.StatusChanged(banner="lusignan", status=status, location="horns"))
         if b.state.sides[seat].boxed:
             b.emit(ev.OrdersRecovered(side=seat, count=1, source="box", reason=spec.name))
         set_aside(b)
     elif c.action == "order-loss":
         box_orders(b, "crusaders", 1, spec.name)
+    true_cross(b)
     if not settle(b, before):
         next_activation(b, seat)
 

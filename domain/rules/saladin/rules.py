@@ -72,6 +72,24 @@ def enemy_targets(state: SaladinState, banner: BannerState, card: Card) -> list[
     )
 
 
+def can_be_committed(state: SaladinState, banner_id: str) -> bool:
+    """Whether the banner's status can be Committed now: not one of the banners that "can
+    never be Committed", and for Hattin's Lusignan only at the Horns ("On the one it occupies
+    at the beginning of the scenario, Lusignan is always Uncommitted")."""
+    rule = tables(state).banner(banner_id).status_rule
+    if rule == "never-committed":
+        return False
+    if rule == "camp-then-horns":
+        return state.banners[banner_id].location == "horns"
+    return True
+
+
+def joins_melee(banner: BannerState, action: Action) -> bool:
+    """The acting banner is Committed once the action resolves: a Charge, or any action of a
+    Committed banner that does not withdraw it. Its target then fights it in melee."""
+    return action.change == "commit" or (banner.status == COMMITTED and action.change is None)
+
+
 def orders(state: SaladinState) -> dict[str, int]:
     return {s: state.sides[s].orders for s in SEATS}
 
@@ -95,29 +113,29 @@ def leader_action_usable(state: SaladinState, side: str, action_id: str) -> bool
     """Whether the Leader action's own condition holds (Orders, scenario state)."""
     st = state.sides[side]
     if action_id == "recover-order":
-        return st.spent > 0
+        return True  # with no spent Order it recovers nothing (RULES_NOTES.md, Leaders)
     if action_id == "horns":
         lus = state.banners.get("lusignan")
         return state.scenario == "hattin" and not state.horns and lus is not None and lus.in_play
     if action_id == "order-loss":
         lus_done = state.horns or eliminated(state, "lusignan")
-        return lus_done and eliminated(state, "chatillon") and state.sides["crusaders"].orders > 0
+        return (state.options.true_cross == "leader-action" and lus_done and eliminated(state, "chatillon")
+                and state.sides["crusaders"].orders > 0)
     return False
 
 
 def must_activate(state: SaladinState, side: str) -> bool:
-    """A card still asks to be activated: a Deployed banner in play, a Deployed leader with a
-    usable repeatable action, or the mandatory Horns action."""
+    """"A player can pass only if all their Banners and Leader cards are on their Ordered
+    side": a Deployed banner in play, or a Deployed leader with an action it can take, keeps
+    the player from passing."""
     if any(b.side == side and b.in_play and not b.ordered for b in state.banners.values()):
         return True
     st = state.sides[side]
     if st.leader_ordered:
         return False
     leader = tables(state).leaders[side]
-    if any(not a.once and a.id != "seize-initiative" and leader_action_usable(state, side, a.id)
-           for a in leader.actions):
-        return True
-    return horns_required(state, side)
+    return any(a.id != "seize-initiative" and not (a.once and a.id in st.used_once)
+               and leader_action_usable(state, side, a.id) for a in leader.actions)
 
 
 def reaction_options(state: SaladinState, pending: Pending) -> list[tuple[str, Reaction]]:
@@ -132,7 +150,26 @@ def reaction_options(state: SaladinState, pending: Pending) -> list[tuple[str, R
     if "reaction" not in card.target_modes(pending.banner):
         return []
     avail = state.sides[tb.side].available
-    return [(target, r) for r in card.reactions if pending.action in r.against and avail >= r.cost]
+    return [(target, r) for r in card.reactions
+            if pending.action in r.against and avail >= r.cost and not automatic(state, r)]
+
+
+def automatic(state: SaladinState, reaction: Reaction) -> bool:
+    """Taqui al Din's answer to Raymond III's charges acts by itself unless the game was
+    created with ``taqui_al_din: reaction`` (RULES_NOTES.md, Game options)."""
+    return reaction.effect == "two-lances-to-box" and state.options.taqui_al_din == "automatic"
+
+
+def automatic_answer(state: SaladinState, pending: Pending) -> Reaction | None:
+    """The automatic scenario rule the declared action sets off, if any: "In the event of a
+    Charge or Uncontrolled Charge by the Banner of Raymond III" (Hattin — Taqui al Din)."""
+    target = pending.target
+    if target is None or target not in state.banners or not state.banners[target].in_play:
+        return None
+    card = card_of(state, target)
+    if "reaction" not in card.target_modes(pending.banner):
+        return None
+    return next((r for r in card.reactions if automatic(state, r) and pending.action in r.against), None)
 
 
 # -- checks ---------------------------------------------------------------------------------------
@@ -184,6 +221,9 @@ def _check_target(state, seat, banner, card, action, target) -> None:
         if target not in enemy_targets(state, banner, card):
             raise violation("invalid_target", f"{banner.id} cannot target {target} with {action.name} "
                             f"while {banner.status}", R_REACTION)
+        if joins_melee(banner, action) and not can_be_committed(state, target):
+            raise violation("target_never_committed", f"{action.name} would bring {target} into melee, and "
+                            f"{target} cannot be Committed now", R_SPECIAL)
     elif action.target == "arsuf":
         if target != ARSUF or not target_in_play(state, ARSUF) or banner.status not in card.target_modes(ARSUF):
             raise violation("invalid_target", f"{action.name} targets the Ayyubid lances in Arsuf", R_ARSUF)
@@ -194,8 +234,6 @@ def _check_target(state, seat, banner, card, action, target) -> None:
                             R_HATTIN if state.scenario == "hattin" else R_ARSUF)
         if friend.lances >= len(tables(state).banner(target).track):
             raise violation("nothing_to_reinforce", f"{target} has lost no lance", R_LANCE)
-        if state.sides[seat].losses == 0:
-            raise violation("no_lance_on_losses_track", "no lance on the Losses Track to replace", R_LANCE)
 
 
 def _check_effect(state: SaladinState, seat: str, action: Action) -> None:
@@ -211,8 +249,6 @@ def _check_effect(state: SaladinState, seat: str, action: Action) -> None:
         if state.arsuf_lances != 1:
             raise violation("nothing_to_reinforce", "Arsuf has no lost lance to replace "
                             "(or has fallen)", rule)
-        if state.sides[seat].losses == 0:
-            raise violation("no_lance_on_losses_track", "no lance on the Losses Track to replace", R_LANCE)
 
 
 def check_leader(state: SaladinState, seat: str, c: cmd.Leader) -> None:

@@ -22,7 +22,7 @@ class BannerState(msgspec.Struct, frozen=True):
     location: str
     status: str = "uncommitted"
     ordered: bool = False
-    engaged_with: str | None = None
+    engaged: tuple[str, ...] = ()  # the enemy banners it fights in melee with (sorted)
     fate: Fate = "in-play"
 
     @property
@@ -60,6 +60,14 @@ class Pending(msgspec.Struct, frozen=True):
     target: str | None
 
 
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The readings a game is played under where the rulebook leaves two open
+    (RULES_NOTES.md, "Game options")."""
+
+    true_cross: Literal["leader-action", "automatic"] = "leader-action"
+    taqui_al_din: Literal["automatic", "reaction"] = "automatic"
+
+
 class SaladinState(msgspec.Struct, frozen=True):
     scenario: str
     turn: int
@@ -75,3 +83,4 @@ class SaladinState(msgspec.Struct, frozen=True):
     pending: Pending | None = None
     result: Outcome | None = None
     activations: int = 0
+    options: Options = Options()

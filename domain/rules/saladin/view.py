@@ -28,7 +28,7 @@ def view(state: SaladinState) -> dict[str, Any]:
             "card": b.card,
             "card_side": "ordered" if b.ordered else "deployed",
             "status": b.status,
-            "engaged_with": b.engaged_with,
+            "engaged": list(b.engaged),
             "fate": b.fate,
             "location": b.location,
             "lances": {loc: (b.lances if loc == b.location else 0) for loc in spec.locations()},
@@ -89,7 +89,7 @@ def render_text(state: SaladinState) -> str:
                           for slot in b["track"])
             tag = "O" if b["card_side"] == "ordered" else "D"
             state_txt = b["status"][0].upper() if b["fate"] == "in-play" else b["fate"].upper()
-            eng = f" ~{b['engaged_with']}" if b["engaged_with"] else ""
+            eng = "".join(f" ~{e}" for e in b["engaged"])
             lines.append(f"  [{tag}] {b['name']:<14} {state_txt:<10} {bar:<8} at {b['location']}{eng}"
                          f"{' +' + str(b['surcharge']) if b['surcharge'] else ''}")
         if s["captured_banners"]:

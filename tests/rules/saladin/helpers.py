@@ -45,8 +45,9 @@ class FakeRng:
         raise AssertionError("Saladin never shuffles")
 
 
-def new_game(scenario: str, game_id: int = 1) -> Game:
+def new_game(scenario: str, game_id: int = 1, options: dict[str, Any] | None = None) -> Game:
     created = GameCreated(
+        options=options or {},
         rules="saladin",
         rules_version=SALADIN.version,
         scenario=scenario,
@@ -99,6 +100,13 @@ def with_banner(game: Game, banner: str, **changes) -> Game:
 def with_side(game: Game, side: str, **changes) -> Game:
     s: SaladinState = game.state
     return with_state(game, sides={**s.sides, side: msgspec.structs.replace(s.sides[side], **changes)})
+
+
+def full(scenario: str, banner: str) -> int:
+    """A banner's lances at the start: the slots of its track."""
+    from domain.rules.saladin.data import TABLES
+
+    return len(TABLES[scenario].banner(banner).track)
 
 
 def legal(game: Game, seat: str) -> list[dict[str, Any]]:

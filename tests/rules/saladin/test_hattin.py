@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from domain.rules.saladin.data import TABLES
 from tests.rules.saladin.helpers import (
+    full,
     FakeRng,
     act,
     banner_view,
@@ -37,9 +39,9 @@ def test_statuses_two_location_banner_moves_and_single_location_enemy_follows():
     assert legal(g, "ayyubids") == [{"type": "react", "banner": "keukburi", "reaction": "evade"},
                                     {"type": "decline-reaction"}]
     g = play(g, "ayyubids", {"type": "decline-reaction"})
-    assert banner_view(g, "d-ibelin")["lances"] == {"uncommitted": 0, "committed": 5}
+    assert banner_view(g, "d-ibelin")["lances"] == {"uncommitted": 0, "committed": full("hattin", "d-ibelin")}
     keukburi = banner_view(g, "keukburi")
-    assert (keukburi["status"], keukburi["location"], keukburi["engaged_with"]) == ("committed", "field", "d-ibelin")
+    assert (keukburi["status"], keukburi["location"], keukburi["engaged"]) == ("committed", "field", ["d-ibelin"])
 
 
 def test_statuses_ridefort_and_husam_lulu_are_never_committed():
@@ -58,11 +60,11 @@ def test_lusignan_moves_to_the_horns_recovers_an_order_and_swaps_four_cards():
     g = with_side(g, "crusaders", available=10, boxed=2)
     g = with_banner(g, "chatillon", ordered=True)
     g = with_banner(g, "saladin", status="committed", location="committed")
-    assert banner_view(g, "lusignan")["lances"] == {"camp": 6, "horns": 0}
+    assert banner_view(g, "lusignan")["lances"] == {"camp": full("hattin", "lusignan"), "horns": 0}
     assert banner_view(g, "lusignan")["status"] == "uncommitted"
     g = play(g, "crusaders", HORNS)
     lusignan = banner_view(g, "lusignan")
-    assert lusignan["lances"] == {"camp": 0, "horns": 6} and lusignan["card"] == "lusignan-horns"
+    assert lusignan["lances"] == {"camp": 0, "horns": full("hattin", "lusignan")} and lusignan["card"] == "lusignan-horns"
     assert lusignan["status"] == "committed"  # the status of Saladin, its only possible enemy
     assert lusignan["card_side"] == "deployed"
     chatillon = banner_view(g, "chatillon")
@@ -88,7 +90,7 @@ def test_lusignan_at_the_horns_has_the_status_of_saladin():
     g = play(g, "ayyubids", act("saladin", "charge", "lusignan"))
     assert banner_view(g, "saladin")["status"] == "committed"
     assert banner_view(g, "lusignan")["status"] == "committed"
-    assert banner_view(g, "lusignan")["lances"] == {"camp": 0, "horns": 6}
+    assert banner_view(g, "lusignan")["lances"] == {"camp": 0, "horns": full("hattin", "lusignan")}
     g = finish_turn(g)
     g = start(g, "ayyubids")
     g = play(g, "ayyubids", act("saladin", "regroup"))
@@ -144,20 +146,23 @@ def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
 
 
 def test_reinforce_saladin_and_ridefort():
-    """Hattin — Saladin / Ridefort (Reinforce): a lance from the Losses Track goes back to the
-    last lost location of Saphadin or Manguras (Saladin) or Lusignan (Ridefort)."""
+    """Hattin — Saladin / Ridefort (Reinforce): the banner "places 1 of its Lances on the
+    location of the last lost Lance of the Banner of Saphadin or Manguras for Saladin, and
+    Lusignan for Ridefort"."""
     g = start(new_game("hattin"), "ayyubids")
-    g = with_banner(g, "saphadin", lances=3)
+    full = {b: len(TABLES["hattin"].banner(b).track) for b in ("saphadin", "lusignan", "ridefort", "saladin")}
+    g = with_banner(g, "saphadin", lances=full["saphadin"] - 2)
     g = with_side(g, "ayyubids", losses=2)
     assert refused(g, "ayyubids", act("saladin", "reinforce", "keukburi")).code == "saladin.invalid_target"
     g = play(g, "ayyubids", act("saladin", "reinforce", "saphadin"))
-    assert banner_view(g, "saphadin")["lances"] == {"field": 4}
-    assert view(g)["sides"]["ayyubids"]["losses_track"] == 1
-    g = with_banner(g, "lusignan", lances=4)
-    g = with_side(g, "crusaders", losses=2)
+    assert banner_view(g, "saphadin")["lances"] == {"field": full["saphadin"] - 1}
+    assert sum(banner_view(g, "saladin")["lances"].values()) == full["saladin"] - 1
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == 2
+    g = with_banner(g, "lusignan", lances=full["lusignan"] - 1)
+    g = with_side(g, "crusaders", losses=1)
     g = play(g, "crusaders", act("ridefort", "reinforce", "lusignan"))
-    assert banner_view(g, "lusignan")["lances"] == {"camp": 5, "horns": 0}
-    assert banner_view(g, "lusignan")["surcharge"] == 0  # the '+1' of slot 2 is covered again
+    assert banner_view(g, "lusignan")["lances"] == {"camp": full["lusignan"], "horns": 0}
+    assert banner_view(g, "ridefort")["lances"] == {"field": full["ridefort"] - 1}
 
 
 def test_set_fire_feed_fire_and_the_fire_marker_removal():
@@ -184,7 +189,7 @@ def test_taqui_al_din_against_raymond_iii_charges_sends_two_lances_to_the_box():
     """Hattin — Taqui al Din: against a Charge or an Uncontrolled Charge of Raymond III, Taqui
     al Din suffers 1 die and Raymond III places 2 lances in the box, not on the Losses Track."""
     for charge in ("charge", "uncontrolled-charge"):
-        g = crusaders_first()
+        g = start(new_game("hattin", options={"taqui_al_din": "reaction"}), "crusaders")
         g = play(g, "crusaders", act("raymond-iii", charge, "taqui-al-din"))
         assert legal(g, "ayyubids") == [{"type": "react", "banner": "taqui-al-din", "reaction": "open-ranks"},
                                         {"type": "decline-reaction"}]
@@ -193,11 +198,12 @@ def test_taqui_al_din_against_raymond_iii_charges_sends_two_lances_to_the_box():
         dice = [e for e in events if type(e).__name__ == "DiceRolled"]
         assert [(d.seat, d.faces) for d in dice] == [("crusaders", ["stroke"])]
         raymond = banner_view(g, "raymond-iii")
-        assert raymond["lances"] == {"uncommitted": 3, "committed": 0} and raymond["status"] == "uncommitted"
+        assert raymond["lances"] == {"uncommitted": full("hattin", "raymond-iii") - 2, "committed": 0}
+        assert raymond["status"] == "uncommitted"
         assert raymond["card_side"] == "ordered"
         crus = view(g)["sides"]["crusaders"]
         assert (crus["losses_track"], crus["lances_boxed"]) == (0, 2)
-        assert banner_view(g, "taqui-al-din")["lances"] == {"field": 3}
+        assert banner_view(g, "taqui-al-din")["lances"] == {"field": full("hattin", "taqui-al-din") - 1}
         assert banner_view(g, "taqui-al-din")["card_side"] == "deployed"
 
 
@@ -210,11 +216,10 @@ def test_lusignan_shield_wall_takes_one_die_from_ayyubid_actions_until_redeploym
     rng_probe = FakeRng()
     from domain.rules.saladin import Saladin
 
-    Saladin().decide(g.state, "ayyubids",
-                     Saladin().parse_command(act("manguras", "harass", "lusignan")), rng_probe)
-    assert rng_probe.requests == [("Harass: manguras at lusignan (green)", 1)]
-    g = play(g, "ayyubids", act("manguras", "loose", "lusignan"))  # 1 die less: no die at all
-    assert banner_view(g, "lusignan")["lances"] == {"camp": 6, "horns": 0}
+    Saladin().decide(g.state, "ayyubids", Saladin().parse_command(act("manguras", "loose", "lusignan")), rng_probe)
+    assert rng_probe.requests == []  # 1 die less: no die at all
+    g = play(g, "ayyubids", act("manguras", "loose", "lusignan"))
+    assert banner_view(g, "lusignan")["lances"] == {"camp": full("hattin", "lusignan"), "horns": 0}
     g = finish_turn(g)
     assert view(g)["markers"] == {}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.rules.saladin.helpers import SALADIN, act, new_game, play, start, with_side
+from tests.rules.saladin.helpers import full, SALADIN, act, new_game, play, start, with_side
 
 
 def test_view_is_json_ready_and_the_same_for_every_seat():
@@ -16,8 +16,8 @@ def test_view_is_json_ready_and_the_same_for_every_seat():
     assert msgspec.json.decode(msgspec.json.encode(v)) == v
     assert set(v) >= {"scenario", "turn", "phase", "to_act", "initiative", "banners", "sides", "markers", "outcome"}
     keukburi = next(b for b in v["banners"] if b["id"] == "keukburi")
-    assert keukburi["lances"] == {"field": 4}
-    assert [s["lance"] for s in keukburi["track"]] == [False, True, True, True, True]
+    assert keukburi["lances"] == {"field": full("hattin", "keukburi") - 1}
+    assert [s["lance"] for s in keukburi["track"]] == [False] + [True] * (full("hattin", "keukburi") - 1)
     assert set(v["sides"]["crusaders"]["orders"]) == {"available", "spent", "box", "in_arsuf", "unused"}
     assert v["sides"]["ayyubids"]["losses_track"] == 1
     assert v["to_act"] == "ayyubids" and v["turn"] == 1 and v["phase"] == "activation"

@@ -1,0 +1,113 @@
+"""Write limits: a token bucket per bearer token and one per client address, checked on
+every request that is not a read (POST, PUT, PATCH, DELETE) before any work is done.
+
+A bucket holds up to ``burst`` writes and refills at ``rate`` writes a second; a write
+takes one. An empty bucket answers 429 problem+json with ``Retry-After`` (whole seconds
+until one write is back). Plain ASGI, ahead of the framework and of the command route, so
+the check costs a dict lookup and some arithmetic (bench/bench_api.py). The buckets live in
+the process: with several workers each keeps its own.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from api.http import PROBLEM, problem_body
+
+READS = frozenset(("GET", "HEAD", "OPTIONS"))
+MAX_KEYS = 50_000  # buckets kept before full ones are forgotten
+
+
+class Buckets:
+    """Token buckets by key: ``rate`` writes a second, up to ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
+        self.rate, self.burst, self.clock = rate, max(1, burst), clock
+        self._held: dict[Any, list[float]] = {}  # key -> [writes left, when counted]
+
+    def take(self, key: Any, now: float) -> float:
+        """Take one write for ``key``: 0.0 when allowed, else the seconds until one is back."""
+        held = self._held.get(key)
+        if held is None:
+            if len(self._held) >= MAX_KEYS:
+                self._forget_full(now)
+            self._held[key] = [self.burst - 1.0, now]
+            return 0.0
+        left = min(self.burst, held[0] + (now - held[1]) * self.rate)
+        held[1] = now
+        if left >= 1.0:
+            held[0] = left - 1.0
+            return 0.0
+        held[0] = left
+        return (1.0 - left) / self.rate
+
+    def give_back(self, key: Any) -> None:
+        """Return a write taken for ``key`` (the request was refused by another bucket)."""
+        held = self._held.get(key)
+        if held is not None:
+            held[0] = min(self.burst, held[0] + 1.0)
+
+    def _forget_full(self, now: float) -> None:
+        full = [k for k, (left, at) in self._held.items() if left + (now - at) * self.rate >= self.burst]
+        for key in full:
+            del self._held[key]
+        if len(self._held) >= MAX_KEYS:  # everyone is busy: forget the oldest half
+            for key in sorted(self._held, key=lambda k: self._held[k][1])[: MAX_KEYS // 2]:
+                del self._held[key]
+
+
+class WriteLimits:
+    """The two limits together; either may be off (rate 0)."""
+
+    def __init__(self, token_rate: float, token_burst: int, address_rate: float, address_burst: int,
+                 clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self.tokens = Buckets(token_rate, token_burst) if token_rate > 0 else None
+        self.addresses = Buckets(address_rate, address_burst) if address_rate > 0 else None
+
+    @property
+    def on(self) -> bool:
+        return self.tokens is not None or self.addresses is not None
+
+    def wait(self, scope: dict) -> float:
+        """0.0 when this request may go on, else the seconds its client must wait."""
+        if scope["method"] in READS:
+            return 0.0
+        now = self.clock()
+        address = (scope.get("client") or ("unknown",))[0]
+        if self.addresses is not None:
+            wait = self.addresses.take(address, now)
+            if wait:
+                return wait
+        if self.tokens is not None:
+            token = _bearer(scope)
+            if token is not None:
+                wait = self.tokens.take(token, now)
+                if wait:
+                    if self.addresses is not None:
+                        self.addresses.give_back(address)
+                    return wait
+        return 0.0
+
+    async def refuse(self, send: Any, wait: float) -> None:
+        """Answer 429 problem+json with Retry-After."""
+        seconds = max(1, math.ceil(wait))
+        body = problem_body(429, "Too many requests",
+                            f"too many writes from this client or token; retry after {seconds} s",
+                            "rate_limited")
+        await send({"type": "http.response.start", "status": 429,
+                    "headers": [(b"content-type", PROBLEM.encode()), (b"content-length", str(len(body)).encode()),
+                                (b"retry-after", str(seconds).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _bearer(scope: dict) -> bytes | None:
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            if value[:7].lower() != b"bearer ":
+                return None
+            return value[7:].strip() or None
+    return None

@@ -1,0 +1,226 @@
+"""Benchmark of the production topology: commands/s through HAProxy to 1 and to 2 Herald
+processes on one PostgreSQL database, over 100 concurrent games, beside the raw
+eventsourcing PostgreSQL append rate measured in the same run.
+
+(r) raw: ``recorder.insert_events`` of stored events (a DecisionTaken of the size (1) and
+    (2) write, one per note), in transactions of as many events as (1)'s group commit put
+    in each, from a few threads — the library's PostgreSQL append rate at that batch size,
+    no HTTP, no deciding, no hashing
+(1) ``wrk`` (100 connections) POSTing notes to 100 open-table games through HAProxy to one
+    ``herald serve`` process
+(2) the same to two processes (HAProxy hashing each game's path to one of them)
+
+Prints commands/s, latency, and where the time goes: CPU seconds per 1,000 commands in the
+Herald processes, in HAProxy, in PostgreSQL's backends, and the events each transaction
+carried (group commit). Goals on a 2-core machine: (2) ≥ 1.3 × (1), (1) ≥ 0.8 × (r).
+The machine may be shared: the figures are ratios within one run, and say so.
+
+    .venv/bin/python bench/bench_cluster.py [--seconds 8] [--games 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_api import LUA_REPORT, UNTHROTTLED, cpu_seconds, free_port  # noqa: E402
+
+PG = {"host": os.environ.get("POSTGRES_HOST", "127.0.0.1"), "port": os.environ.get("POSTGRES_PORT", "5432"),
+      "user": os.environ.get("POSTGRES_USER", "postgres"), "password": os.environ.get("POSTGRES_PASSWORD", "")}
+
+
+def postgres_cpu(dbname: str) -> dict[int, float]:
+    """CPU seconds used so far by each PostgreSQL backend connected to ``dbname``."""
+    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
+        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (dbname,))]
+    found = {}
+    for pid in pids:
+        try:
+            found[pid] = cpu_seconds(pid)
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            pass
+    return found
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and its children (HAProxy's master and its worker)."""
+    total = cpu_seconds(pid)
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in children.read_text().split() if children.exists() else ():
+        total += tree_cpu(int(child))
+    return total
+
+
+def transactions(dbname: str) -> int:
+    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
+        return int(conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = %s", (dbname,)).fetchone()[0])
+
+
+def raw_append_rate(env: dict[str, str], seconds: float, batch: int, writers: int, state: bytes) -> float:
+    """Events/s appended in transactions of ``batch`` stored events (each on its own stream),
+    by ``writers`` threads."""
+    from eventsourcing.persistence import StoredEvent
+
+    from api.store import HeraldStore, store_env
+
+    store = HeraldStore(env={**store_env(env), "POSTGRES_POOL_SIZE": str(writers), "POSTGRES_MAX_OVERFLOW": "0"})
+    recorder = store.recorder
+    topic = "domain.game:Recorded"
+    counts = [0] * writers
+    stop = time.monotonic() + seconds
+
+    def writer(i: int) -> None:
+        streams, version = [uuid.uuid4() for _ in range(batch)], 0
+        while time.monotonic() < stop:
+            version += 1
+            recorder.insert_events([StoredEvent(stream, version, topic, state) for stream in streams])
+            counts[i] += batch
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - started
+    store.close()
+    return sum(counts) / elapsed
+
+
+RAW_WRITERS = 4  # threads appending in (r): a few, as a few processes' flushers would
+
+
+def start_herald(env: dict[str, str], folder: Path, name: str) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    log = (folder / f"{name}.log").open("wb")
+    process = subprocess.Popen([str(Path(sys.executable).parent / "herald"), "serve", "--port", str(port),
+                                "--log-level", "warning"], env=env, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    return process, port
+
+
+def run_config(processes: int, env: dict[str, str], folder: Path, dbname: str, seconds: float,
+               games: int) -> dict:
+    from api.cluster import haproxy_binary, haproxy_config, wait_until_up
+
+    servers = [start_herald(env, folder, f"herald-{processes}-{i}") for i in range(processes)]
+    proxy_port = free_port()
+    config = folder / f"haproxy-{processes}.cfg"
+    config.write_text(haproxy_config(f"127.0.0.1:{proxy_port}", [f"127.0.0.1:{p}" for _, p in servers]))
+    try:
+        for _, port in servers:
+            wait_until_up(f"http://127.0.0.1:{port}", timeout=120)
+        proxy = subprocess.Popen([haproxy_binary(), "-W", "-db", "-f", str(config)],
+                                 stdout=(folder / "haproxy.log").open("ab"), stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{proxy_port}"
+        wait_until_up(url, timeout=30)
+        created = []
+        with httpx.Client(base_url=url, timeout=30) as client:
+            for i in range(games):
+                body = {"rules": "open-table", "seats": {"a": {"player": f"A{i}"}, "b": {"player": f"B{i}"}}}
+                created.append(client.post("/games", json=body).json())
+            for game in created:  # warm each process's cache, as a running tournament has
+                client.get(f"/games/{game['id']}")
+        lua = folder / f"load-{processes}.lua"
+        rows = ",\n".join(f'{{"{g["id"]}", "{g["seat_tokens"]["a"]}"}}' for g in created)
+        lua.write_text(f"""
+local games = {{
+{rows}
+}}
+local n = 0
+request = function()
+  n = n + 1
+  local g = games[(n % #games) + 1]
+  return wrk.format("POST", "/games/" .. g[1] .. "/commands",
+    {{["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. g[2]}},
+    '{{"seat": "a", "command": {{"type": "note", "text": "a move of the benchmark"}}}}')
+end
+""" + LUA_REPORT)
+        pids = [p.pid for p, _ in servers]
+        cpu_before = [cpu_seconds(pid) for pid in pids]
+        proxy_before, pg_before, tx_before = tree_cpu(proxy.pid), postgres_cpu(dbname), transactions(dbname)
+        with psycopg.connect(dbname=dbname, **PG) as conn:
+            events_before = conn.execute("SELECT count(*) FROM herald_events").fetchone()[0]
+        out = subprocess.run(["wrk", "-t2", f"-c{games}", f"-d{seconds:.0f}s", "-s", str(lua), url],
+                             capture_output=True, text=True, check=True).stdout
+        report = json.loads(out.strip().splitlines()[-1])
+        with psycopg.connect(dbname=dbname, **PG) as conn:
+            events = conn.execute("SELECT count(*) FROM herald_events").fetchone()[0] - events_before
+        herald_cpu = sum(cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before))
+        proxy_cpu = tree_cpu(proxy.pid) - proxy_before
+        pg_cpu = sum(used - pg_before.get(pid, 0.0) for pid, used in postgres_cpu(dbname).items())
+        tx = transactions(dbname) - tx_before
+        proxy.terminate()
+        proxy.wait(10)
+        ok = report["requests"] - report["errors"]
+        per_k = 1000 / max(ok, 1)
+        return {"processes": processes, "rate": ok / report["seconds"], "errors": report["errors"],
+                "p50_ms": report["p50_ms"], "p99_ms": report["p99_ms"], "events": events,
+                "herald_cpu_per_1k": herald_cpu * per_k, "haproxy_cpu_per_1k": proxy_cpu * per_k,
+                "postgres_cpu_per_1k": pg_cpu * per_k, "events_per_transaction": events / max(tx, 1)}
+    finally:
+        for process, _ in servers:
+            process.terminate()
+        for process, _ in servers:
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8)
+    parser.add_argument("--games", type=int, default=100)
+    args = parser.parse_args()
+    dbname = f"herald_bench_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
+        conn.execute(f'CREATE DATABASE "{dbname}"')
+    try:
+        with tempfile.TemporaryDirectory(prefix="herald-bench-cluster-") as tmp:
+            folder = Path(tmp)
+            base = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "HERALD_", "SQLITE_"))}
+            env = {**base, **UNTHROTTLED, "PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": dbname,
+                   "POSTGRES_HOST": PG["host"], "POSTGRES_PORT": PG["port"], "POSTGRES_USER": PG["user"],
+                   "POSTGRES_PASSWORD": PG["password"], "HERALD_DATA_DIR": str(folder),
+                   "HERALD_MAX_STREAMS_PER_CLIENT": "1000"}
+            one = run_config(1, env, folder, dbname, args.seconds, args.games)
+            with psycopg.connect(dbname=dbname, **PG) as conn:
+                state = bytes(conn.execute("SELECT state FROM herald_events WHERE topic LIKE '%%Recorded' "
+                                           "ORDER BY notification_id DESC LIMIT 1").fetchone()[0])
+            batch = max(1, round(one["events_per_transaction"]))
+            raw = raw_append_rate(env, args.seconds, batch, RAW_WRITERS, state)
+            two = run_config(2, env, folder, dbname, args.seconds, args.games)
+    finally:
+        with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} "
+          "(shared with other work: compare the ratios, not the absolute figures)")
+    print(f"(r) raw eventsourcing append, {batch} events/transaction (as (1) wrote them), {RAW_WRITERS} threads: "
+          f"{raw:8.0f} events/s")
+    for r in (one, two):
+        print(f"({r['processes']}) {r['processes']} process(es) through HAProxy: {r['rate']:8.0f} commands/s  "
+              f"p50 {r['p50_ms']:.1f} ms  p99 {r['p99_ms']:.1f} ms  errors {r['errors']}  "
+              f"events/transaction {r['events_per_transaction']:.1f}")
+        print(f"      CPU s per 1,000 commands: Herald {r['herald_cpu_per_1k']:.2f}  HAProxy "
+              f"{r['haproxy_cpu_per_1k']:.2f}  PostgreSQL {r['postgres_cpu_per_1k']:.2f}")
+    print(f"(2)/(1) = {two['rate'] / one['rate']:.2f}  (goal ≥ 1.3)")
+    print(f"(1)/(r) = {one['rate'] / raw:.2f}  (goal ≥ 0.8)")
+
+
+if __name__ == "__main__":
+    main()

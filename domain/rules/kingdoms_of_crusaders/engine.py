@@ -1,0 +1,119 @@
+"""The Kingdoms of Crusaders: the rule system behind the interface of :mod:`domain.rules.base`.
+
+What is legal and what happens live in :mod:`.play`; armies and the comparison chain in
+:mod:`.armies`; the fold in :mod:`.evolve`; the board for people and clients in :mod:`.view`;
+the components in the data files (``location.json``, ``units.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.events import EventData, Outcome
+from domain.rng import Rng
+from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.kingdoms_of_crusaders import narrate, play
+from domain.rules.kingdoms_of_crusaders import view as board
+from domain.rules.kingdoms_of_crusaders.commands import KocCommand
+from domain.rules.kingdoms_of_crusaders.data import (
+    FIRST_PLAYER_DICE, KINDS, PACKAGE, SEATS, SYSTEM, TERRITORIES, UNITS, UNITS_FILE, deck_cards, validate_deck,
+)
+from domain.rules.kingdoms_of_crusaders.events import DrawnCards
+from domain.rules.kingdoms_of_crusaders.state import KocState
+
+
+class KocOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``points``: the points variant ("Winner by the points"); ``deck``: the printed unit deck,
+    supplied by its owner in the shape of ``units.json`` (replaces the reconstruction)."""
+
+    points: bool = False
+    deck: Any = None
+
+
+def opening(seats: tuple[str, ...], options: KocOptions) -> KocState:
+    deck = UNITS if options.deck is None else validate_deck(options.deck)
+    cards = deck_cards(deck, len(seats))
+    unseen = [0] * (1 << len(KINDS))
+    for m in cards.values():
+        unseen[m] += 1
+    return KocState(
+        seats=seats,
+        points=options.points,
+        cards=cards,
+        deck=tuple(cards),
+        unseen=tuple(unseen),
+        hands={s: () for s in seats},
+        sectors={s: ((),) * len(TERRITORIES) for s in seats},
+        completed=((),) * len(TERRITORIES),
+    )
+
+
+class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
+    id = SYSTEM
+    version = "1.0.0"
+    title = "The Kingdoms of Crusaders"
+    scenarios = {
+        "standard": Scenario(id="standard", title="The Kingdoms of Crusaders: 2 to 4 players", seats=SEATS,
+                             min_players=2, max_players=4, data_file=UNITS_FILE),
+    }
+    die_kinds = FIRST_PLAYER_DICE
+    command_type = KocCommand
+    state_type = KocState
+    package_dir = PACKAGE
+
+    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> KocState:
+        """The Location cards empty, the deck (one, or two mixed for three or four) unshuffled."""
+        self.scenario(scenario)
+        if tuple(seats) != SEATS[:len(seats)] or not 2 <= len(seats) <= 4:
+            raise RuleViolation(f"{SYSTEM}.bad_seats", "2 to 4 players in seats p1, p2, p3, p4, in that order",
+                                "Turn sequence")
+        try:
+            opts = msgspec.convert(options, KocOptions)
+        except msgspec.ValidationError as error:
+            raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "Winner by the points") from None
+        return opening(tuple(seats), opts)
+
+    def to_act(self, state: KocState) -> list[str]:
+        """p1 prepares the game; then the player whose turn it is; nobody once it is over."""
+        return play.to_act(state)
+
+    def legal_commands(self, state: KocState, seat: str) -> list[KocCommand]:
+        """Every command ``seat`` may send now, each exactly one that decide accepts."""
+        return play.legal(state, seat)
+
+    def decide(self, state: KocState, seat: str, command: KocCommand, rng: Rng) -> list[EventData]:
+        """Check the command, then play it out: draws, territories won, the next turn, the end."""
+        return play.decide(state, seat, command, rng)
+
+    def evolve(self, state: KocState, event: EventData) -> KocState:
+        """Fold one event: the only way state changes."""
+        return play.evolve(state, event)
+
+    def outcome(self, state: KocState) -> Outcome | None:
+        """Set when the last victory marker is placed."""
+        return state.result
+
+    def readers(self, state: KocState, event: EventData) -> frozenset[str] | None:
+        """A card drawn is read by the drawing seat only; everything else by everyone."""
+        if isinstance(event, DrawnCards):
+            return frozenset({event.seat})
+        return None
+
+    def command_readers(self, state: KocState, seat: str, command: Any) -> frozenset[str] | None:
+        """No command is secret: a card placed is placed face up."""
+        return None
+
+    def view(self, state: KocState, seat: str | None) -> dict[str, Any]:
+        """Own hand face up, other hands as counts, the deck as a count; the territories open."""
+        return board.view(state, seat)
+
+    def render_text(self, state: KocState) -> str:
+        return board.render_text(state)
+
+    def describe_command(self, command: dict[str, Any]) -> str:
+        return narrate.describe_command(command)
+
+    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+        return narrate.describe_event(event_type, data)

@@ -1,0 +1,46 @@
+"""The Kingdoms of Crusaders game state: frozen Structs, changed only by :mod:`.evolve`.
+
+Cards are ids (``A17``: card 17 of deck A); ``cards`` maps every id in play to its symbol mask.
+The deck is kept in its unshuffled order with the recorded shuffle; its order is never stored.
+``unseen[m]`` counts the cards of mask ``m`` not yet placed (deck and hands): what the rules
+may use to decide whether anyone "can still beat" an army.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.events import CardsShuffled, Outcome
+
+Phase = Literal["preparation", "play", "over"]
+
+
+class Marker(msgspec.Struct, frozen=True):
+    number: int
+    sector: int
+    seat: str
+
+
+class KocState(msgspec.Struct, frozen=True):
+    seats: tuple[str, ...]  # in turn order: the player at the left is the next one
+    points: bool  # the points variant
+    cards: dict[str, int]  # every card in play -> symbol mask
+    deck: tuple[str, ...]  # the unshuffled order
+    unseen: tuple[int, ...]  # per mask: cards not yet placed
+    hands: dict[str, tuple[str, ...]]
+    sectors: dict[str, tuple[tuple[str, ...], ...]]  # seat -> five sectors of up to four cards
+    completed: tuple[tuple[str, ...], ...]  # per sector: seats in the order their army completed
+    phase: Phase = "preparation"
+    shuffle: CardsShuffled | None = None
+    drawn: int = 0
+    first: str | None = None
+    current: str | None = None
+    turn: int = 0
+    markers: tuple[Marker, ...] = ()
+    shown: bool = False
+    result: Outcome | None = None
+
+    def winner_of(self, sector: int) -> Marker | None:
+        return next((m for m in self.markers if m.sector == sector), None)

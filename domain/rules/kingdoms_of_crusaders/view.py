@@ -1,0 +1,81 @@
+"""What a seat (or a spectator) sees: its own hand face up, every other hand as a count, the
+deck as a count; the five territories with every army face up. Hands are shown at the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.rules.kingdoms_of_crusaders.armies import counts_of, squads
+from domain.rules.kingdoms_of_crusaders.data import NAMES, SECTOR_CAPACITY, TERRITORIES, symbols
+from domain.rules.kingdoms_of_crusaders.state import KocState
+
+
+def _cards(state: KocState, ids: tuple[str, ...]) -> list[dict[str, Any]]:
+    return [{"id": c, "symbols": symbols(state.cards[c])} for c in ids]
+
+
+def view(state: KocState, seat: str | None) -> dict[str, Any]:
+    """The board from ``seat``'s chair (None: a spectator)."""
+    territories = []
+    for n in TERRITORIES:
+        marker = state.winner_of(n)
+        armies = {}
+        for p in state.seats:
+            ids = state.sectors[p][n - 1]
+            done = state.completed[n - 1]
+            armies[p] = {
+                "cards": _cards(state, ids),
+                "complete": len(ids) == SECTOR_CAPACITY,
+                "completed_order": done.index(p) + 1 if p in done else None,
+                "squads": squads(counts_of(state.cards[c] for c in ids)),
+            }
+        territories.append({
+            "sector": n,
+            "name": NAMES[n],
+            "marker": {"number": marker.number, "seat": marker.seat} if marker else None,
+            "armies": armies,
+        })
+    hands = {}
+    for p in state.seats:
+        held = state.hands[p]
+        hands[p] = {"count": len(held), "cards": _cards(state, held) if p == seat or state.shown else None}
+    return {
+        "phase": state.phase,
+        "seats": list(state.seats),
+        "layout": "mirror" if len(state.seats) == 2 else "sector 1 at the left",
+        "points_variant": state.points,
+        "first": state.first,
+        "to_act": state.current if state.phase == "play" else (state.seats[0] if state.phase == "preparation"
+                                                                  else None),
+        "turn": state.turn,
+        "deck": {"size": len(state.deck), "left": len(state.deck) - state.drawn},
+        "hands": hands,
+        "territories": territories,
+        "markers": [{"number": m.number, "sector": m.sector, "seat": m.seat} for m in state.markers],
+        "outcome": msgspec.to_builtins(state.result),
+    }
+
+
+def render_text(state: KocState) -> str:
+    """A board a person reads at a glance (every hand as a count until the end)."""
+    v = view(state, None)
+    head = f"The Kingdoms of Crusaders — {v['phase']}, turn {v['turn']}"
+    if v["to_act"]:
+        head += f", {v['to_act']} to act"
+    lines = [head, f"deck: {v['deck']['left']} of {v['deck']['size']} left;  hands: "
+             + ", ".join(f"{p} {h['count']}" for p, h in v["hands"].items())]
+    for t in v["territories"]:
+        m = t["marker"]
+        lines.append(f"{t['sector']} {t['name']}" + (f"  — won by {m['seat']} (marker {m['number']})" if m else ""))
+        for p, a in t["armies"].items():
+            cards = " | ".join("+".join(s[:2] for s in c["symbols"]) for c in a["cards"]) or "-"
+            sq = ", ".join(f"{k[:-1] if k != 'companies' else 'company'} {' '.join(v_)}"
+                           for k, v_ in a["squads"].items() if v_ and k != "singles")
+            lines.append(f"   {p}: {cards}" + ("  [complete]" if a["complete"] else "") + (f"  ({sq})" if sq else ""))
+    if state.result:
+        r = state.result
+        lines.append(f"ENDED: {'draw' if r.draw else r.winner + ' wins'} ({r.reason}); scores "
+                     + ", ".join(f"{p} {int(s)}" for p, s in r.scores.items()))
+    return "\n".join(lines)

@@ -1,0 +1,373 @@
+"""Preparation, the turn, winning territories at once, victory markers, the end and the winner,
+the points variant, the components (each test cites its section and quotes the sentence)."""
+
+from __future__ import annotations
+
+import json
+from uuid import UUID
+
+import pytest
+
+from domain.events import CardsShuffled, DecisionTaken, DiceRolled, GameCreated, SeatInfo
+from domain.game import create_game, take_decision
+from domain.rng import SeededRng
+from domain.rules.base import RuleViolation
+from domain.rules.kingdoms_of_crusaders import events as ev
+from domain.rules.kingdoms_of_crusaders.data import NAMES, PACKAGE, TERRITORIES
+from domain.rules.kingdoms_of_crusaders.play import final_outcome
+from tests.rules.kingdoms_of_crusaders.helpers import (
+    KOC, NOW, SEED, legal, new_game, place, play, position, prepared, refused,
+)
+
+
+# -- components ---------------------------------------------------------------------------------------
+def test_location_card_five_numbered_sectors():
+    """Location card: "A Location card has five sectors those represent territories in dispute.
+    Each sector has a name and a number." (reading 1)"""
+    assert TERRITORIES == (1, 2, 3, 4, 5)
+    assert set(NAMES.values()) == {"Kingdom of Jerusalem", "County of Edessa", "Principality of Antioch",
+                                   "County of Tripoli", "Cyprus"}
+
+
+def test_unit_deck_reconstruction_is_labelled_and_consistent():
+    """Unit Cards: 56 cards, each 1 to 5 symbols of the five kinds (reading 5)."""
+    raw = json.loads((PACKAGE / "units.json").read_text())
+    assert raw["_header"].startswith("RECONSTRUCTION")
+    assert len(raw["cards"]) == 56
+    assert all(1 <= len(c["symbols"]) <= 5 == len(set(c["symbols"])) + 5 - len(c["symbols"]) for c in raw["cards"])
+    per_kind = {k: sum(k in c["symbols"] for c in raw["cards"]) for k in ("lance", "bow", "sword", "helmet", "banner")}
+    assert len(set(per_kind.values())) == 1  # no kind favoured
+
+
+@pytest.mark.parametrize("players,size", [(2, 56), (3, 112), (4, 112)])
+def test_unit_deck_two_decks_mixed_for_three_or_four(players, size):
+    """Preparation for a game: "In a case of a three or four players' game you need two decks mixed"."""
+    state = new_game(players).state
+    assert len(state.deck) == size == sum(state.unseen)
+
+
+def _created(options):
+    return GameCreated(rules=KOC.id, rules_version=KOC.version, scenario="standard", data_hash=KOC.data_hash("standard"),
+                       seats={"p1": SeatInfo(player="A"), "p2": SeatInfo(player="B")}, seed_commitment="0" * 64,
+                       options=options)
+
+
+def test_owner_deck_replaces_the_reconstruction():
+    """Unit Cards: the owner of the printed cards supplies the real deck at creation (reading 6)."""
+    deck = {"cards": [{"number": n, "symbols": ["banner"] if n % 2 else ["lance", "bow"]} for n in range(1, 57)]}
+    game = new_game(2, options={"deck": deck})
+    assert game.state.cards["A01"] == 0b10000 and game.state.cards["A02"] == 0b00011
+    assert game.created.options["deck"] == deck  # in GameCreated, under the record's hash chain
+
+
+@pytest.mark.parametrize("cards,what", [
+    ([{"number": n, "symbols": ["lance"]} for n in range(1, 56)], "56 unit cards"),
+    ([{"number": 1, "symbols": ["lance", "lance"]}] + [{"number": n, "symbols": ["bow"]} for n in range(2, 57)],
+     "each kind at most once"),
+    ([{"number": 1, "symbols": ["axe"]}] + [{"number": n, "symbols": ["bow"]} for n in range(2, 57)], "unknown symbol"),
+    ([{"number": 1, "symbols": []}] + [{"number": n, "symbols": ["bow"]} for n in range(2, 57)], "1 to 5 symbols"),
+    ([{"number": 1, "symbols": ["bow"]}] * 56, "numbered 1 to 56"),
+])
+def test_owner_deck_is_validated(cards, what):
+    """Unit Cards: a deck that is not 56 cards of 1 to 5 distinct symbols is refused, naming why."""
+    with pytest.raises(RuleViolation) as raised:
+        create_game(UUID(int=9), _created({"deck": {"cards": cards}}), NOW)
+    assert raised.value.code == "kingdoms-of-crusaders.bad_deck"
+    assert what in raised.value.message
+
+
+def test_unknown_option_refused():
+    with pytest.raises(RuleViolation) as raised:
+        create_game(UUID(int=9), _created({"colour": "red"}), NOW)
+    assert raised.value.code == "kingdoms-of-crusaders.bad_option"
+
+
+# -- preparation ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_preparation_shuffle_first_player_and_five_cards_each(players):
+    """Preparation for a game: "Before each game you have to shuffle the deck thoroughly. … each
+    player draws five cards from the top of the deck"; Turn sequence: "Who moves first is determined
+    by random." (reading 3)"""
+    game = new_game(players)
+    assert KOC.to_act(game.state) == ["p1"]
+    assert legal(game, "p1") == [{"type": "prepare"}]
+    after = play(game, "p1", {"type": "prepare"})
+    s = after.state
+    assert s.phase == "play" and s.first in s.seats and s.current == s.first
+    assert sorted(len(h) for h in s.hands.values()) == [5] * (players - 1) + [6]
+    assert len(s.hands[s.first]) == 6  # the first turn's draw
+    assert s.drawn == 5 * players + 1
+    assert s.shuffle is not None and s.shuffle.size == len(s.deck)
+
+
+def test_preparation_events_in_order():
+    """The shuffle, the die for who moves first, five cards to each player from the first on, the
+    first turn, its draw; each draw a public count and the cards themselves in DrawnCards."""
+    game = new_game(3)
+    typed = [r.typed() for r in take_decision(game, "p1", {"type": "prepare"},
+                                              SeededRng(SEED, game.id, "", 0), NOW, None)]
+    kinds = [type(e) for e in typed]
+    assert kinds == [DecisionTaken, CardsShuffled, DiceRolled] + [ev.CardsDrawn, ev.DrawnCards] * 3 + [
+        ev.TurnBegan, ev.CardsDrawn, ev.DrawnCards]
+    first = typed[2].faces[0]
+    assert typed[2].kind == "first-player-3" and first in ("p1", "p2", "p3")
+    order = [e.seat for e in typed[3:9:2]]
+    assert order[0] == first and len(set(order)) == 3
+    assert all(e.count == 5 for e in typed[3:9:2]) and all(len(e.cards) == 5 for e in typed[4:9:2])
+    assert typed[9].seat == first and typed[10] == ev.CardsDrawn(seat=first, count=1)
+    assert typed[11].seat == first and len(typed[11].cards) == 1
+    assert len({c.id for e in typed if isinstance(e, ev.DrawnCards) for c in e.cards}) == 16
+
+
+def test_preparation_only_once_and_only_by_p1():
+    game = new_game(2)
+    assert refused(game, "p2", {"type": "prepare"}).code == "not_your_turn"
+    assert refused(game, "p1", {"type": "place", "card": "A01", "sector": 1}).code == "kingdoms-of-crusaders.not_prepared"
+
+
+# -- the turn ---------------------------------------------------------------------------------------------
+def test_turn_draw_then_place_and_hand_sizes():
+    """Turn sequence: "1 – Draw a card from the top of the deck 2 – Place one card from his hand to
+    one of the sectors" (reading 4)."""
+    game = prepared(2)
+    seat = game.state.current
+    spec = "+".join(KOC.view(game.state, seat)["hands"][seat]["cards"][0]["symbols"])
+    events, after = place(game, seat, spec, 2)
+    placed = next(e for e in events if isinstance(e, ev.CardPlaced))
+    assert placed.seat == seat and placed.sector == 2 and not placed.completed
+    assert len(after.state.hands[seat]) == 5
+    nxt = after.state.current
+    assert nxt != seat and len(after.state.hands[nxt]) == 6
+
+
+def test_turn_passes_to_the_left():
+    """Turn sequence: "After the first player finishes all his actions the player at the left hand
+    gets turn and so on." (reading 2: p1, p2, p3, p4, p1…)"""
+    game = prepared(4)
+    seen = [game.state.current]
+    for _ in range(5):
+        seat = game.state.current
+        cmd = legal(game, seat)[0]
+        game = play(game, seat, cmd)
+        seen.append(game.state.current)
+    start = int(seen[0][1]) - 1
+    assert seen == [f"p{(start + i) % 4 + 1}" for i in range(6)]
+
+
+def test_place_only_own_hand_and_real_sectors():
+    """Turn sequence: "Place one card from his hand to one of the sectors"; Location card: "Each card
+    must be placed correctly in one of the sectors"."""
+    game = prepared(2)
+    seat = game.state.current
+    other = next(s for s in game.state.seats if s != seat)
+    mine = game.state.hands[seat][0]
+    theirs = game.state.hands[other][0]
+    v = refused(game, seat, {"type": "place", "card": theirs, "sector": 1})
+    assert v.code == "kingdoms-of-crusaders.card_not_in_hand" and other not in v.message
+    assert refused(game, seat, {"type": "place", "card": mine, "sector": 6}).code == "kingdoms-of-crusaders.no_such_sector"
+    assert refused(game, other, {"type": "place", "card": theirs, "sector": 1}).code == "not_your_turn"
+
+
+def test_at_most_four_cards_per_sector():
+    """Turn sequence: "Each player's sector can contain no more than four cards. So during a game each
+    player can play 20"."""
+    game = position(prepared(2), {"p1": {3: ["lance"] * 4}}, hands={"p1": ["bow"]}, current="p1")
+    card = game.state.hands["p1"][0]
+    assert refused(game, "p1", {"type": "place", "card": card, "sector": 3}).code == "kingdoms-of-crusaders.sector_full"
+    assert all(c["sector"] != 3 for c in legal(game, "p1"))
+    assert len(legal(game, "p1")) == 4  # one card, four sectors with room
+
+
+# -- winning territories at once ---------------------------------------------------------------------
+def test_win_at_once_when_nobody_can_still_beat():
+    """Armies and domination: "If a player has completed his army in a territory and no other player
+    can gather a better army there, this player wins the territory immediately." A banner regiment
+    against three lance cards: nothing the lance army can add beats it."""
+    game = position(prepared(2), {"p1": {1: ["banner"] * 3}, "p2": {1: ["lance"] * 3}},
+                    hands={"p1": ["banner"]}, current="p1")
+    events, after = place(game, "p1", "banner", 1)
+    won = [e for e in events if isinstance(e, ev.TerritoryWon)]
+    assert won == [ev.TerritoryWon(seat="p1", sector=1, marker=1)]
+    assert after.state.winner_of(1).seat == "p1"
+
+
+def test_win_at_once_waits_while_someone_can_still_beat():
+    """A banner regiment is not yet safe while the other player, holding lance+banner three times,
+    could still add a fourth lance+banner (two regiments beat one)."""
+    game = position(prepared(2), {"p1": {1: ["banner"] * 3}, "p2": {1: ["lance+banner"] * 3}},
+                    hands={"p1": ["banner"]}, current="p1")
+    events, after = place(game, "p1", "banner", 1)
+    assert not [e for e in events if isinstance(e, ev.TerritoryWon)]
+    assert after.state.winner_of(1) is None
+
+
+def test_win_at_once_counts_cards_in_other_hands_as_unseen():
+    """Reading 8: "can still beat" looks at the unseen cards as a whole, never at which hand holds
+    them. The only lance+banner card left sits in p3's hand: p2 can never get it, yet p1 does not
+    win at once, since the rules do not use what p3 holds."""
+    game = position(prepared(3), {"p1": {1: ["banner"] * 3}, "p2": {1: ["lance+banner"] * 3}, "p3": {1: ["sword"]}},
+                    hands={"p1": ["banner"], "p3": ["lance+banner"]}, pool=["bow"] * 20, current="p1")
+    events, _ = place(game, "p1", "banner", 1)
+    assert not [e for e in events if isinstance(e, ev.TerritoryWon)]
+    # without that card anywhere, p1 wins at once
+    game = position(prepared(3), {"p1": {1: ["banner"] * 3}, "p2": {1: ["lance+banner"] * 3}, "p3": {1: ["sword"]}},
+                    hands={"p1": ["banner"], "p3": ["bow"]}, pool=["bow"] * 20, current="p1")
+    events, _ = place(game, "p1", "banner", 1)
+    assert [e for e in events if isinstance(e, ev.TerritoryWon)] == [ev.TerritoryWon(seat="p1", sector=1, marker=1)]
+
+
+def test_comparison_step_8_first_to_complete_wins_at_once():
+    """Armies and domination: "If all single symbols are the same the winner is a player who was the
+    first to place" the fourth card. p2 can at best equal p1's army, and would complete it later."""
+    game = position(prepared(2), {"p1": {2: ["sword", "sword", "helmet"]}, "p2": {2: ["sword", "sword", "helmet"]}},
+                    hands={"p1": ["lance"]}, pool=["lance"] * 10, current="p1")
+    events, _ = place(game, "p1", "lance", 2)
+    assert [e for e in events if isinstance(e, ev.TerritoryWon)] == [ev.TerritoryWon(seat="p1", sector=2, marker=1)]
+
+
+def test_comparison_step_8_the_first_completed_of_equal_armies_is_best():
+    """Of two equal complete armies the one completed first is the best. p2 completed before p1;
+    p3 could still beat both with the banner it holds, until it places the banner elsewhere: then
+    p2 wins Edessa, not p1."""
+    game = position(prepared(3), {"p1": {2: ["sword", "sword", "helmet", "lance"]},
+                                  "p2": {2: ["sword", "sword", "helmet", "lance"]},
+                                  "p3": {2: ["sword", "sword", "helmet"]}},
+                    hands={"p3": ["banner"]}, pool=["lance"] * 10, completed={2: ["p2", "p1"]}, current="p3")
+    events, _ = place(game, "p3", "banner", 4)
+    assert [e for e in events if isinstance(e, ev.TerritoryWon)] == [ev.TerritoryWon(seat="p2", sector=2, marker=1)]
+
+
+def test_others_may_still_place_in_a_won_territory():
+    """Armies and domination: "Other players still can place cards in that territory"."""
+    game = position(prepared(2), {"p1": {1: ["banner"] * 4}, "p2": {1: ["lance"]}}, hands={"p2": ["bow"]},
+                    current="p2", markers=[(1, 1, "p1")])
+    assert {"type": "place", "card": game.state.hands["p2"][0], "sector": 1} in legal(game, "p2")
+    events, after = place(game, "p2", "bow", 1)
+    assert len(after.state.sectors["p2"][0]) == 2
+
+
+def test_markers_numbered_in_the_order_won():
+    """Victory markers: "If this is the first territory won in the game a marker number 1 is placed,
+    if it's the second …" (reading 9: the territory placed in first, then by number). p1's helmet
+    leaves the unseen cards: that settles Cyprus (5), where p1 placed it, and Jerusalem (1), where p2
+    needed a helmet to beat p1."""
+    game = position(prepared(2),
+                    {"p1": {1: ["sword"] * 4, 5: ["banner"] * 3}, "p2": {1: ["helmet"] * 3, 5: ["lance"] * 3}},
+                    hands={"p1": ["helmet+banner"]}, pool=["lance"] * 6, current="p1")
+    # before: p2 could still complete a helmet regiment in Jerusalem with the helmet+banner card
+    events, after = place(game, "p1", "helmet+banner", 5)
+    won = [e for e in events if isinstance(e, ev.TerritoryWon)]
+    assert won == [ev.TerritoryWon(seat="p1", sector=5, marker=1), ev.TerritoryWon(seat="p1", sector=1, marker=2)]
+
+
+# -- the end and the winner -----------------------------------------------------------------------------
+def _final(players, markers, armies=None, points=False):
+    game = position(prepared(players, options={"points": points} if points else None), armies or {},
+                    markers=markers)
+    return final_outcome(game.state)
+
+
+def test_most_victory_markers_wins():
+    """End of a game and a Winner: "A Winner is a player who's got more «victory markers» than the others"."""
+    out = _final(2, [(1, 1, "p2"), (2, 2, "p1"), (3, 3, "p2"), (4, 4, "p1"), (5, 5, "p2")])
+    assert out.winner == "p2" and out.scores == {"p1": 2.0, "p2": 3.0} and out.ranking == ["p2", "p1"]
+
+
+def test_tie_the_greater_marker_numbers_lose():
+    """End of a game and a Winner: "If two or more players have the equal quantity of «victory
+    markers» the players whose numbers on the «victory markers» are greater will lose." (reading 10)
+    p1 holds 1 and 5, p2 holds 2 and 3: p1's greatest (5) is greater, p1 loses."""
+    out = _final(3, [(1, 1, "p1"), (2, 2, "p2"), (3, 3, "p2"), (4, 4, "p3"), (5, 5, "p1")])
+    assert out.winner == "p2" and out.ranking == ["p2", "p1", "p3"]
+    assert "greater numbers" in out.reason
+
+
+def test_points_three_two_one():
+    """Winner by the points: "If a player wins a territory he gains 3 points … the second army … 2
+    points … the third army … 1 point" (reading 11)."""
+    strong, middle, weak = ["banner"] * 4, ["helmet"] * 4, ["lance"] * 4
+    armies = {"p1": {n: strong for n in TERRITORIES}, "p2": {n: middle for n in TERRITORIES},
+              "p3": {n: weak for n in TERRITORIES}}
+    markers = [(n, n, "p1") for n in TERRITORIES]
+    out = _final(3, markers, armies, points=True)
+    assert out.scores == {"p1": 15.0, "p2": 10.0, "p3": 5.0} and out.winner == "p1"
+
+
+def test_points_equal_points_decided_by_markers():
+    """Reading 11: equal points, then more markers."""
+    b, h = ["banner"] * 4, ["helmet"] * 4
+    # p1 wins 1,2 (3+3) and is second in 3,4,5 (2+2+2) = 12; p2 wins 3,4,5 (9) and second in 1,2 (4) = 13
+    armies = {"p1": {1: b, 2: b, 3: h, 4: h, 5: h}, "p2": {1: h, 2: h, 3: b, 4: b, 5: b}}
+    out = _final(2, [(1, 1, "p1"), (2, 2, "p1"), (3, 3, "p2"), (4, 4, "p2"), (5, 5, "p2")], armies, points=True)
+    assert out.scores == {"p1": 12.0, "p2": 13.0} and out.winner == "p2"
+
+
+def test_game_ends_when_the_last_marker_is_placed():
+    """End of a game and a Winner: "A game ends when the last «victory marker» is placed." Every hand is
+    shown (reading 12) and the game records the outcome."""
+    game = position(prepared(2), {"p1": {n: ["banner"] * 4 for n in (1, 2, 3, 4)} | {5: ["banner"] * 3},
+                                  "p2": {n: ["lance"] * 4 for n in (1, 2, 3, 4)} | {5: ["lance"] * 4}},
+                    hands={"p1": ["banner"], "p2": ["bow"]}, current="p1",
+                    markers=[(1, 1, "p1"), (2, 2, "p1"), (3, 3, "p1"), (4, 4, "p1")])
+    events, after = place(game, "p1", "banner", 5)
+    names = [type(e).__name__ for e in events]
+    assert names[-4:] == ["TerritoryWon", "HandsShown", "GameDecided", "GameEnded"]
+    assert after.outcome.winner == "p1" and KOC.to_act(after.state) == []
+    assert after.state.phase == "over"
+    view = KOC.view(after.state, None)
+    assert view["hands"]["p2"]["cards"] == [{"id": after.state.hands["p2"][0], "symbols": ["bow"]}]
+
+
+# -- hidden information ------------------------------------------------------------------------------------
+def test_view_shows_own_hand_and_others_as_counts():
+    """DESIGN.md "Hidden information": own hand face up, every other hand and the deck as counts."""
+    game = prepared(3)
+    s = game.state
+    for seat in s.seats:
+        v = KOC.view(s, seat)
+        assert [c["id"] for c in v["hands"][seat]["cards"]] == list(s.hands[seat])
+        for other in s.seats:
+            if other != seat:
+                assert v["hands"][other] == {"count": len(s.hands[other]), "cards": None}
+        assert v["deck"] == {"size": 112, "left": 112 - s.drawn}
+    spectator = KOC.view(s, None)
+    assert all(h["cards"] is None for h in spectator["hands"].values())
+    text = json.dumps(spectator)
+    for hand in s.hands.values():
+        for card in hand:
+            assert card not in text
+
+
+def test_readers_seal_draws_for_the_drawer_only():
+    s = prepared(2).state
+    drawn = ev.DrawnCards(seat="p2", cards=[ev.Card(id="A01", symbols=["lance"])])
+    assert KOC.readers(s, drawn) == frozenset({"p2"})
+    assert KOC.readers(s, ev.CardsDrawn(seat="p2", count=1)) is None
+    assert KOC.readers(s, ev.CardPlaced(seat="p2", card=drawn.cards[0], sector=1, completed=False)) is None
+    assert KOC.command_readers(s, "p1", None) is None
+
+
+def test_narration_never_names_a_drawn_card_and_the_text_board_shows_no_hand():
+    """Reading 13: a draw's line says who drew how many; the text board shows hands as counts."""
+    game = prepared(2)
+    drawn = {"seat": "p1", "cards": [{"id": "A07", "symbols": ["bow"]}]}
+    assert "A07" not in KOC.describe_event("kingdoms-of-crusaders.DrawnCards", drawn)
+    assert KOC.describe_event("kingdoms-of-crusaders.CardsDrawn", {"seat": "p1", "count": 5}) == \
+        "p1 draws 5 cards from the top of the deck"
+    text = KOC.render_text(game.state)
+    assert not [c for h in game.state.hands.values() for c in h if c in text]
+    placed = {"seat": "p2", "card": {"id": "A09", "symbols": ["bow", "sword"]}, "sector": 3, "completed": True}
+    assert KOC.describe_event("kingdoms-of-crusaders.CardPlaced", placed) == \
+        "p2 places A09 (bow, sword) in Principality of Antioch (sector 3); the army there is complete"
+
+
+def test_points_standing_incomplete_armies_and_shared_places():
+    """Reading 11: an army not complete at the end is compared as it stands; a complete army ranks
+    before an equal incomplete one; two equal armies never completed share their place."""
+    from domain.rules.kingdoms_of_crusaders.play import standing
+    game = position(prepared(4), {"p1": {1: ["banner"] * 4}, "p2": {1: ["lance", "lance"]},
+                                  "p3": {1: ["lance", "lance"]}, "p4": {1: ["lance", "lance", "bow", "sword"]}})
+    assert standing(game.state, 1) == [["p1"], ["p4"], ["p2", "p3"]]
+    game = position(prepared(3), {"p1": {1: ["banner"] * 4}, "p2": {1: ["sword", "sword", "lance", "bow"]},
+                                  "p3": {1: ["sword", "sword", "bow+lance"]}})
+    assert standing(game.state, 1) == [["p1"], ["p2"], ["p3"]]

@@ -1,0 +1,62 @@
+"""Issue 11, point 4: ``POST /viewer/record`` checks the chain before folding (see
+test_routes.py) and bounds its work: events folded and bytes of boards held, each with a clear
+413 past its setting (HERALD_VIEWER_MAX_EVENTS, HERALD_VIEWER_MAX_VIEW_BYTES)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.config import Settings
+from api.service import Herald
+from tests.conftest import new_game, post
+
+
+@pytest.fixture(scope="module")
+def herald(tmp_path_factory):
+    db = tmp_path_factory.mktemp("viewer-limits") / "herald.db"
+    service = Herald(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    yield service
+    service.close()
+
+
+def _client(herald, **limits) -> TestClient:
+    return TestClient(create_app(herald, Settings(**limits)))
+
+
+@pytest.fixture(scope="module")
+def record(herald):
+    with _client(herald) as client:
+        game = new_game(client, seats=("p1",))
+        for i in range(6):
+            assert post(client, game, "p1", {"type": "roll", "label": f"r{i}", "dice": "1d6"}).status_code == 201
+        return client.get(f"/games/{game['id']}/record").json()  # 13 events
+
+
+def test_a_record_within_the_limits_opens(herald, record):
+    with _client(herald, viewer_max_events=13) as client:
+        assert client.post("/viewer/record", json=record).status_code == 200
+
+
+def test_more_events_than_the_limit_is_413_and_folds_nothing(herald, record):
+    with _client(herald, viewer_max_events=12) as client:
+        response = client.post("/viewer/record", json=record)
+    assert response.status_code == 413
+    problem = response.json()
+    assert problem["code"] == "record_too_long" and "HERALD_VIEWER_MAX_EVENTS" in problem["detail"]
+    assert "13 events" in problem["detail"]
+
+
+def test_boards_past_the_byte_limit_are_413(herald, record):
+    with _client(herald, viewer_max_view_bytes=2_000) as client:
+        response = client.post("/viewer/record", json=record)
+    assert response.status_code == 413
+    problem = response.json()
+    assert problem["code"] == "record_views_too_large" and "HERALD_VIEWER_MAX_VIEW_BYTES" in problem["detail"]
+
+
+def test_the_limits_come_from_the_environment():
+    settings = Settings.from_env({"HERALD_VIEWER_MAX_EVENTS": "7", "HERALD_VIEWER_MAX_VIEW_BYTES": "1000",
+                                  "HERALD_VIEWER_CONCURRENCY": "1"})
+    assert (settings.viewer_max_events, settings.viewer_max_view_bytes, settings.viewer_concurrency) == (7, 1000, 1)
