@@ -248,7 +248,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             raise NotFound(f"no rule system {system!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
         return respond(_rules_info(system))
 
-    @app.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201, errors=(400, 413, 422),
+    @app.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201,
+                              errors=(400, 401, 403, 413, 422),
                               example=GAME_EXAMPLE))
     async def create_game(request: Request) -> Response:
         """Create a game. The seat tokens are shown once: keep them."""
