@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import re
 from http import HTTPStatus
+from itertools import accumulate
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl
 
@@ -27,7 +28,20 @@ REF = "#/components/schemas/{name}"
 MAX_DEPTH = 32  # nesting of a body Herald stores; a record holds it at most 4 levels deeper
 RECORD_DEPTH = 64  # nesting of a portable record sent to be verified or viewed
 MAX_INT = 2**63 - 1  # every integer Herald takes fits both backends' BIGINT
-_LONG_NUMBER = re.compile(rb"\d{19}")
+# Byte-level looks, C speed, that rule out most bodies before any walk: a number of 19 digits or
+# more (after ':', ',', '[' or '-'; a digit run inside a hash follows a letter or a quote), and
+# an upper bound of the nesting (brackets inside strings count too: only a walk is wasted).
+_NUMBER_SHAPE = bytes.maketrans(b"0123456789,[-", b"0000000000:::")
+_LONG_RUN = b":" + b"0" * 19
+_BRACKETS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+
+
+def _nesting_at_most(raw: bytes) -> int:
+    """An upper bound of how deep ``raw`` nests (exact when no string holds a bracket)."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return 0 if not raw else raw.count(b"[") + raw.count(b"{")
+    return max(accumulate(memoryview(raw.translate(_BRACKETS, _NOT_BRACKETS)).cast("b")), default=0)
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -155,7 +169,7 @@ async def read_raw(receive: Any, declared: str | None, limit: int) -> bytes:
 def decode_body(raw: bytes, type_: type[T], depth: int = MAX_DEPTH) -> T:
     """Decode a JSON body as ``type_``: malformed JSON is a 400, a wrong shape a 422, and so
     is text no backend can store (a NUL character) or nesting deeper than ``depth``."""
-    if b"\\u0000" in raw or raw.count(b"[") + raw.count(b"{") > depth or _LONG_NUMBER.search(raw):
+    if b"\\u0000" in raw or _nesting_at_most(raw) > depth or _LONG_RUN in raw.translate(_NUMBER_SHAPE, b" \t\r\n"):
         inspect_json(raw, depth)  # the full walk only when a cheap look says it may be needed
     try:
         return msgspec.json.decode(raw, type=type_)
