@@ -27,6 +27,7 @@ def test_schemathesis_finds_no_failure(tmp_path):
             [str(Path(sys.executable).parent / "schemathesis"), "--config-file", str(CONFIG), "--no-color", "run",
              str(ROOT / "openapi" / "openapi.json"), "--url", server.url],
             capture_output=True, text=True, timeout=1200, cwd=tmp_path,
+            env={**server.env, "PYTHONPATH": str(ROOT)},  # for the hooks module
         )
     finally:
         server.process.terminate()
