@@ -19,7 +19,7 @@ from api.command_route import OPERATION as COMMAND_OPERATION
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.docs_routes import install_docs
-from api.errors import Invalid, NotFound
+from api.errors import Conflict, Illegal, Invalid, NotFound
 from api.http import (
     MAX_INT,
     RECORD_DEPTH,
@@ -27,6 +27,7 @@ from api.http import (
     bearer,
     database_away,
     doc,
+    error_body,
     install_error_handlers,
     install_openapi,
     read_body,
@@ -42,6 +43,8 @@ from api.viewer_routes import viewer_router
 from api.tournaments import attach as attach_tournaments
 from api.tournaments import router as tournaments_router
 from api.service import (
+    CheckResult,
+    CommandRequest,
     CreateGame,
     EventsPage,
     GameCreatedResponse,
@@ -88,6 +91,7 @@ class RuleSystemInfo(msgspec.Struct, frozen=True):
     scenarios: list[ScenarioInfo]
     die_kinds: dict[str, list[int | str]]
     command_schema: dict[str, Any]
+    owner_data: dict[str, Any] | None = None  # {"option", "schema"}: the owner's own data file, if taken
 
 
 class RuleSystemList(msgspec.Struct, frozen=True):
@@ -111,6 +115,8 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
         ],
         die_kinds={k: list(d.faces) for k, d in sorted(rules.die_kinds.items())},
         command_schema=msgspec.json.schema(rules.command_type),
+        owner_data=({"option": rules.owner_data_option, "schema": rules.owner_data_schema()}
+                    if rules.owner_data_option else None),
     )
 
 
@@ -281,9 +287,26 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     @app.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(401, 403, 404, 422)))
     def legal_commands(request: Request, game_id: GameId, seat: str,
                        authorization: Annotated[str | None, Header()] = None) -> Response:
-        """Every command ``seat`` may send now, each ready to post as it is. In a game with
-        secrets (before its seed is revealed) only with that seat's token."""
+        """Every command ``seat`` may send now: ``commands``, each ready to post as it is, and
+        ``choices``, larger spaces described as choices a client composes (the command
+        ``type``, a ``description``, the values each field may take; see the rule system's
+        notes). ``complete``: every command the rules would accept is listed or described.
+        In a game with secrets (before its seed is revealed) only with that seat's token."""
         return respond(service(request).legal_commands(game_id, seat, bearer(authorization)))
+
+    @app.post("/games/{game_id}/commands/check", **doc(body=CommandRequest, response=CheckResult,
+                                                       errors=(400, 401, 403, 404, 413, 422)))
+    async def check_command(request: Request, game_id: GameId,
+                            authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Would this command be recorded now? The same body as ``POST /games/{id}/commands``
+        (with the seat's token): 200 with ``accepted`` and, if not, the ``problem`` the command
+        would get (its code and the rule it breaks). Nothing is recorded, no die is drawn."""
+        body = await read_body(request, CommandRequest, settings.max_command_body)
+        try:
+            await run_in_threadpool(service(request).check, game_id, body, bearer(authorization))
+        except (Illegal, Conflict) as error:
+            return respond(CheckResult(False, msgspec.json.decode(error_body(error))))
+        return respond(CheckResult(True))
 
     @app.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422)))
     def list_events(

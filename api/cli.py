@@ -48,6 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     imp = sub.add_parser("import", help="store a verified record (its seed revealed) as a game here")
     imp.add_argument("file", type=Path)
 
+    rules = sub.add_parser("rules", help="rule systems, offline")
+    rules_sub = rules.add_subparsers(dest="rules_command", required=True)
+    check = rules_sub.add_parser("check", help="check an owner's data file (cards, map, deck) against its "
+                                               "rule system's schema and rulebook, offline")
+    check.add_argument("file", type=Path)
+    check.add_argument("--rules", help="the rule system (default: every one that takes owner data)")
+    check.add_argument("--scenario", help="the scenario the file must be for")
+
     projections = sub.add_parser("projections", help="read models")
     proj_sub = projections.add_subparsers(dest="projections_command", required=True)
     proj_sub.add_parser("rebuild", help="rebuild every read model from the first event")
@@ -69,7 +77,39 @@ def main(argv: list[str] | None = None) -> int:
         return run(args.processes, args.host, args.port, args.first_port)
     if args.command == "replay":
         return _replay(args)
+    if args.command == "rules":
+        return _check_owner_data(args)
     return _with_store(args)
+
+
+def _check_owner_data(args: argparse.Namespace) -> int:
+    """``herald rules check FILE``: 0 when a rule system takes the file as it is; otherwise 1,
+    and every problem, one a line."""
+    from domain.rules.registry import RULE_SYSTEMS
+
+    try:
+        data = msgspec.json.decode(_read(args.file))
+    except msgspec.DecodeError as error:
+        print(f"{args.file}: not JSON: {error}")
+        return 1
+    if args.rules is not None and args.rules not in RULE_SYSTEMS:
+        sys.exit(f"herald: no rule system {args.rules!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
+    systems = [RULE_SYSTEMS[args.rules]] if args.rules else [r for _, r in sorted(RULE_SYSTEMS.items())
+                                                             if r.owner_data_option]
+    found = {}
+    for rules in systems:
+        problems = rules.check_owner_data(data, args.scenario)
+        if not problems:
+            print(f"{args.file}: usable as {rules.id} {rules.owner_data_option} (option "
+                  f"{rules.owner_data_option!r} of POST /games); data hash "
+                  f"{rules.data_hash(args.scenario or '', {rules.owner_data_option: data})}")
+            return 0
+        found[rules.id] = problems
+    for system, problems in found.items():
+        print(f"{args.file}: {len(problems)} problem(s) as {system} data:")
+        for problem in problems:
+            print(f"  - {problem}")
+    return 1
 
 
 MAX_RECORD_FILE = 64 * 1024 * 1024  # HERALD_MAX_RECORD_FILE: the most a record file may hold

@@ -45,6 +45,7 @@ def haproxy_config(bind: str, servers: list[str], *, check_interval_ms: int = 10
         "    timeout client 60s",
         "    timeout server 60s",
         "    timeout tunnel 1h",
+        "    timeout check 3s",
         "    timeout http-keep-alive 60s",
         "    option forwardfor",
         "    option http-keep-alive",
@@ -62,7 +63,7 @@ def haproxy_config(bind: str, servers: list[str], *, check_interval_ms: int = 10
         "    http-response set-header X-Served-By %[srv_name]",
         "    option httpchk GET /ready",
         "    http-check expect status 200",
-        f"    default-server inter {check_interval_ms} fastinter {check_interval_ms // 2} fall 2 rise 1 maxconn 500",
+        f"    default-server inter {check_interval_ms} fastinter {check_interval_ms // 2} fall 3 rise 2 maxconn 500",
     ]
     lines += [f"    server herald{i} {address} check" for i, address in enumerate(servers)]
     return "\n".join(lines) + "\n"

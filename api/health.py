@@ -40,6 +40,7 @@ class Health(msgspec.Struct, frozen=True):
 class HealthCheck:
     def __init__(self, store: Any, every: float = 1.0, timeout: float = 2.0):
         self._recorder = store.recorder
+        self._breaker = store.breaker
         self._db = Database.of(store.recorder)
         self.every, self.timeout = every, timeout
         self._last: tuple[float, Health] | None = None
@@ -57,6 +58,10 @@ class HealthCheck:
         return (await self.probe()).database == "reachable"
 
     async def probe(self) -> Health:
+        if self._breaker.away:  # the store has seen it fail and a probe has not reached it since
+            found = Health(True, "unreachable")
+            self._last = (time.monotonic(), found)
+            return found
         if self._probe_task is None or self._probe_task.done():
             self._probe_task = asyncio.ensure_future(asyncio.to_thread(self._read))
             self._probe_started = time.monotonic()

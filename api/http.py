@@ -55,6 +55,7 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     rule: str | None = None
     version: int | None = None
     field: str | None = None
+    problems: list[str] | None = None  # every problem found (owner-supplied data)
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -82,7 +83,7 @@ def problem(status: int, title: str, detail: str, code: str, rule: str | None = 
 
 def problem_body(status: int, title: str, detail: str, code: str, rule: str | None = None, **extra: Any) -> bytes:
     return msgspec.json.encode(Problem(f"/problems/{code}", title, status, detail, code, rule, extra.get("version"),
-                                      extra.get("field")))
+                                      extra.get("field"), extra.get("problems") or None))
 
 
 INTERNAL_ERROR = problem_body(500, "Internal error", "Herald failed to handle this request; it was logged.", "internal")

@@ -48,6 +48,7 @@ from domain.game import (
     resolve_decision,
 )
 from domain.randomness import commitment
+from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 from projections.board import Boards
@@ -230,9 +231,24 @@ class GameSummary(msgspec.Struct, frozen=True):
 
 
 class LegalCommands(msgspec.Struct, frozen=True):
+    """The commands a seat may send now: ``commands`` ready to post as they are, and
+    ``choices``, commands too many to list described as choices a client composes (the
+    command ``type``, a ``description``, the values each field may take). ``complete``: the
+    rule system guarantees that every command it would accept is listed or described."""
+
     version: int
     seat: str
     commands: list[Any]
+    complete: bool = False
+    choices: list[dict[str, Any]] = []
+
+
+class CheckResult(msgspec.Struct, frozen=True):
+    """Whether a command would be recorded now (``POST /games/{id}/commands/check``), and the
+    problem it would meet if not: nothing is recorded and none of the game's dice is drawn."""
+
+    accepted: bool
+    problem: dict[str, Any] | None = None
 
 
 class EventsPage(msgspec.Struct, frozen=True):
@@ -431,7 +447,7 @@ class Herald:
             rules=rules.id,
             rules_version=rules.version,
             scenario=scenario.id,
-            data_hash=rules.data_hash(scenario.id),
+            data_hash=rules.data_hash(scenario.id, body.options),
             seats={s: SeatInfo(player=i.player.strip()) for s, i in body.seats.items()},
             seed_commitment=commitment(seed),
             client_seed=body.client_seed,
@@ -444,7 +460,7 @@ class Herald:
         try:
             events = create_game(game_id, created, now)
         except RuleViolation as error:
-            raise Invalid(error.message, code=error.code, rule=error.rule) from None
+            raise Invalid(error.message, code=error.code, rule=error.rule, problems=error.problems) from None
         for old in copy:  # sealed events stay sealed for the same seats, under this game's salts
             events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp, [old.readers], seed)
         tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
@@ -719,6 +735,9 @@ class Herald:
                 raise Forbidden("the play up to that version holds sealed events: before the seed is revealed only "
                                 "an umpire may fork it (the fork's seat tokens read every seat's secrets)",
                                 code="hidden_information")
+            if body.dice == "forced":
+                raise Conflict("forced dice make a study game, whose record is public: fork play holding sealed "
+                               "events with fresh dice before the seed is revealed", code="hidden_information")
             by = "admin" if self.is_admin(token) else "director"  # the look is recorded like an inspection
             self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()}
@@ -759,7 +778,7 @@ class Herald:
         seed = game.seed or (self.secrets(game_id).seed if created.study else None)
         return GameSummary(
             id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
-            status="ended" if game.ended else "active", version=game.version, to_act=game.to_act(),
+            status="ended" if game.ended else "active", version=game.version, to_act=self._to_act(game),
             seats=created.seats, view=game.rules.view(game.state, viewer),
             outcome=msgspec.to_builtins(game.outcome), seed=seed, seed_commitment=created.seed_commitment,
             head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
@@ -777,8 +796,37 @@ class Herald:
                 raise Unauthorized(f"{game.rules.id} keeps secrets: send {seat}'s token as "
                                    "'Authorization: Bearer <token>' to list its commands")
             raise Forbidden(f"in a game with secrets only {seat} may list its own commands", code="wrong_token")
-        commands = game.rules.legal_commands(game.state, seat) if seat in game.to_act() else []
-        return LegalCommands(game.version, seat, msgspec.to_builtins(commands))
+        acting = seat in self._to_act(game)
+        commands = game.rules.legal_commands(game.state, seat) if acting else []
+        choices = game.rules.legal_choices(game.state, seat) if acting else []
+        return LegalCommands(game.version, seat, msgspec.to_builtins(commands), game.rules.legal_complete,
+                             msgspec.to_builtins(choices))
+
+    def check(self, game_id: UUID, body: CommandRequest, token: str | None) -> None:
+        """Raise what recording ``body`` now would raise (Illegal, Conflict...), else return:
+        the command is decided against a copy of the game with dice from a throwaway seed, so
+        nothing is recorded and no draw of the game is used or revealed."""
+        game = self.game(game_id)
+        _authorize(self.secrets(game_id), body.seat, token)
+        if body.expected_version is not None and body.expected_version != game.version:
+            raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
+                           code="stale_version", version=game.version)
+        now = _now()
+        if game.frozen:
+            game, _ = self._lapse(game, now)
+        try:
+            resolve_decision(game, body.seat, body.command, SeededRng(bytes(32), game.id, "check", game.next_draw),
+                             now, None)
+        except RuleViolation as error:
+            raise Illegal(self._frozen_detail(game) if error.code == "game_frozen" else error.message,
+                          code=error.code, rule=error.rule) from None
+
+    def _to_act(self, game: Game) -> list[str]:
+        """Who may act now, as the next command would find it: a freeze that has lapsed (no
+        umpire) no longer holds play, though its FreezeLapsed is recorded only by that command."""
+        if game.frozen:
+            game, _ = self._lapse(game, _now())
+        return game.to_act()
 
     def events(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> EventsPage:
         """A page of the history, each event as ``reader`` may see it."""

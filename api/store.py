@@ -7,6 +7,10 @@ SQLite in ``./var/herald.db`` by default; PostgreSQL when ``PERSISTENCE_MODULE``
 from __future__ import annotations
 
 import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -14,7 +18,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 import msgspec
 from eventsourcing.application import Application
-from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
+from eventsourcing.persistence import InterfaceError, Mapper, OperationalError, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic, resolve_topic
 
 from api.files import private_database
@@ -115,8 +119,56 @@ def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
         env.setdefault("POSTGRES_PASSWORD", "")
         # the library waits 30 s for a connection by default, and retries a write ten times:
         # with the database away, answer 503 within seconds instead (docs/deploy.md)
-        env.setdefault("POSTGRES_CONNECT_TIMEOUT", "3")
+        env.setdefault("POSTGRES_CONNECT_TIMEOUT", "2")
     return env
+
+
+class Breaker:
+    """Once the database has failed, every use of it fails at once (callers answer 503)
+    instead of each waiting on it — the group commit writes on the event loop, which must
+    not stall — until a probe, on a thread of its own, reaches the database again."""
+
+    def __init__(self, probe: Callable[[], Any], every: float = 0.5, enabled: bool = True):
+        self._probe, self.every, self.enabled = probe, every, enabled
+        self._open = threading.Event()
+        self._lock = threading.Lock()
+
+    @property
+    def away(self) -> bool:
+        return self._open.is_set()
+
+    def check(self) -> None:
+        if self._open.is_set():
+            raise OperationalError("the database is away (a probe retries it)")
+
+    def failed(self) -> None:
+        with self._lock:
+            if self._open.is_set():
+                return
+            self._open.set()
+        threading.Thread(target=self._until_back, name="herald-database-probe", daemon=True).start()
+
+    def _until_back(self) -> None:
+        while True:
+            time.sleep(self.every)
+            try:
+                self._probe()
+            except Exception:
+                continue
+            self._open.clear()
+            return
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        if not self.enabled:  # SQLite: a file does not go away; "locked" is not "away"
+            yield
+            return
+        self.check()
+        try:
+            yield
+        except (OperationalError, InterfaceError):
+            self.failed()
+            raise
 
 
 class HeraldStore(Application):
@@ -134,6 +186,11 @@ class HeraldStore(Application):
         if postgres:
             with Database.of(self.recorder).exclusive(SCHEMA_LOCK):
                 self.recorder.create_table()
+        self.breaker = Breaker(self.recorder.max_notification_id, enabled=postgres)
+        # One attempt per write: the library retries a failed write ten times, waiting for a
+        # connection each time, which would hold the event loop while the database is away.
+        insert = type(self.recorder).insert_events
+        self._insert_once = getattr(insert, "__wrapped__", insert).__get__(self.recorder)
 
     def append(self, *events: Any) -> None:
         """Write events in one transaction (IntegrityError when a version is taken).
@@ -142,12 +199,15 @@ class HeraldStore(Application):
         runtime Protocol checks (about 90 µs a command here) for snapshot and follower hooks,
         and ``EventStore.put`` builds a notification object per event, none of which Herald
         uses."""
-        self.recorder.insert_events([self.mapper.to_stored_event(event) for event in events])
+        stored = [self.mapper.to_stored_event(event) for event in events]
+        with self.breaker.guard():
+            self._insert_once(stored)
 
     def game(self, game_id: UUID) -> Game:
         """The current game, from the aggregate cache fast-forwarded from the store (events
         another process wrote included); a game that moved is cached as it now stands."""
-        game = self.repository.get(game_id, projector_func=self._projector(game_id))
+        with self.breaker.guard():
+            game = self.repository.get(game_id, projector_func=self._projector(game_id))
         cache = self.repository.cache
         if cache is not None:
             try:
@@ -164,8 +224,10 @@ class HeraldStore(Application):
 
     def stream(self, game_id: UUID, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Recorded]:
         """A game's stored events with versions in (after, upto]."""
-        return list(self.events.get(game_id, gt=after or None, lte=upto, limit=limit))
+        with self.breaker.guard():
+            return list(self.events.get(game_id, gt=after or None, lte=upto, limit=limit))
 
     def secrets(self, game_id: UUID) -> GameSecrets | None:
-        found = list(self.events.get(secrets_id(game_id), limit=1))
+        with self.breaker.guard():
+            found = list(self.events.get(secrets_id(game_id), limit=1))
         return found[0] if found else None

@@ -5,6 +5,8 @@
 (b) verifying an open-table record with a 1,000-card custom deck, shuffled once, then one card
     drawn per command until the deck is empty: the record that took 16.7 s before deck orders
     were cached (target: under 1 s)
+(c) verifying a record of as many commands, each followed by a dispute upheld with a ruling that
+    voids play from version 2 (each void once refolded the whole game: quadratic)
 
 Both records are built through the domain (create_game, take_decision with the seeded rng),
 exported by ``build_record`` and verified from their JSON bytes, seed revealed, as
@@ -28,8 +30,9 @@ from uuid import UUID
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from domain.audit import raise_dispute, rule_dispute  # noqa: E402
 from domain.events import GameCreated, SeatInfo  # noqa: E402
-from domain.game import apply, create_game, game_rng, take_decision  # noqa: E402
+from domain.game import apply, chain, create_game, game_rng, project_game, take_decision  # noqa: E402
 from domain.randomness import commitment  # noqa: E402
 from domain.rules.registry import RULE_SYSTEMS  # noqa: E402
 from replays.record import build_record, decode_record, encode_record  # noqa: E402
@@ -56,6 +59,31 @@ def open_table_record(commands: list[dict], options: dict, game_id: UUID) -> byt
     return encode_record(build_record(events))
 
 
+def voids_record(commands: int, game_id: UUID) -> bytes:
+    """An open-table game of ``commands`` rolls, each followed by a dispute upheld with a
+    ruling voiding play from version 2 (umpire's events made through the domain's audit rules)."""
+    rules = RULE_SYSTEMS["open-table"]
+    created = GameCreated(rules=rules.id, rules_version=rules.version, scenario="table",
+                          data_hash=rules.data_hash("table"), seats={"p1": SeatInfo("bench")},
+                          seed_commitment=commitment(SEED))
+    events = create_game(game_id, created, START)
+    game = apply(None, events[0])
+    history = lambda upto: events[:upto]  # noqa: E731
+    for i in range(commands):
+        at = START + timedelta(seconds=i + 1)
+        new = take_decision(game, "p1", {"type": "roll", "label": f"roll {i}", "dice": "1d6"}, game_rng(game, SEED),
+                            at, SEED)
+        raised = chain(game_id, game.version + len(new) + 1, new[-1].hash,
+                       raise_dispute(project_game(game, new, history), "p1", 2, "again"), at)
+        game = project_game(game, new + raised, history)
+        events += new + raised
+        ruled = chain(game_id, game.version + 1, game.head,
+                      rule_dispute(game, raised[0].version, "upheld", "void", "umpire", 2, False, None), at)
+        game = project_game(game, ruled, history)
+        events += ruled
+    return encode_record(build_record(events, SEED.hex()))
+
+
 def timed(raw: bytes, repeat: int) -> list[float]:
     times = []
     for _ in range(repeat):
@@ -78,9 +106,11 @@ def main() -> None:
     built = time.perf_counter()
     baseline = open_table_record(rolls, {}, UUID(int=1))
     cards = open_table_record(draws, {"decks": {"bench": deck}}, UUID(int=2))
+    voids = voids_record(len(draws), UUID(int=3))
     built = time.perf_counter() - built
     rows = [("(a) baseline: dice rolls, one per command", baseline, timed(baseline, args.repeat)),
-            (f"(b) {args.cards}-card deck, one card drawn per command", cards, timed(cards, args.repeat))]
+            (f"(b) {args.cards}-card deck, one card drawn per command", cards, timed(cards, args.repeat)),
+            ("(c) each roll voided by an upheld ruling", voids, timed(voids, args.repeat))]
     print(f"records built in {built:.2f} s; {len(draws)} commands each")
     print(f"{'record':<48} {'bytes':>10} {'best s':>8} {'median s':>9} {'x (a)':>7}")
     base = min(rows[0][2])
@@ -90,6 +120,7 @@ def main() -> None:
     print(json.dumps({"bench": "verify", "commands": len(draws), "cards": args.cards,
                       "baseline_s": round(base, 4), "deck_s": round(min(rows[1][2]), 4),
                       "deck_bytes": len(cards), "ratio": round(min(rows[1][2]) / base, 2),
+                      "voids_s": round(min(rows[2][2]), 4), "voids_ratio": round(min(rows[2][2]) / base, 2),
                       "target_deck_s": 1.0}))
 
 

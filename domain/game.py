@@ -8,6 +8,7 @@ mutate. Timestamps and the seed come in as arguments: nothing here reads a clock
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -167,7 +168,7 @@ def rule_system_for(created: GameCreated) -> RuleSystem:
         raise IncompatibleRecord(
             f"recorded under {created.rules} {created.rules_version}; this server has {rules.version}"
         )
-    if created.data_hash != rules.data_hash(created.scenario):
+    if created.data_hash != rules.data_hash(created.scenario, created.options):
         raise IncompatibleRecord(f"the {created.scenario} data changed since this game was recorded")
     return rules
 
@@ -232,11 +233,27 @@ def refold_state(created: GameCreated, events: list[Recorded], voided: tuple[tup
     """The rule state from the start, leaving out every voided range of play."""
     rules = RULE_SYSTEMS[created.rules]
     state = rules.setup(created.scenario, tuple(created.seats), created.options)
+    cuts = _merged(voided)
+    firsts = [a for a, _ in cuts]
     for event in events[1:]:
-        if event.type in META_EVENTS or any(a <= event.version < b for a, b in voided):
+        if event.type in META_EVENTS:
+            continue
+        k = bisect.bisect_right(firsts, event.version) - 1
+        if k >= 0 and event.version < cuts[k][1]:  # inside a voided range
             continue
         state = rules.evolve(state, event.typed())
     return state
+
+
+def _merged(ranges: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """Voided [from, to) ranges as sorted, disjoint ranges: one lookup per event, not one per range."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def project_game(game: Game | None, events: Iterable[Recorded], history: History | None = None) -> Game | None:

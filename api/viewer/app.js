@@ -445,7 +445,10 @@ async function fork() {
     const tokens = made.seat_tokens ? Object.entries(made.seat_tokens) : [];
     if (id && tokens.length) sessionStorage.setItem(`herald.tokens.${id}`, JSON.stringify(made.seat_tokens));
     const list = tokens.map(([seat, t]) => `<li>${esc(seat)}: <code class="token">${esc(t)}</code></li>`).join("");
-    say(`Forked at step ${S.version}: <a id="fork-link" href="/viewer/${esc(id)}">open the fork</a>.`
+    // A step inside a command forks after the whole command (its dice, a ruling's effects): made.version.
+    const at = made.version || S.version;
+    say(`Forked at step ${esc(at)}${at !== S.version ? ` (the end of the command step ${esc(S.version)} belongs to)` : ""}: `
+      + `<a id="fork-link" href="/viewer/${esc(id)}">open the fork</a>.`
       + (list ? ` Its seat tokens, shown once — keep them:<ul>${list}</ul>` : ""), "ok", true, "#study-message");
     document.body.dataset.fork = id || "";
     drawForks();

@@ -49,11 +49,12 @@ class RuleViolation(Exception):
     """A command the rules refuse: a stable ``code``, a human ``message`` and the rulebook
     ``rule`` (section) it breaks. Raising one leaves the record unchanged."""
 
-    def __init__(self, code: str, message: str, rule: str | None = None):
+    def __init__(self, code: str, message: str, rule: str | None = None, problems: list[str] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.problems = problems or []  # every problem found, when there are several (owner data)
 
 
 # Violation codes shared by every rule system (STYLE.md, "What this adds up to").
@@ -86,6 +87,13 @@ class RuleSystem(Generic[State, Command]):
     state_type: ClassVar[type]
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
+    # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that
+    # carries the owner's own data file, which then replaces the scenario's data file; its
+    # hash is the game's data hash, and the record carries the data itself.
+    owner_data_option: ClassVar[str | None] = None
+    # Whether legal_commands (with legal_choices) reaches every command decide accepts: a rule
+    # system claims it only when a test enumerates what decide accepts and finds each there.
+    legal_complete: ClassVar[bool] = False
 
     # -- the interface --------------------------------------------------------------
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -99,6 +107,12 @@ class RuleSystem(Generic[State, Command]):
     def legal_commands(self, state: State, seat: str) -> list[Command]:
         """Every command ``seat`` may send now; each one :meth:`decide` accepts."""
         raise NotImplementedError
+
+    def legal_choices(self, state: State, seat: str) -> list[dict[str, Any]]:
+        """Commands too many to list, described as choices a client composes: each a dict
+        with the command ``type``, a ``description`` and, per field, the values it may take
+        (the forms are the rule system's, documented in its RULES_NOTES.md). [] by default."""
+        return []
 
     def decide(self, state: State, seat: str, command: Command, rng: Rng) -> list[EventData]:
         """Check ``command`` against the rules (raise :class:`RuleViolation`) and return
@@ -157,8 +171,21 @@ class RuleSystem(Generic[State, Command]):
                 f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
             ) from None
 
-    def data_hash(self, scenario_id: str) -> str:
-        """SHA-256 of the scenario's data file (or of the rule system's id and version)."""
+    def owner_data_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of the owner's data file (None when the rule system takes none)."""
+        return None
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        """Every way ``data`` breaks the schema or the rulebook's constraints (empty: usable)."""
+        return [f"{self.id} takes no owner-supplied data"]
+
+    def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
+        """SHA-256 of the data the game plays with: the owner's data (``owner_data_option``,
+        canonical JSON with sorted keys) when given, else the scenario's data file (or the rule
+        system's id and version)."""
+        owned = (options or {}).get(self.owner_data_option) if self.owner_data_option else None
+        if owned is not None:
+            return hashlib.sha256(msgspec.json.encode(owned, order="sorted")).hexdigest()
         data_file = self.scenario(scenario_id).data_file
         payload = (
             (self.package_dir / data_file).read_bytes()

@@ -85,7 +85,13 @@ def test_a_freeze_lapses_after_the_configured_time_at_the_next_command(no_umpire
     real_now = api.service._now
     monkeypatch.setattr(api.service, "_now", lambda: real_now() + timedelta(seconds=599))
     assert post(client, game, "p2", ROLL).json()["code"] == "game_frozen"  # not yet
+    assert client.get(f"/games/{game['id']}").json()["to_act"] == []
     monkeypatch.setattr(api.service, "_now", lambda: real_now() + timedelta(seconds=601))
+    # reads show play open again (as the next command will find it), recording nothing
+    assert client.get(f"/games/{game['id']}").json()["to_act"] == ["p1", "p2"]
+    assert client.get(f"/games/{game['id']}/legal-commands", params={"seat": "p2"},
+                      headers=auth(game, "p2")).json()["commands"]
+    assert client.get(f"/games/{game['id']}").json()["version"] == dispute
     resumed = post(client, game, "p2", ROLL)
     assert resumed.status_code == 201, resumed.text
     events = resumed.json()["events"]

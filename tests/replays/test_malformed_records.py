@@ -19,10 +19,14 @@ from pathlib import Path
 from uuid import UUID
 
 import pytest
+from fastapi.testclient import TestClient
 
+from api.app import create_app
 from api.cli import main
+from api.config import Settings
+from api.service import Herald
 from domain.game import GENESIS_HASH, event_hash
-from tests.conftest import new_game, post
+from tests.conftest import ADMIN_TOKEN, new_game, post
 
 HERALD = str(Path(sys.executable).parent / "herald")
 
@@ -39,7 +43,19 @@ def rehash(record: dict) -> dict:
     return record
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    """One SQLite-backed app for the module: what is checked here is the verifier and the
+    CLI, not storage (the backends are covered by the storage and audit suites)."""
+    db = tmp_path_factory.mktemp("malformed_records") / "herald.db"
+    herald = Herald(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)},
+                    admin_token=ADMIN_TOKEN, signing_key_path=db.parent / "signing-key.pem")
+    with TestClient(create_app(herald, Settings(admin_token=ADMIN_TOKEN))) as test_client:
+        yield test_client
+    herald.close()
+
+
+@pytest.fixture(scope="module")
 def record(client):
     game = new_game(client, options={"decks": {"tiny": ["a", "b", "c"]}})
     post(client, game, "alice", {"type": "roll", "label": "charge", "dice": "2d6"})

@@ -10,12 +10,28 @@ import copy
 import json
 
 import pytest
+from fastapi.testclient import TestClient
 
+from api.app import create_app
+from api.config import Settings
 from api.cli import main as herald_cli
-from tests.conftest import new_game, post
+from api.service import Herald
+from tests.conftest import ADMIN_TOKEN, new_game, post
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    """One SQLite-backed app for the module: what is checked here is the verifier and the
+    CLI, not storage (the backends are covered by the storage and audit suites)."""
+    db = tmp_path_factory.mktemp("record_proof") / "herald.db"
+    herald = Herald(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)},
+                    admin_token=ADMIN_TOKEN, signing_key_path=db.parent / "signing-key.pem")
+    with TestClient(create_app(herald, Settings(admin_token=ADMIN_TOKEN))) as test_client:
+        yield test_client
+    herald.close()
+
+
+@pytest.fixture(scope="module")
 def ended(client):
     """An ended open-table game: its record (signed, seed revealed), receipts and the key."""
     game = new_game(client)

@@ -72,7 +72,7 @@ def start(tmp_path: Path, env: dict[str, str], name: str, *args: str, port: int 
     return found
 
 
-def wait_healthy(found: Process, timeout: float = 60) -> None:
+def wait_healthy(found: Process, timeout: float = 150) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if found.process.poll() is not None:

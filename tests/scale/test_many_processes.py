@@ -9,13 +9,14 @@ import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from uuid import UUID
 
 import httpx
 
 from api.service import AnnotationRequest, CommandRequest, CreateGame, DisputeRequest, Herald, SeatRequest
-from tests.conftest import ADMIN_TOKEN
-from tests.scale.conftest import process_env, start
+from tests.conftest import ADMIN_TOKEN, Backend
+from tests.scale.conftest import HERALD, process_env, start
 
 OPEN = "from api.service import Herald\nfrom api.tournaments import Tournaments\nh = Herald()\nTournaments(h)\nh.close()\n"
 
@@ -138,3 +139,32 @@ def test_each_read_model_is_caught_up_by_one_process_at_a_time(pg):
         writer.close()
         for reader in readers:
             reader.close()
+
+
+def test_serve_with_workers_runs_several_processes_on_one_port(pg, tmp_path):
+    env = process_env(pg, tmp_path)
+    server = start(tmp_path, env, "herald-workers", "--workers", "2")
+    try:
+        children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
+        assert len(children) >= 2  # uvicorn's supervisor and its two workers
+        game = _create(server.url)
+
+        def send(i: int) -> int:
+            body = {"seat": "alice", "command": {"type": "note", "text": f"n{i}"}}
+            headers = {"Authorization": f"Bearer {game['seat_tokens']['alice']}"}
+            with httpx.Client(timeout=60) as fresh:  # a connection each: the kernel spreads them
+                return fresh.post(server.url + f"/games/{game['id']}/commands", json=body, headers=headers).status_code
+
+        with ThreadPoolExecutor(10) as pool:
+            assert set(pool.map(send, range(20))) <= {201, 409}
+        record = httpx.get(server.url + f"/games/{game['id']}/record", timeout=30).json()
+        assert httpx.post(server.url + "/records/verify", json=record, timeout=30).json()["ok"]
+    finally:
+        server.stop()
+
+
+def test_serve_with_workers_refuses_sqlite(tmp_path):
+    env = {k: v for k, v in process_env(Backend("sqlite", {}), tmp_path).items() if k != "PERSISTENCE_MODULE"}
+    done = subprocess.run([HERALD, "serve", "--workers", "2"], env=env, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0 and "PostgreSQL" in done.stderr

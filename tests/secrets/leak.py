@@ -13,10 +13,13 @@ every secret live at that moment:
 - paths: ``GET /games/{id}``, ``/events``, ``/events/stream`` (SSE, per connection),
   ``/state`` (and ``?at=`` every version in a full scan), ``/timeline``, ``/record``,
   ``/legal-commands`` of every seat, ``/dice``, ``/annotations``, ``/disputes``, a fork
-  attempt, ``herald export`` and ``herald replay show`` on that export (full scans).
+  attempt (and the fork, read with its seat tokens), the tournament's NDJSON export and
+  archive (given ``tournament``), ``herald export`` and ``herald replay show`` / ``verify``
+  on that export (full scans).
 
-``GameCreated`` is the public set-up (its options may list a deck's cards: which cards exist is
-public, where each one is is the secret): it is left out of the scan, and out of what counts
+``GameCreated`` (and a tournament's ``TournamentCreated``) is the public set-up (its options may
+list a deck's cards: which cards exist is public, where each one is is the secret): it is left
+out of the scan, and out of what counts
 as made public. The owners' own copies are scanned too, as a control: a seat must see each of its live
 secrets somewhere (else the scan proves nothing). ``secret_values`` picks the strings of an
 event's data that are secret (default: every string leaf that is not a seat id or a name
@@ -81,6 +84,7 @@ class LeakScan:
     game: dict[str, Any]  # the POST /games response (id, seat_tokens)
     umpire_token: str | None = None
     extra: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # name -> (token, seats)
+    tournament: str | None = None  # the game's tournament: its NDJSON export and archive are scanned too
     secret_values: SecretValues = default_secret_values
     min_length: int = 2  # shorter strings are not scanned for (they occur everywhere)
     scanned: int = 0  # (reader, path, secret) checks made
@@ -191,15 +195,22 @@ class LeakScan:
             for path in paths:
                 self._check(reader, path or "/games/{id}", self._get(reader, path), live)
             self._check(reader, "/events/stream", self._sse(reader, version), live)
+            if self.tournament is not None:
+                for path in ("games", "archive"):
+                    body = self.client.get(f"/tournaments/{self.tournament}/{path}", headers=self._headers(reader))
+                    assert body.status_code == 200, body.text
+                    self._check(reader, f"/tournaments/{{id}}/{path}", body.content, live)
             fork = self.client.post(f"/games/{self.id}/fork", json={"version": version, "dice": "fresh"},
                                     headers=self._headers(reader))
             self._check(reader, "POST /fork", fork.content, live)
-            if fork.status_code == 201 and reader.name != "umpire":  # the umpire's fork is a recorded inspection
+            if fork.status_code == 201:  # the fork holds only what this reader may read, and keeps the rest sealed
                 forked = fork.json()
-                for path in ("", "/events?limit=1000", "/record"):
-                    for token in forked["seat_tokens"].values():
-                        body = self.client.get(f"/games/{forked['id']}{path}",
-                                               headers={"Authorization": f"Bearer {token}"}).content
+                # the umpire's fork is a recorded inspection: its seat tokens read everything, a spectator nothing
+                tokens = [None] + ([] if reader.name == "umpire" else list(forked["seat_tokens"].values()))
+                for path in ("", "/events?limit=1000", "/record", "/timeline?limit=1000"):
+                    for token in tokens:
+                        headers = {"Authorization": f"Bearer {token}"} if token else {}
+                        body = self.client.get(f"/games/{forked['id']}{path}", headers=headers).content
                         self._check(reader, f"fork {path}", body, live)
         if tmp_path is not None:
             self.cli(tmp_path, live)
@@ -225,9 +236,12 @@ class LeakScan:
                 self._check(reader, "herald " + " ".join(args[:2]), out.getvalue().encode(), live)
 
 
+SET_UP = ("GameCreated", "TournamentCreated")  # public set-ups: a tournament's options may list a deck too
+
+
 def without_set_up(body: bytes) -> bytes:
-    """The body with its GameCreated events left out (JSON pages and records, SSE streams)."""
-    if b"GameCreated" not in body:
+    """The body with its set-up events left out (JSON pages and records, SSE streams)."""
+    if b"Created" not in body:
         return body
     if body.startswith((b"id: ", b":")) or b"\nevent: " in body:  # SSE: drop the GameCreated event's block
         blocks = body.split(b"\n\n")
@@ -241,7 +255,7 @@ def without_set_up(body: bytes) -> bytes:
 
 def _drop_created(value: Any) -> Any:
     if isinstance(value, dict):
-        if value.get("type") == "GameCreated" and "hash" in value:
+        if value.get("type") in SET_UP and "hash" in value:
             return None
         return {k: _drop_created(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -145,6 +145,9 @@ def test_forks_before_the_reveal_keep_the_secrets(client):
     early = client.post(url, json={"version": 3, "dice": "fresh"})  # the shuffle only: nothing sealed yet
     assert early.status_code == 201
     assert client.post(url, json={"version": version, "dice": "same"}).json()["code"] == "seed_not_revealed"
+    forced = client.post(url, json={"version": version, "dice": "forced", "forced": [6]},
+                         headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})  # a study fork's record is public
+    assert forced.status_code == 409 and forced.json()["code"] == "hidden_information"
     umpire = client.post(url, json={"version": version, "dice": "fresh"},
                          headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
     assert umpire.status_code == 201, umpire.text

@@ -37,16 +37,20 @@ READ_BOARD = """() => {
 }"""
 
 
-def record_game(api: httpx.Client, players: int, rnd: random.Random) -> dict:
+def record_game(api: httpx.Client, players: int, rnd: random.Random, limit: int | None = None) -> dict:
+    """A game played by random legal commands, to its end or for ``limit`` commands (then it is
+    still in play: its seed unrevealed, its hands secret)."""
     seats = {f"p{i}": name for i, name in enumerate(["Baldwin", "Bohemond", "Raymond", "Joscelin"][:players], 1)}
     response = api.post("/games", json={"rules": "kingdoms-of-crusaders",
                                         "seats": {s: {"player": p} for s, p in seats.items()}})
     assert response.status_code == 201, response.text
     game = response.json()
+    played = 0
     while True:
         summary = api.get(f"/games/{game['id']}").json()
-        if not summary["to_act"]:
+        if not summary["to_act"] or played == limit:
             break
+        played += 1
         seat = summary["to_act"][0]
         auth = {"Authorization": f"Bearer {game['seat_tokens'][seat]}"}
         legal = api.get(f"/games/{game['id']}/legal-commands", params={"seat": seat}, headers=auth).json()
@@ -55,13 +59,14 @@ def record_game(api: httpx.Client, players: int, rnd: random.Random) -> dict:
                                   "expected_version": summary["version"]})
         assert response.status_code == 201, response.text
     game["head"] = summary["version"]
+    game["ended"] = not summary["to_act"]
     return game
 
 
 @pytest.fixture(scope="module")
 def games(api) -> dict:
     rnd = random.Random(1099)
-    return {4: record_game(api, 4, rnd), 2: record_game(api, 2, rnd)}
+    return {4: record_game(api, 4, rnd, limit=50), 2: record_game(api, 2, rnd)}
 
 
 def expected(view: dict) -> dict:
@@ -89,8 +94,11 @@ def show(page, server, game: dict, version: int, token: str | None) -> dict:
 @pytest.mark.parametrize("players", [4, 2])
 def test_the_board_draws_what_the_state_api_says_for_each_reader(page, server, api, games, players):
     """Location card (the five territories), Armies and domination (armies, markers); DESIGN.md
-    "Hidden information": the reader's own hand face up, the others as backs."""
+    "Hidden information": the reader's own hand face up, the others as backs. The 4-player game is
+    still in play (its hands secret); the 2-player game has ended (its seed revealed, every reader
+    reads the record whole and the hands are shown at the end)."""
     game = games[players]
+    assert game["ended"] == (players == 2)
     versions = [5 + 2 * players, game["head"] // 2, game["head"]]
     for version in versions:
         for seat in [None, "p2"]:
@@ -103,10 +111,11 @@ def test_the_board_draws_what_the_state_api_says_for_each_reader(page, server, a
             want = expected(state["view"])
             assert drawn["territories"] == want["territories"], f"v{version} {seat}"
             assert drawn["hands"] == want["hands"], f"v{version} {seat}"
-            if version < game["head"]:  # p1's hand is nowhere on a spectator's or p2's page
+            if not game["ended"]:  # p1's hand is nowhere on a spectator's or p2's page
                 svg = page.inner_html("#board")
                 full = api.get(f"/games/{game['id']}/state", params={"at": version},
                                headers={"Authorization": f"Bearer {game['seat_tokens']['p1']}"}).json()
+                assert full["view"]["hands"]["p1"]["cards"] is not None, (version, full)
                 p1_hand = [c["id"] for c in full["view"]["hands"]["p1"]["cards"]]
                 assert p1_hand and not [c for c in p1_hand if f'data-card="{c}"' in svg], f"v{version}: p1's hand leaks"
                 if seat:

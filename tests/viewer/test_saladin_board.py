@@ -34,6 +34,8 @@ READ_BOARD = """() => {
   }
   const arsuf = board.querySelector('g.arsuf');
   if (arsuf) out.arsuf = arsuf.querySelectorAll('.lance.filled').length;
+  const data = board.querySelector('.card-data');
+  out.card_data = data ? { source: data.dataset.source, hash: data.dataset.hash, text: data.textContent } : null;
   return out;
 }"""
 
@@ -62,6 +64,7 @@ def expected(view: dict) -> dict:
         "markers": dict(view["markers"]),
         "captured": {side: s["captured_banners"][:4] for side, s in view["sides"].items()},
         "arsuf": view["arsuf_lances"],
+        "card_data": {"source": view["card_data"]["source"], "hash": view["card_data"]["data_hash"]},
     }
 
 
@@ -83,6 +86,8 @@ def check_board(drawn: dict, view: dict, version: int) -> None:
     assert drawn["markers"] == want["markers"], f"v{version}: markers"
     assert drawn["captured"] == want["captured"], f"v{version}: captured banners"
     assert drawn["arsuf"] == want["arsuf"], f"v{version}: Arsuf garrison"
+    got = drawn["card_data"]
+    assert got and {"source": got["source"], "hash": got["hash"]} == want["card_data"], f"v{version}: card data"
 
 
 def state(api, game_id: str, version: int) -> dict:
@@ -198,7 +203,12 @@ def test_fork_from_a_step(page, server, api, arsuf):
         page.wait_for_function("() => document.body.dataset.fork")
         fork_id = page.evaluate("() => document.body.dataset.fork")
         forked = api.get(f"/games/{fork_id}").json()
-        assert forked["fork"]["game"] == arsuf["id"] and forked["fork"]["version"] == 30
+        # the fork starts at the end of the decision that version 30 belongs to
+        events = api.get(f"/games/{arsuf['id']}/events", params={"limit": 500}).json()["events"]
+        end = next((e["version"] - 1 for e in events if e["version"] > 30 and e["type"] == "DecisionTaken"),
+                   events[-1]["version"])
+        assert forked["fork"]["game"] == arsuf["id"] and forked["fork"]["version"] == end
+        assert f"Forked at step {end}" in message.inner_text()
         page.wait_for_selector(f'#forks a[href="/viewer/{fork_id}"]')
         page.click("#fork-link")
         page.wait_for_function("() => document.body.dataset.ready === 'yes'")
@@ -308,3 +318,38 @@ def test_hattin_draws_fire_and_lusignan_on_the_horns(page, server, api):
     check_board(at_version(page, first["fire"]), fire, first["fire"])
     burning = fire["markers"]["fire"]
     assert page.locator(f'g.banner[data-banner="{burning}"] g.marker[data-marker="fire"]').count() == 1
+
+
+def test_a_game_with_the_owners_cards_says_so(page, server, api):
+    """Issue 14: the viewer shows which card data a game used — here an owner's own cards,
+    sent with POST /games, whose hash is GameCreated.data_hash."""
+    import json
+
+    from domain.rules.saladin.data import PACKAGE
+
+    cards = json.loads((PACKAGE / "arsuf.json").read_text(encoding="utf-8"))
+    cards = {k: v for k, v in cards.items() if k not in ("_header", "basis")}
+    for card in cards["cards"]:
+        for action in card["actions"]:
+            action.pop("basis", None)
+            if card["id"] == "henry-ii" and action["id"] == "loose":
+                action["red"] = 2
+        for target in card["targets"]:
+            target.pop("basis", None)
+        for reaction in card["reactions"]:
+            reaction.pop("basis", None)
+    for banner in cards["banners"]:
+        banner.pop("basis", None)
+    for leader in cards["leaders"]:
+        for action in leader["actions"]:
+            action.pop("basis", None)
+    made = api.post("/games", json={"rules": "saladin", "scenario": "arsuf", "options": {"cards": cards},
+                                    "seats": {s: {"player": p} for s, p in ARSUF_SEATS.items()}})
+    assert made.status_code == 201, made.text
+    game = made.json()
+    created = api.get(f"/games/{game['id']}/events").json()["events"][0]["data"]
+    page.goto(f"{server.url}/viewer/{game['id']}?v=1")
+    drawn = at_version(page, 1)
+    assert drawn["card_data"]["source"] == "owner" and drawn["card_data"]["hash"] == created["data_hash"]
+    assert "the owner's own" in drawn["card_data"]["text"]
+    check_board(drawn, state(api, game["id"], 1)["view"], 1)

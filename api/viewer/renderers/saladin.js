@@ -151,9 +151,10 @@ function bannerCard(b, w, markers, faceUp, names) {
           icon(marker, bx + 5, stripY + 3),
           text(bx + 20, stripY + 13, MARKERS[marker] || titleCase(marker), { class: "tiny strong" }));
       }).join("");
-      const engaged = b.engaged_with
-        ? text(x + PAD, stripY + 13, `engaged: ${names[b.engaged_with] || b.engaged_with}`.slice(0, own.length ? Math.floor((w - 100) / 5) : 40),
-          { class: "tiny engaged", "data-engaged": b.engaged_with })
+      const foes = b.engaged || [];
+      const engaged = foes.length
+        ? text(x + PAD, stripY + 13, `melee: ${foes.map((f) => names[f] || f).join(", ")}`.slice(0, own.length ? Math.floor((w - 100) / 5) : 40),
+          { class: "tiny engaged", "data-engaged": foes.join(" ") })
         : "";
       const fate = inPlay ? "" : tag("g", { class: "fate" },
         tag("rect", { x, y, width: w, height: h, rx: 6, class: "fate-veil" }),
@@ -259,6 +260,16 @@ export function render(target, ctx) {
   out.push(text(PAD, y + 14, title, { class: "title" }));
   out.push(text(W - PAD, y + 14, `turn ${view.turn}`, { class: "counts", "text-anchor": "end" }));
   y += 24;
+  // Which card data the game plays with (GameCreated.data_hash): the reconstruction, or the owner's own cards.
+  const data = view.card_data;
+  if (data) {
+    const options = Object.entries(data.options || {}).map(([k, v]) => `${k}: ${v}`).join(", ");
+    const label = `cards: ${data.source === "owner" ? "the owner's own" : "Herald's reconstruction"} · ${String(data.data_hash).slice(0, 12)}`
+      + (options ? ` · ${options}` : "");
+    out.push(text(PAD, y + 6, label.slice(0, narrow ? 60 : 140),
+      { class: "tiny muted card-data", "data-source": data.source, "data-hash": data.data_hash }));
+    y += 14;
+  }
 
   const bannerRows = (side, faceUp) => {
     const cards = view.banners.filter((b) => b.side === side).map((b) => bannerCard(b, cw, view.markers || {}, faceUp, names));

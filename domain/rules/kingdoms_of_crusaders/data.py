@@ -65,28 +65,37 @@ def symbols(card_mask: int) -> list[str]:
     return [k for i, k in enumerate(KINDS) if card_mask >> i & 1]
 
 
-def bad_deck(message: str) -> RuleViolation:
-    return RuleViolation(f"{SYSTEM}.bad_deck", f"unit deck: {message}", R_UNITS)
-
-
-def validate_deck(raw: Any) -> UnitDeck:
-    """A unit deck as the rulebook describes it, or a RuleViolation naming what is wrong:
-    56 cards numbered 1 to 56, each with 1 to 5 symbols of the five kinds, none twice."""
+def deck_problems(raw: Any) -> list[str]:
+    """Every way ``raw`` is not a unit deck as the rulebook describes it: 56 cards numbered 1 to
+    56, each with 1 to 5 symbols of the five kinds, none twice (empty: usable)."""
     try:
         deck = msgspec.convert(raw, UnitDeck)
     except msgspec.ValidationError as error:
-        raise bad_deck(str(error)) from None
+        return [str(error)]
+    problems = []
     if len(deck.cards) != DECK_SIZE:
-        raise bad_deck(f"a deck holds {DECK_SIZE} unit cards, not {len(deck.cards)}")
-    if sorted(c.number for c in deck.cards) != list(range(1, DECK_SIZE + 1)):
-        raise bad_deck(f"cards are numbered 1 to {DECK_SIZE}, each once")
+        problems.append(f"a deck holds {DECK_SIZE} unit cards, not {len(deck.cards)}")
+    elif sorted(c.number for c in deck.cards) != list(range(1, DECK_SIZE + 1)):
+        problems.append(f"cards are numbered 1 to {DECK_SIZE}, each once")
     for card in deck.cards:
         unknown = [s for s in card.symbols if s not in RANK]
         if unknown:
-            raise bad_deck(f"card {card.number}: unknown symbol(s) {unknown}; the kinds are {', '.join(KINDS)}")
+            problems.append(f"card {card.number}: unknown symbol(s) {unknown}; the kinds are {', '.join(KINDS)}")
         if not 1 <= len(card.symbols) <= len(KINDS) or len(set(card.symbols)) != len(card.symbols):
-            raise bad_deck(f"card {card.number}: 1 to 5 symbols, each kind at most once")
-    return deck
+            problems.append(f"card {card.number}: 1 to 5 symbols, each kind at most once")
+    return problems
+
+
+def validate_deck(raw: Any) -> UnitDeck:
+    """The unit deck ``raw`` describes, or a RuleViolation listing every problem."""
+    problems = deck_problems(raw)
+    if problems:
+        raise RuleViolation(f"{SYSTEM}.bad_deck", "unit deck: " + "; ".join(problems[:3])
+                            + ("; …" if len(problems) > 3 else ""), R_UNITS, problems=problems)
+    return msgspec.convert(raw, UnitDeck)
+
+
+DECK_SCHEMA: dict[str, Any] = msgspec.json.schema(UnitDeck)
 
 
 def load_units() -> UnitDeck:

@@ -18,7 +18,8 @@ from domain.rules.kingdoms_of_crusaders import narrate, play
 from domain.rules.kingdoms_of_crusaders import view as board
 from domain.rules.kingdoms_of_crusaders.commands import KocCommand
 from domain.rules.kingdoms_of_crusaders.data import (
-    FIRST_PLAYER_DICE, KINDS, PACKAGE, SEATS, SYSTEM, TERRITORIES, UNITS, UNITS_FILE, deck_cards, validate_deck,
+    DECK_SCHEMA, FIRST_PLAYER_DICE, KINDS, PACKAGE, SEATS, SYSTEM, TERRITORIES, UNITS, UNITS_FILE, deck_cards,
+    deck_problems, validate_deck,
 )
 from domain.rules.kingdoms_of_crusaders.events import DrawnCards
 from domain.rules.kingdoms_of_crusaders.state import KocState
@@ -62,6 +63,15 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     command_type = KocCommand
     state_type = KocState
     package_dir = PACKAGE
+    owner_data_option = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
+
+    def owner_data_schema(self) -> dict[str, Any]:
+        """The JSON Schema of a unit-deck file (``units.json`` follows it)."""
+        return DECK_SCHEMA
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        """Every way the deck breaks the schema or the rulebook (56 cards of 1 to 5 symbols)."""
+        return deck_problems(data)
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> KocState:
         """The Location cards empty, the deck (one, or two mixed for three or four) unshuffled."""

@@ -9,6 +9,7 @@ import msgspec
 
 from domain.rules.kingdoms_of_crusaders.armies import counts_of, squads
 from domain.rules.kingdoms_of_crusaders.data import NAMES, SECTOR_CAPACITY, TERRITORIES, symbols
+from domain.rules.kingdoms_of_crusaders.play import to_act
 from domain.rules.kingdoms_of_crusaders.state import KocState
 
 
@@ -47,8 +48,7 @@ def view(state: KocState, seat: str | None) -> dict[str, Any]:
         "layout": "mirror" if len(state.seats) == 2 else "sector 1 at the left",
         "points_variant": state.points,
         "first": state.first,
-        "to_act": state.current if state.phase == "play" else (state.seats[0] if state.phase == "preparation"
-                                                                  else None),
+        "to_act": next(iter(to_act(state)), None),
         "turn": state.turn,
         "deck": {"size": len(state.deck), "left": len(state.deck) - state.drawn},
         "hands": hands,

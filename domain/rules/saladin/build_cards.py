@@ -402,6 +402,9 @@ def main() -> None:
     for name, build in (("arsuf", arsuf), ("hattin", hattin)):
         text = json.dumps(document(name, build()), indent=1, ensure_ascii=False) + "\n"
         (HERE / f"{name}.json").write_text(text, encoding="utf-8")
+    from domain.rules.saladin.owner_cards import SCHEMA  # the published JSON Schema of such a file
+
+    (HERE / "cards.schema.json").write_text(json.dumps(SCHEMA, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

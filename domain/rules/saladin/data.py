@@ -121,7 +121,6 @@ class SideOrders(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ScenarioData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"header": "_header"}):
-    header: str
     scenario: str
     order_tokens_per_side: int
     orders: dict[str, SideOrders]
@@ -131,6 +130,7 @@ class ScenarioData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rena
     cards: tuple[Card, ...]
     leaders: tuple[Leader, ...]
     basis: dict[str, str] = {}
+    header: str = ""
 
 
 class Tables:

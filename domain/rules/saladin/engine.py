@@ -14,7 +14,7 @@ from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
-from domain.rules.saladin import narrate
+from domain.rules.saladin import narrate, owner_cards
 from domain.rules.saladin import view as board
 from domain.rules.saladin.commands import SaladinCommand
 from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS, TABLES
@@ -24,9 +24,9 @@ from domain.rules.saladin.rules import check, legal
 from domain.rules.saladin.state import BannerState, Options, SaladinState, SideState
 
 
-def opening(scenario: str, options: Options = Options()) -> SaladinState:
+def opening(scenario: str, options: Options = Options(), cards: str | None = None) -> SaladinState:
     """The position of the scenario's setup diagram, at turn 1's Initiative phase."""
-    t = TABLES[scenario]
+    t = TABLES[scenario] if cards is None else owner_cards.tables(cards)
     banners = {}
     for b in sorted(t.data.banners, key=lambda x: x.id):
         location = {"two-locations": "uncommitted", "camp-then-horns": "camp"}.get(b.status_rule, "field")
@@ -37,7 +37,8 @@ def opening(scenario: str, options: Options = Options()) -> SaladinState:
         sides[seat] = SideState(available=o.available, spent=0, reserve=o.reserve,
                                 unused=t.data.order_tokens_per_side - o.available - o.reserve)
     state = SaladinState(scenario=scenario, turn=1, phase="seize", active=None, initiative=None,
-                         banners=banners, sides=sides, arsuf_lances=t.data.arsuf_lances, options=options)
+                         banners=banners, sides=sides, arsuf_lances=t.data.arsuf_lances, options=options,
+                         cards=cards)
     holder, phase, active, _ = initiative(state)
     return msgspec.structs.replace(state, initiative=holder, phase=phase, active=active)
 
@@ -56,19 +57,37 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     command_type = SaladinCommand
     state_type = SaladinState
     package_dir = PACKAGE
+    owner_data_option = "cards"
+
+    def owner_data_schema(self) -> dict[str, Any]:
+        """The JSON Schema of a Saladin card-data file (``arsuf.json`` and ``hattin.json`` follow it)."""
+        return owner_cards.SCHEMA
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        """Every way the card data breaks the schema or the rulebook's constraints."""
+        return owner_cards.problems(data, scenario_id)
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SaladinState:
         """The scenario's opening position; the seats are always crusaders and ayyubids."""
         self.scenario(scenario)
         if sorted(seats) != sorted(SEATS):
             raise RuleViolation("saladin.bad_seats", f"Saladin is played by exactly {' and '.join(SEATS)}", "Setup")
+        options = dict(options)
+        cards = options.pop("cards", None)
+        if cards is not None:
+            found = owner_cards.problems(cards, scenario)
+            if found:
+                raise RuleViolation("saladin.bad_cards", f"the card data breaks {len(found)} rule(s): "
+                                    + "; ".join(found[:3]) + ("; …" if len(found) > 3 else ""),
+                                    "Owner-supplied card data (RULES_NOTES.md)", problems=found)
+            cards = owner_cards.canonical(cards)
         try:
             chosen = msgspec.convert(options, Options)
         except msgspec.ValidationError as error:
             raise RuleViolation("saladin.bad_option", f"game options: {error} (RULES_NOTES.md, Game options: "
                                 "true_cross leader-action|automatic, taqui_al_din automatic|reaction)",
                                 "Setup") from None
-        return opening(scenario, chosen)
+        return opening(scenario, chosen, cards)
 
     def to_act(self, state: SaladinState) -> list[str]:
         """The one seat with a decision, or nobody once the game is over."""

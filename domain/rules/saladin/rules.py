@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from domain.rules.base import RuleViolation
 from domain.rules.saladin import commands as cmd
+from domain.rules.saladin import owner_cards
 from domain.rules.saladin.data import ARSUF, SEATS, TABLES, Action, Card, Reaction, Tables
 from domain.rules.saladin.state import BannerState, Pending, SaladinState
 
@@ -30,7 +31,7 @@ def violation(reason: str, message: str, rule: str) -> RuleViolation:
 
 
 def tables(state: SaladinState) -> Tables:
-    return TABLES[state.scenario]
+    return TABLES[state.scenario] if state.cards is None else owner_cards.tables(state.cards)
 
 
 def opponent(side: str) -> str:

@@ -84,3 +84,4 @@ class SaladinState(msgspec.Struct, frozen=True):
     result: Outcome | None = None
     activations: int = 0
     options: Options = Options()
+    cards: str | None = None  # owner-supplied card data (canonical JSON); None: the scenario's data file

@@ -6,8 +6,11 @@ from typing import Any
 
 import msgspec
 
-from domain.rules.saladin.data import SEATS, TABLES
-from domain.rules.saladin.rules import action_cost, card_of, horns_required, surcharge
+import functools
+import hashlib
+
+from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS
+from domain.rules.saladin.rules import action_cost, card_of, horns_required, surcharge, tables
 from domain.rules.saladin.state import SaladinState
 
 NAMES = {"crusaders": "Crusaders", "ayyubids": "Ayyubids"}
@@ -15,7 +18,7 @@ NAMES = {"crusaders": "Crusaders", "ayyubids": "Ayyubids"}
 
 def view(state: SaladinState) -> dict[str, Any]:
     """The whole board: nothing in Saladin is hidden."""
-    t = TABLES[state.scenario]
+    t = tables(state)
     banners = []
     for bid in sorted(state.banners):
         b, spec = state.banners[bid], t.banner(bid)
@@ -66,7 +69,23 @@ def view(state: SaladinState) -> dict[str, Any]:
         "horns_required": horns_required(state, "crusaders"),
         "pending": msgspec.to_builtins(state.pending),
         "outcome": msgspec.to_builtins(state.result),
+        "card_data": card_data(state),
     }
+
+
+def card_data(state: SaladinState) -> dict[str, Any]:
+    """Which card data the game plays with: the reconstruction shipped with Herald, or the
+    owner's own cards (GameCreated.options.cards); its SHA-256 is GameCreated.data_hash."""
+    if state.cards is None:
+        raw, source = (PACKAGE / DATA_FILES[state.scenario]).read_bytes(), "reconstruction"
+    else:
+        raw, source = state.cards.encode(), "owner"
+    return {"source": source, "data_hash": _digest(raw), "options": msgspec.to_builtins(state.options)}
+
+
+@functools.lru_cache(maxsize=32)
+def _digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
 
 
 def render_text(state: SaladinState) -> str:

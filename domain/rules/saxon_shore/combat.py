@@ -11,7 +11,6 @@ from domain.rules.saxon_shore.core import (
     REGULAR_KINDS,
     TROOP_KINDS,
     Ctx,
-    R,
     alive,
     capacity,
     choice,
@@ -24,7 +23,7 @@ from domain.rules.saxon_shore.core import (
 )
 from domain.rules.saxon_shore.events_table import IMPROVEMENTS
 from domain.rules.saxon_shore.flow import eliminate_if_empty
-from domain.rules.saxon_shore.model import Battle, Declare, Done, Job, Prompt, SaxonState, Unit
+from domain.rules.saxon_shore.model import Battle, Declare, Job, Prompt, SaxonState, Unit
 from domain.rules.saxon_shore.phases import PHASES, Phase
 
 RULE = "8"
@@ -74,10 +73,16 @@ def combat_start(ctx: Ctx, j: Job) -> None:
 
 
 def to_declare(state: SaxonState, seat: str, declared) -> list[str]:
+    """The non-friendly provinces where the seat's troops must still be declared RAID or INVADE
+    (§8). A province of capacity zero cannot be raided, so there the only answer is INVADE; with
+    nothing to pay for it the troops are not engaged at all, as §7 lets troops pass through such
+    a province without stopping (RULES_NOTES.md)."""
     done = {(s, p) for s, p, _ in declared}
+    broke = not held(state.players[seat])
     return sorted({u.loc for u in state.units.values() if u.owner == seat and u.kind in TROOP_KINDS
                    and u.loc in state.provinces and state.provinces[u.loc].owner != seat
-                   and (seat, u.loc) not in done}, key=R.order_key)
+                   and (seat, u.loc) not in done and not (broke and capacity(state, u.loc) <= 0)},
+                  key=state.board.order_key)
 
 
 def declare_check(state: SaxonState, seat: str, c: Declare) -> None:
@@ -101,14 +106,14 @@ def declare_apply(ctx: Ctx, seat: str, c: Declare) -> None:
 
 
 def declare_done(state: SaxonState, seat: str) -> None:
-    return None
+    left = to_declare(state, seat, state.declared)
+    if left:
+        raise violation("must_declare", f"state whether your troops in {', '.join(left)} RAID or INVADE", RULE)
 
 
 def declare_candidates(state: SaxonState, seat: str):
-    yield Done()
     for prov in to_declare(state, seat, state.declared):
         yield Declare(province=prov, action="raid")
-        yield Declare(province=prov, action="hold")
         for r in held(state.players[seat]):
             yield Declare(province=prov, action="invade", pay=r)
 
@@ -125,7 +130,7 @@ PHASES["declare"] = Phase(
 def raids(ctx: Ctx, j: Job) -> None:
     """Raids first, in game order (§8)."""
     order = alive(ctx.state)
-    todo = sorted(((order.index(s), R.index[p], s, p) for s, p, a in ctx.state.declared if a == "raid" and s in order))
+    todo = sorted(((order.index(s), ctx.board.index[p], s, p) for s, p, a in ctx.state.declared if a == "raid" and s in order))
     ctx.push(*[Job("raid", s, prov=p) for _, _, s, p in todo])
 
 
@@ -211,7 +216,7 @@ def ravage(ctx: Ctx, seat: str | None, prov: str, why: str) -> None:
     ctx.set_prov(prov, f"ravaged ({why}, §8.1)", ravage=ctx.prov(prov).ravage + 1)
     if seat is None:
         return
-    kinds = R.produces[prov]
+    kinds = ctx.board.produces[prov]
     if len(kinds) > 1:
         ctx.ask("trade_gain", seat, kinds)
     else:
@@ -239,7 +244,7 @@ def invasions(ctx: Ctx, j: Job) -> None:
     for s, p, a in ctx.state.declared:
         if a == "invade" and s in order:
             by_prov.setdefault(p, []).append(s)
-    keyed = sorted((min(order.index(s) for s in ss), R.index[p], p) for p, ss in by_prov.items())
+    keyed = sorted((min(order.index(s) for s in ss), ctx.board.index[p], p) for p, ss in by_prov.items())
     ctx.push(*[Job("invade", prov=p, args=tuple(sorted(by_prov[p], key=order.index))) for _, _, p in keyed])
 
 
@@ -298,52 +303,118 @@ def fights_in_city(state: SaxonState, b: Battle, u: Unit) -> bool:
     return combat_strength(u, foe, state.players[b.attacker].chainmail) - 2 > 0
 
 
-def boxes(state: SaxonState, b: Battle, side: str) -> list[int]:
-    """Boxes on the battle matrix, one entry per die (berserkers roll twice), king bonus applied."""
+def entries(state: SaxonState, b: Battle, side: str) -> list[list]:
+    """The side's troops on the battle matrix before any king's move: [kind, box, dice] each
+    (a berserker rolls two dice, militia stand at their morale's box), weakest first."""
     who = b.attacker if side == "att" else b.defender
     foe = religion(state, b.defender if side == "att" else b.attacker, b.prov)
     if who == "rebels":
-        return [2] * b.rebels
+        return [["rebel", 2, 1] for _ in range(b.rebels)]
     chain = bool(who) and state.players[who].chainmail
-    units = side_units(state, b, side)
-    entries: list[list[int]] = []  # [box, dice]
-    for u in units:
+    out: list[list] = []
+    for u in side_units(state, b, side):
         box = combat_strength(u, foe, chain) - (2 if side == "att" and b.in_city else 0)
         if box > 0:
-            entries.append([min(box, 6), 2 if u.kind == "berserker" else 1])
+            out.append([u.kind, min(box, 6), 2 if u.kind == "berserker" else 1])
     if side == "dfn":
-        entries += [[b.militia_strength, 1] for _ in range(b.militia)]
-    king = next((u for u in units if u.kind == "king"), None)
-    if king is not None and entries:
-        entries.sort(key=lambda e: e[0])
-        if king.quality < 0:
-            movable = [e for e in entries if e[0] > 1]
-            if movable:
-                movable[0][0] -= 1
-        else:
-            lifts = {0: [], 1: [1], 2: [1, 1]}[king.quality]
-            below = [e for e in entries if e[0] < 6]
-            if len(lifts) == 2 and len(below) == 1:
-                below[0][0] = min(6, below[0][0] + 2)
-            else:
-                for e, lift in zip(below, lifts):
-                    e[0] += lift
-    return [e[0] for e in entries for _ in range(e[1])]
+        out += [["militia", b.militia_strength, 1] for _ in range(b.militia)]
+    return sorted(out, key=lambda e: (e[1], CASUALTY_ORDER.index(e[0]) if e[0] in CASUALTY_ORDER else -1))
+
+
+def king_quality(state: SaxonState, b: Battle, side: str) -> int:
+    king = next((u for u in side_units(state, b, side) if u.kind == "king"), None)
+    return king.quality if king is not None else 0
+
+
+def lift_options(state: SaxonState, b: Battle, side: str) -> list[str]:
+    """§8.2: "A +1 king may move a single troop up one box ..., a +2 king may move a single troop
+    up two places, or two troops up one place each"; §12.3: a -1 king "must move a single unit
+    of his own side down from one box to the next". The owner chooses: ``none`` (a may),
+    ``up KIND@BOX``, ``up2 KIND@BOX``, ``up KIND@BOX, KIND@BOX``, ``down KIND@BOX``."""
+    quality = king_quality(state, b, side)
+    if quality == 0:
+        return []
+    counts: dict[tuple[str, int], int] = {}
+    for kind, box, _ in entries(state, b, side):
+        counts[(kind, box)] = counts.get((kind, box), 0) + 1
+    groups = list(counts)
+    if quality < 0:
+        return [f"down {k}@{x}" for k, x in groups if x > 1]
+    liftable = [g for g in groups if g[1] < 6]
+    options = ["none"] + [f"up {k}@{x}" for k, x in liftable]
+    if quality >= 2:
+        options += [f"up2 {k}@{x}" for k, x in liftable if x <= 4]
+        for i, (k1, x1) in enumerate(liftable):
+            for k2, x2 in liftable[i:]:
+                if (k1, x1) != (k2, x2) or counts[(k1, x1)] >= 2:
+                    options.append(f"up {k1}@{x1}, {k2}@{x2}")
+    return options if len(options) > 1 else []
+
+
+def apply_lift(rows: list[list], option: str) -> list[list]:
+    """The matrix after the king's move named by ``option`` (see :func:`lift_options`)."""
+    if not option or option == "none":
+        return rows
+    verb, _, targets = option.partition(" ")
+    step = {"up": 1, "up2": 2, "down": -1}[verb]
+    rows = [list(r) for r in rows]
+    moved: set[int] = set()
+    for target in targets.split(", "):
+        kind, _, box = target.partition("@")
+        i = next(i for i, r in enumerate(rows) if i not in moved and r[0] == kind and r[1] == int(box))
+        rows[i][1] = max(1, min(6, rows[i][1] + step))
+        moved.add(i)
+    return rows
+
+
+def boxes(state: SaxonState, b: Battle, side: str) -> list[int]:
+    """Boxes on the battle matrix, one entry per die, with the king's move chosen this round."""
+    rows = apply_lift(entries(state, b, side), b.att_lift if side == "att" else b.dfn_lift)
+    return [box for _, box, dice in rows for _ in range(dice)]
 
 
 @job("battle_round")
 def battle_round(ctx: Ctx, j: Job) -> None:
-    """One round on the battle matrix: each die at or under its box is a hit (§8.2)."""
+    """One round on the battle matrix (§8.2): the troops are placed, each king makes his move,
+    then each die at or under its box is a hit."""
     b = ctx.state.battle
     if side_count(ctx.state, b, "att") == 0 or side_count(ctx.state, b, "dfn") == 0:
         return
+    ctx.push(Job("king_bonus", prov=b.prov, args=("att",)), Job("king_bonus", prov=b.prov, args=("dfn",)),
+             Job("battle_roll", prov=b.prov))
+
+
+@job("king_bonus")
+def king_bonus(ctx: Ctx, j: Job) -> None:
+    b = ctx.state.battle
+    side = j.args[0]
+    options = lift_options(ctx.state, b, side)
+    if len(options) == 1:
+        set_lift(ctx, side, options[0])
+    elif options:
+        ctx.ask("king_bonus", b.attacker if side == "att" else b.defender, options, prov=b.prov, args=(side,))
+
+
+def set_lift(ctx: Ctx, side: str, option: str) -> None:
+    b = ctx.state.battle
+    ctx.set_battle(msgspec.structs.replace(b, **{"att_lift" if side == "att" else "dfn_lift": option}))
+
+
+@choice("king_bonus")
+def king_bonus_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    set_lift(ctx, prompt.args[0], option)
+
+
+@job("battle_roll")
+def battle_roll(ctx: Ctx, j: Job) -> None:
+    b = ctx.state.battle
     att_boxes, dfn_boxes = boxes(ctx.state, b, "att"), boxes(ctx.state, b, "dfn")
     att_seat = None if b.attacker == "rebels" else b.attacker
     a_faces = ctx.roll(len(att_boxes), f"battle for {b.prov}: attacker (§8.2)", att_seat) if att_boxes else []
     d_faces = ctx.roll(len(dfn_boxes), f"battle for {b.prov}: defender (§8.2)", b.defender) if dfn_boxes else []
     a_hits = sum(f <= x for f, x in zip(a_faces, att_boxes))
     d_hits = sum(f <= x for f, x in zip(d_faces, dfn_boxes))
-    ctx.set_battle(msgspec.structs.replace(b, round=b.round + 1))
+    ctx.set_battle(msgspec.structs.replace(b, round=b.round + 1, att_lift="", dfn_lift=""))
     ctx.note("battle round (§8.2)", att_seat, b.prov, round=b.round + 1, attacker_hits=a_hits, defender_hits=d_hits)
     ctx.push(Job("casualties", prov=b.prov, n=a_hits, args=("dfn",)),
              Job("casualties", prov=b.prov, n=d_hits, args=("att",)),
@@ -428,20 +499,24 @@ def battle_check(ctx: Ctx, j: Job) -> None:
 def city_retreat(ctx: Ctx, prompt: Prompt, option: str) -> None:
     if option == "retreat":
         b = ctx.state.battle
-        ctx.ask("city_assault", b.attacker, ("assault", "pillage"), prov=b.prov)
+        standing = any(getattr(ctx.prov(b.prov), imp) for imp in IMPROVEMENTS)
+        options = ("assault", "destroy", "ravage") if standing else ("assault", "ravage")
+        ctx.ask("city_assault", b.attacker, options, prov=b.prov)
 
 
 @choice("city_assault")
 def city_assault(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    """§12.2: "The attacker may immediately assault the city ... or else they may destroy an
+    improvement or ravage the province as in a raid" (the next improvement in the raid order)."""
     b = ctx.state.battle
     if option == "assault":
         ctx.set_battle(msgspec.structs.replace(b, in_city=True))
         return
-    # the attacker pillages instead: the battle is over, nobody conquers (§12.2)
-    while ctx.jobs and ctx.jobs[0].kind == "battle_round":
+    # the attacker destroys or ravages instead: the battle is over, nobody conquers (§12.2)
+    while ctx.jobs and ctx.jobs[0].kind in ("battle_round", "king_bonus", "battle_roll"):
         ctx.jobs.pop(0)
     ctx.set_battle(msgspec.structs.replace(b, militia=0, mode="pillaged"))
-    pillage(ctx, b.attacker, b.prov, "raid from outside the city walls (§12.2)")
+    pillage(ctx, b.attacker, b.prov, "outside the city walls (§12.2)", mode=option)
 
 
 @job("battle_end")

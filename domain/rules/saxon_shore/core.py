@@ -12,7 +12,7 @@ from domain.dice import STANDARD_DICE
 from domain.events import DecisionTaken, DiceRolled, EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.board import BOARD, RESOURCES
+from domain.rules.saxon_shore.board import RESOURCES, Board
 from domain.rules.saxon_shore.model import (
     NO_RES,
     Battle,
@@ -38,7 +38,6 @@ from domain.rules.saxon_shore.model import (
 D6 = STANDARD_DICE["d6"]
 REGULAR_KINDS = ("regular", "knight", "berserker", "monk")
 TROOP_KINDS = ("king", *REGULAR_KINDS, "mercenary", "peasant")
-R = BOARD
 
 
 def violation(reason: str, message: str, rule: str) -> RuleViolation:
@@ -85,7 +84,7 @@ def capacity(state: SaxonState, prov: str) -> int:
     if prov not in state.provinces:
         return 0
     p = state.provinces[prov]
-    return max(0, R.population[prov] - p.ravage + p.road + p.city + p.monastery)
+    return max(0, state.board.population[prov] - p.ravage + p.road + p.city + p.monastery)
 
 
 def alive(state: SaxonState) -> tuple[str, ...]:
@@ -95,7 +94,7 @@ def alive(state: SaxonState) -> tuple[str, ...]:
 def owned(state: SaxonState, seat: str) -> list[str]:
     """The seat's provinces, in map order."""
     provinces = state.provinces
-    return [name for name in R.provinces if provinces[name].owner == seat]
+    return [name for name in state.board.provinces if provinces[name].owner == seat]
 
 
 def units_at(state: SaxonState, loc: str, owner: Any = ..., kinds: Iterable[str] | None = None) -> list[Unit]:
@@ -145,6 +144,22 @@ def held(player: Player) -> list[str]:
     return [n for n, k in zip(RESOURCES, player.res) if k > 0]
 
 
+def encode_tokens(tokens: dict[str, int]) -> str:
+    """``{"wheat": 1, "gold": 2}`` → ``wheat=1,gold=2`` (resource order, zero counts dropped)."""
+    return ",".join(f"{k}={v}" for k, v in sorted(tokens.items(), key=lambda kv: RESOURCES.index(kv[0])) if v)
+
+
+def decode_tokens(text: str) -> dict[str, int] | None:
+    """The inverse of :func:`encode_tokens`; None when ``text`` is not such a list."""
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        name, eq, count = part.partition("=")
+        if not eq or name not in RESOURCES or name in out or not count.isdigit() or int(count) < 1:
+            return None
+        out[name] = int(count)
+    return out
+
+
 def nearest_friendly(state: SaxonState, seat: str, start: str, free_of_enemies: bool = False) -> list[str]:
     """§2.1: the nearest friendly province(s): across normal borders, else counting sea zones."""
     def ok(p: str) -> bool:
@@ -154,8 +169,8 @@ def nearest_friendly(state: SaxonState, seat: str, start: str, free_of_enemies: 
             return not any(u.owner not in (None, seat) and u.kind != "boat" for u in units_at(state, p))
         return True
     for by_sea in (False, True):
-        dist = R.distances(start, by_sea=by_sea)
-        found = [p for p in R.provinces if p in dist and ok(p)]
+        dist = state.board.distances(start, by_sea=by_sea)
+        found = [p for p in state.board.provinces if p in dist and ok(p)]
         if found:
             best = min(dist[p] for p in found)
             return [p for p in found if dist[p] == best]
@@ -178,7 +193,7 @@ def victory(state: SaxonState) -> Outcome | None:
         if p.owner is not None:
             provinces[p.owner] = provinces.get(p.owner, 0) + 1
             cities[p.owner] = cities.get(p.owner, 0) + p.city
-            producing[p.owner] = producing.get(p.owner, 0) + bool(R.produces[name])
+            producing[p.owner] = producing.get(p.owner, 0) + bool(state.board.produces[name])
     for seat in living:
         if cities.get(seat, 0) >= 4:
             return Outcome(winner=seat, reason="built four cities", scores=scores(state))
@@ -198,6 +213,21 @@ JobFn = Callable[["Ctx", Job], None]
 ChoiceFn = Callable[["Ctx", Prompt, str], None]
 JOBS: dict[str, JobFn] = {}
 CHOICES: dict[str, ChoiceFn] = {}
+# Prompt kinds whose answers are composed rather than listed: a check that an option not in
+# ``prompt.options`` is still a valid answer (the listed ones are examples of the form).
+COMPOSED: dict[str, Callable[[SaxonState, Prompt, str], bool]] = {}
+# Prompt kinds whose options spend tokens: whether an option can still be paid (a seat may
+# hire a mercenary, "at any time", before it answers).
+AFFORDABLE: dict[str, Callable[[SaxonState, Prompt, str], bool]] = {}
+
+
+def option_ok(state: SaxonState, prompt: Prompt, option: str) -> bool:
+    """Whether ``option`` answers the open question now."""
+    composed = COMPOSED.get(prompt.kind)
+    if option not in prompt.options and not (composed and composed(state, prompt, option)):
+        return False
+    affordable = AFFORDABLE.get(prompt.kind)
+    return affordable is None or affordable(state, prompt, option)
 
 
 def job(kind: str):
@@ -246,6 +276,10 @@ class Ctx:
         self.emit(Resolved(what=what, seat=seat, province=province, detail=detail))
 
     # state changes
+    @property
+    def board(self) -> Board:
+        return self.state.board
+
     def prov(self, name: str) -> Province:
         return self.state.provinces[name]
 

@@ -17,10 +17,11 @@ from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation, Scenario
 from domain.rules.saxon_shore import combat, events_table, flow, movement  # noqa: F401 - registers jobs
 from domain.rules.saxon_shore import narrate
-from domain.rules.saxon_shore.board import MAP_FILE, PACKAGE
-from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, run, violation
-from domain.rules.saxon_shore.model import Choose, Done, Options, SaxonCommand, SaxonState
-from domain.rules.saxon_shore.phases import PHASES, check_command, legal_in_phase
+from domain.rules.saxon_shore.board import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
+from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, option_ok, run, violation
+from domain.rules.saxon_shore.model import Choose, Done, Hire, Options, SaxonCommand, SaxonState
+from domain.rules.saxon_shore.phases import PHASES, check_command, hire_apply, hire_check, hires, legal_in_phase
+from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
 
 SEATS = ("p1", "p2", "p3", "p4", "p5")
@@ -28,7 +29,7 @@ SEATS = ("p1", "p2", "p3", "p4", "p5")
 
 class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     id = "saxon-shore"
-    version = "1.0.0"
+    version = "1.1.0"
     title = "Saxon Shore: the game of Dark Ages Britain"
     scenarios = {
         "standard": Scenario(id="standard", title="Britain and Ireland, 2 to 5 kingdoms", seats=SEATS,
@@ -38,6 +39,8 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     command_type = SaxonCommand
     state_type = SaxonState
     package_dir = PACKAGE
+    owner_data_option = "map"
+    legal_complete = True  # every accepted command is listed or described (tests/rules/saxon_shore/test_legal_complete.py)
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SaxonState:
         """§10: seats in game order pick starting provinces; options are §12 and the turn limit."""
@@ -48,9 +51,28 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
             opts = msgspec.convert(options or {}, Options)
         except msgspec.ValidationError as error:
             raise RuleViolation("saxon_shore.bad_option", f"options: {error}", "12") from None
-        if not 1 <= opts.turn_limit <= 1000 or not 0 <= opts.max_offers <= 20:
-            raise RuleViolation("saxon_shore.bad_option", "turn_limit 1..1000, max_offers 0..20", "12")
-        return flow.initial_state(tuple(seats), opts)
+        if opts.turn_limit is not None and not 1 <= opts.turn_limit <= 1000:
+            raise RuleViolation("saxon_shore.bad_option", "turn_limit (a house rule) is 1..1000 turns, or null", "1")
+        return flow.initial_state(tuple(seats), opts, self.board(opts.map))
+
+    def board(self, data: dict[str, Any] | None) -> Board:
+        """Our reconstructed map, or the owner's printed one (``options.map``), checked
+        against every fact the rulebook states; a bad map is refused listing every problem."""
+        if data is None:
+            return BOARD
+        found = problems(data)
+        if found:
+            raise RuleViolation("saxon_shore.bad_map", f"the map breaks {len(found)} rule(s): " + "; ".join(found[:3])
+                                + ("; …" if len(found) > 3 else ""), "1", problems=found)
+        return owner_board(data)
+
+    def owner_data_schema(self) -> dict[str, Any]:
+        """The form of a map file: map.json's (checked in full by :meth:`check_owner_data`)."""
+        return MAP_SCHEMA
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        """Every way a map breaks the rulebook's facts or the rules' needs (board.problems)."""
+        return problems(data)
 
     def to_act(self, state: SaxonState) -> list[str]:
         """The one seat the open prompt waits for."""
@@ -59,13 +81,22 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         return [state.prompt.seat]
 
     def legal_commands(self, state: SaxonState, seat: str) -> list[SaxonCommand]:
-        """The prompt's options as ``choose``; in a free phase every command its checks accept."""
+        """The prompt's options as ``choose``, or in a free phase every command its checks
+        accept; and, whatever the seat is asked, the mercenaries it may hire (§4.6.1)."""
         if seat not in self.to_act(state):
             return []
         prompt = state.prompt
         if prompt.kind != "phase":
-            return [Choose(option=o) for o in prompt.options]
-        return legal_in_phase(state, seat, PHASES[prompt.args[0]])  # type: ignore[return-value]
+            listed: list = [Choose(option=o) for o in prompt.options if option_ok(state, prompt, o)]
+        else:
+            listed = legal_in_phase(state, seat, PHASES[prompt.args[0]])
+        return listed + hires(state, seat)  # type: ignore[return-value]
+
+    def legal_choices(self, state: SaxonState, seat: str) -> list[dict[str, Any]]:
+        """The commands too many to list, as choices to compose (RULES_NOTES.md, "legal-commands")."""
+        if seat not in self.to_act(state):
+            return []
+        return choices(state, seat)
 
     def decide(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> list[EventData]:
         """Check the command against the open prompt, apply it, then run the turn on to the
@@ -76,12 +107,15 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         if prompt is None or prompt.seat != seat:
             raise RuleViolation(NOT_YOUR_TURN, f"{seat} is not asked anything now", "2.2")
         ctx = Ctx(state, rng)
-        if prompt.kind != "phase":
+        if isinstance(command, Hire):  # "at any time" (§4.6.1): the question stays open
+            hire_check(state, seat, command)
+            hire_apply(ctx, seat, command)
+        elif prompt.kind != "phase":
             if not isinstance(command, Choose):
                 raise violation("choose_expected", f"answer the {prompt.kind} question with choose", "2.2")
-            if command.option not in prompt.options:
-                raise violation("not_an_option", f"{command.option!r} is not one of: {', '.join(prompt.options[:20])}",
-                                "2.2")
+            if not option_ok(state, prompt, command.option):
+                raise violation("not_an_option", f"{command.option!r} is not an answer now; the options: "
+                                                 f"{', '.join(prompt.options[:20])}", "2.2")
             ctx.prompt = None
             CHOICES[prompt.kind](ctx, prompt, command.option)
         else:

@@ -7,9 +7,14 @@ from itertools import combinations_with_replacement
 
 from domain.rules.saxon_shore.board import PATH_TYPES, RESOURCES
 from domain.rules.saxon_shore.core import (
+    AFFORDABLE,
+    COMPOSED,
+    can_pay,
     REGULAR_KINDS,
+    decode_tokens,
+    encode_tokens,
+    res_count,
     Ctx,
-    R,
     alive,
     choice,
     held,
@@ -58,12 +63,12 @@ def draw_event(ctx: Ctx, j: Job) -> None:
 
 
 def column(ctx: Ctx, seat: str, why: str) -> tuple[str, ...]:
-    return R.column(ctx.d6(f"{why}: a column of the random province table", seat))
+    return ctx.board.column(ctx.d6(f"{why}: a column of the random province table", seat))
 
 
 def table_province(ctx: Ctx, seat: str, why: str) -> str:
     row, col = ctx.roll(2, f"{why}: random province table", seat)
-    return R.table_province(row, col)
+    return ctx.board.table_province(row, col)
 
 
 # -- 11 knights or berserkers -----------------------------------------------------------------
@@ -119,11 +124,11 @@ def dragons(ctx: Ctx, seat: str) -> None:
 
 
 # -- 23, 24 plague and epidemic --------------------------------------------------------------------
-def plague_area(centres: tuple[str, ...] | list[str]) -> list[str]:
+def plague_area(board, centres: tuple[str, ...] | list[str]) -> list[str]:
     area = set(centres)
     for prov in centres:
-        area.update(n for n in R.normal_neighbours(prov) if n in R.index)
-    return sorted(area, key=R.order_key)
+        area.update(n for n in board.normal_neighbours(prov) if n in board.index)
+    return sorted(area, key=board.order_key)
 
 
 def plague(ctx: Ctx, seat: str, area: list[str], why: str) -> None:
@@ -139,19 +144,41 @@ def plague(ctx: Ctx, seat: str, area: list[str], why: str) -> None:
 
 @effect(23)
 def plague_event(ctx: Ctx, seat: str) -> None:
-    plague(ctx, seat, plague_area([table_province(ctx, seat, "plague")]), "plague (§11 23)")
+    plague(ctx, seat, plague_area(ctx.board, [table_province(ctx, seat, "plague")]), "plague (§11 23)")
 
 
 @effect(24)
 def epidemic(ctx: Ctx, seat: str) -> None:
-    plague(ctx, seat, plague_area(column(ctx, seat, "epidemic")), "epidemic (§11 24)")
+    plague(ctx, seat, plague_area(ctx.board, column(ctx, seat, "epidemic")), "epidemic (§11 24)")
 
 
 # -- 25 famine --------------------------------------------------------------------------------------
 @effect(25)
 def famine(ctx: Ctx, seat: str) -> None:
-    for prov in column(ctx, seat, "famine"):
-        ctx.set_prov(prov, "famine (§11 25)", ravage=ctx.prov(prov).ravage + 1, famine=True)
+    """"All provinces named are ravaged, and city trade automatically fails, unless the owner
+    can spend a grain": each owner holding wheat chooses to spend one to spare that province."""
+    ctx.push(*[Job("famine", seat, prov=p) for p in column(ctx, seat, "famine")])
+
+
+@job("famine")
+def famine_in(ctx: Ctx, j: Job) -> None:
+    owner = ctx.prov(j.prov).owner
+    if owner is not None and ctx.player(owner).alive and res_count(ctx.player(owner), "wheat") > 0:
+        ctx.ask("famine", owner, ("spend_grain", "suffer"), prov=j.prov)
+    else:
+        starve(ctx, j.prov)
+
+
+@choice("famine")
+def famine_answer(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    if option == "spend_grain":
+        ctx.pay(prompt.seat, ["wheat"], f"grain spent against famine in {prompt.prov} (§11 25)")
+    else:
+        starve(ctx, prompt.prov)
+
+
+def starve(ctx: Ctx, prov: str) -> None:
+    ctx.set_prov(prov, "famine (§11 25)", ravage=ctx.prov(prov).ravage + 1, famine=True)
 
 
 # -- 26 rebellion -------------------------------------------------------------------------------------
@@ -174,12 +201,14 @@ def rebellion_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
 
 
 def secede(ctx: Ctx, seat: str, lost: list[str], why: str) -> None:
-    """Provinces go neutral; the player's regulars and mercenaries in them desert; a king
-    there moves to the nearest province the player still controls."""
+    """The provinces become neutral; "All regulars and mercenaries in neutral provinces desert"
+    (whoever they belong to, the neutral ones too); "King moves to the controlled province(s)
+    if necessary": the nearest province the player still controls."""
     for prov in lost:
         ctx.set_owner(prov, None, why)
-        ctx.remove_units([u.id for u in units_at(ctx.state, prov, seat, (*REGULAR_KINDS, "mercenary"))],
-                         f"desert in a seceded province ({why})")
+    deserters = [u.id for u in ctx.state.units.values() if u.kind in (*REGULAR_KINDS, "mercenary")
+                 and u.loc in ctx.state.provinces and ctx.prov(u.loc).owner is None]
+    ctx.remove_units(deserters, f"regulars and mercenaries in neutral provinces desert ({why})")
     king = king_of(ctx.state, seat)
     if king is not None and king.loc in lost:
         ctx.push(Job("send_home", seat, prov=king.loc, args=(why, str(king.id))))
@@ -228,9 +257,9 @@ def fire_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
 def wildmen(ctx: Ctx, seat: str) -> None:
     from domain.rules.saxon_shore.combat import outsider_raid
 
-    wild = R.wildmen_die[ctx.d6("wildmen: which wild province", seat)]
+    wild = ctx.board.wildmen_die[ctx.d6("wildmen: which wild province", seat)]
     count = ctx.d6("wildmen: how many", seat)
-    target = R.random_adjacent[wild][ctx.d6(f"wildmen of {wild}: random adjacent province", seat) - 1]
+    target = ctx.board.random_adjacent[wild][ctx.d6(f"wildmen of {wild}: random adjacent province", seat) - 1]
     outsider_raid(ctx, target, count * 1 + 2, f"{count} wildmen and a chief from {wild} (§11 32)", seat)
 
 
@@ -238,9 +267,9 @@ def wildmen(ctx: Ctx, seat: str) -> None:
 def vikings(ctx: Ctx, seat: str) -> None:
     from domain.rules.saxon_shore.combat import outsider_raid
 
-    sea = R.sea_die[ctx.d6("vikings: which sea zone", seat)]
+    sea = ctx.board.sea_die[ctx.d6("vikings: which sea zone", seat)]
     count = ctx.d6("vikings: how many", seat)
-    target = R.random_adjacent[sea][ctx.d6(f"vikings from {sea}: random adjacent province", seat) - 1]
+    target = ctx.board.random_adjacent[sea][ctx.d6(f"vikings from {sea}: random adjacent province", seat) - 1]
     outsider_raid(ctx, target, count * 2 + 2, f"{count} vikings and a chief from {sea} (§11 34)", seat)
 
 
@@ -282,7 +311,33 @@ def family_ties(ctx: Ctx, seat: str) -> None:
     if len(owned(ctx.state, owner)) == 1:
         return  # it would leave the owner with no province: disregarded
     offers = ["none"] + [o for size in (1, 2) for o in pay_options(ctx, owner, size)]
-    ctx.ask("family_offer", owner, offers, prov=prov, args=(seat,))
+    ctx.ask("family_offer", owner, [o if o == "none" else encode_tokens(_count(o.split("+"))) for o in offers],
+            prov=prov, args=(seat,))
+
+
+def _count(tokens: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in tokens:
+        out[t] = out.get(t, 0) + 1
+    return out
+
+
+def _family_offer_ok(state, prompt: Prompt, option: str) -> bool:
+    """§11 41 "you may accept resources off them to decline the offer": the owner offers any
+    tokens he holds (``wheat=2,gold=1``), not a capped number; the listed ones are examples."""
+    tokens = decode_tokens(option)
+    player = state.players[prompt.seat]
+    return tokens is not None and all(res_count(player, k) >= n for k, n in tokens.items())
+
+
+COMPOSED["family_offer"] = _family_offer_ok
+AFFORDABLE["family_offer"] = lambda state, prompt, option: option == "none" or _family_offer_ok(state, prompt, option)
+AFFORDABLE["fire"] = lambda state, prompt, option: option == "let_burn" or can_pay(state.players[prompt.seat],
+                                                                                     option.split("+"))
+AFFORDABLE["famine"] = lambda state, prompt, option: option != "spend_grain" or can_pay(state.players[prompt.seat],
+                                                                                        ["wheat"])
+AFFORDABLE["traders"] = lambda state, prompt, option: option == "keep" or can_pay(state.players[prompt.seat],
+                                                                                  option.split(">")[:1])
 
 
 @choice("family_offer")
@@ -298,12 +353,9 @@ def family_offer(ctx: Ctx, prompt: Prompt, option: str) -> None:
 def family_accept(ctx: Ctx, prompt: Prompt, option: str) -> None:
     owner, offer = prompt.args
     if option == "accept":
-        tokens = offer.split("+")
-        ctx.pay(owner, tokens, "resources to keep a province (§11 41)")
-        gained: dict[str, int] = {}
-        for t in tokens:
-            gained[t] = gained.get(t, 0) + 1
-        ctx.gain(prompt.seat, gained, "resources to decline family ties (§11 41)")
+        tokens = decode_tokens(offer) or {}
+        ctx.gain(owner, {k: -n for k, n in tokens.items()}, "resources to keep a province (§11 41)")
+        ctx.gain(prompt.seat, tokens, "resources to decline family ties (§11 41)")
     else:
         join(ctx, prompt.seat, prompt.prov)
 
@@ -324,7 +376,7 @@ def join(ctx: Ctx, seat: str, prov: str) -> None:
 # -- 42 boats, 43 Saxon relatives, 44 Arthur, 45 Roman ruin, 46 saint ---------------------------------------
 @effect(42)
 def free_boat(ctx: Ctx, seat: str) -> None:
-    places = [f"{p}@{z}" for p in owned(ctx.state, seat) for z in R.coasts[p]]
+    places = [f"{p}@{z}" for p in owned(ctx.state, seat) for z in ctx.board.coasts[p]]
     if len(places) == 1:
         prov, sea = places[0].split("@")
         ctx.add_units("boat", seat, prov, "a free boat (§11 42)", coast=sea)
@@ -371,7 +423,7 @@ def ruin_options(ctx: Ctx, seat: str) -> list[str]:
     for prov in owned(ctx.state, seat):
         p = ctx.prov(prov)
         for imp in ("road", "wall", "city", "monastery"):
-            if not getattr(p, imp) and (imp != "monastery" or ctx.player(seat).christian):
+            if not getattr(p, imp):  # "any improvement": a Pagan's ruin may be a monastery
                 out.append(f"{prov}:{imp}")
     return out
 
@@ -398,7 +450,7 @@ def saint(ctx: Ctx, seat: str) -> None:
 # -- 51-56 -------------------------------------------------------------------------------------------------
 @effect(51)
 def storms(ctx: Ctx, seat: str) -> None:
-    sea = R.sea_die[ctx.d6("storms: which sea zone", seat)]
+    sea = ctx.board.sea_die[ctx.d6("storms: which sea zone", seat)]
     if sea not in ctx.storms:
         ctx.storms.append(sea)
     ctx.note(f"storms in {sea} this turn (§11 51)", seat)
@@ -455,7 +507,9 @@ def earthquake(ctx: Ctx, seat: str) -> None:
 
 @effect(63)
 def muttering(ctx: Ctx, seat: str) -> None:
-    regulars = units_of(ctx.state, seat, REGULAR_KINDS)
+    """"Roll a die for each regular": every regular on the map, not only the drawer's (the
+    event says "your" where it means the drawer's own, as 53 and 55 do)."""
+    regulars = [u for _, u in sorted(ctx.state.units.items()) if u.kind in REGULAR_KINDS]
     if regulars:
         faces = ctx.roll(len(regulars), "muttering in the ranks: 4-6 deserts (§11 63)", seat)
         ctx.remove_units([u.id for u, f in zip(regulars, faces) if f >= 4], "muttering in the ranks (§11 63)")
@@ -470,9 +524,9 @@ def widespread_rebellion(ctx: Ctx, seat: str) -> None:
 @effect(65)
 def hammer(ctx: Ctx, seat: str) -> None:
     options = ["none"]
-    for prov in R.provinces:
+    for prov in ctx.board.provinces:
         options += [f"destroy:{prov}:{imp}" for imp in IMPROVEMENTS if getattr(ctx.prov(prov), imp)]
-    options += [f"ravage:{prov}" for prov in R.provinces]
+    options += [f"ravage:{prov}" for prov in ctx.board.provinces]
     ctx.ask("hammer", seat, options)
 
 
@@ -490,7 +544,7 @@ def hammer_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
 
 @effect(66)
 def end_times(ctx: Ctx, seat: str) -> None:
-    for prov in R.provinces:
+    for prov in ctx.board.provinces:
         if is_christian_province(ctx.state, prov) and ctx.prov(prov).morale != -1:
             ctx.set_prov(prov, "the end times: Christian lands at low morale (§11 66)", morale=-1)
 

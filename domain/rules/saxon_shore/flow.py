@@ -6,18 +6,16 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.saxon_shore.board import RESOURCES
+from domain.rules.saxon_shore.board import RESOURCES, Board
 from domain.rules.saxon_shore.core import (
     TROOP_KINDS,
     Ctx,
-    R,
     alive,
     choice,
     job,
     king_of,
     nearest_friendly,
     owned,
-    res_count,
     units_at,
     units_of,
 )
@@ -27,21 +25,21 @@ IRELAND_CHRISTIAN = ("Ulster", "Leinster", "Munster")
 ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
 
 
-def initial_state(seats: tuple[str, ...], options: Options) -> SaxonState:
+def initial_state(seats: tuple[str, ...], options: Options, board: Board) -> SaxonState:
     """§10: game order is the order of the seats; each picks a starting province in turn."""
     state = SaxonState(
         seats=seats, order=seats, options=options,
-        provinces={p: Province() for p in R.provinces},
-        players={s: Player() for s in seats},
+        provinces={p: Province() for p in board.provinces},
+        players={s: Player() for s in seats}, board=board,
     )
     jobs = tuple(Job("start", s) for s in seats[1:]) + (Job("mercenaries"), Job("begin_turn"))
-    return msgspec.structs.replace(state, jobs=jobs, prompt=Prompt("start", seats[0], tuple(R.provinces)))
+    return msgspec.structs.replace(state, jobs=jobs, prompt=Prompt("start", seats[0], tuple(board.provinces)))
 
 
 # -- set-up ----------------------------------------------------------------------------------
 @job("start")
 def ask_start(ctx: Ctx, j: Job) -> None:
-    free = [p for p in R.provinces if ctx.prov(p).owner is None]
+    free = [p for p in ctx.board.provinces if ctx.prov(p).owner is None]
     ctx.ask("start", j.seat, free)
 
 
@@ -60,7 +58,7 @@ def place_mercenaries(ctx: Ctx, j: Job) -> None:
     """§10: one mercenary per player, each by a roll on the random province table."""
     for _ in ctx.state.seats:
         row, col = ctx.roll(2, "set-up mercenary: random province table (§10)")
-        ctx.add_units("mercenary", None, R.table_province(row, col), "set-up mercenary (§10)")
+        ctx.add_units("mercenary", None, ctx.board.table_province(row, col), "set-up mercenary (§10)")
 
 
 # -- the turn ------------------------------------------------------------------------------------
@@ -70,11 +68,12 @@ def begin_turn(ctx: Ctx, j: Job) -> None:
     order = [s for s in (j.args or state.order) if state.players[s].alive]
     ctx.begin_turn(state.turn + 1, order)
     for seat in order:
-        if any(getattr(ctx.player(seat), f) for f in ("forced_march", "chainmail", "offers")):
-            ctx.set_player(seat, "new turn", forced_march=False, chainmail=False, offers=0)
+        if any(getattr(ctx.player(seat), f) for f in ("forced_march", "chainmail")):
+            ctx.set_player(seat, "new turn", forced_march=False, chainmail=False)
     jobs = [Job("king", s) for s in order] + [Job("desert", s) for s in order] + [Job("event", s) for s in order]
     jobs += [Job("province_roll"), Job("production"), Job("city_trades")]
-    for phase in ECONOMY_PHASES:
+    jobs.append(Job("trade_round"))
+    for phase in ECONOMY_PHASES[1:]:
         jobs += [Job("phase", s, args=(phase,)) for s in order]
     jobs.append(Job("ravage_recovery"))
     for stage in (1, 2):
@@ -157,7 +156,7 @@ def desertion(ctx: Ctx, j: Job) -> None:
 def province_roll(ctx: Ctx, j: Job) -> None:
     ctx.phase = "random events"
     row, col = ctx.roll(2, "random province improvement: random province table (§3.4)")
-    prov = R.table_province(row, col)
+    prov = ctx.board.table_province(row, col)
     if ctx.prov(prov).owner is not None:
         ctx.add_units("mercenary", None, prov, "a mercenary for hire (§3.4)")
         return
@@ -185,7 +184,7 @@ def production(ctx: Ctx, j: Job) -> None:
     for seat in alive(ctx.state):
         gained: dict[str, int] = {}
         for prov in owned(ctx.state, seat):
-            for name in R.produces[prov]:
+            for name in ctx.board.produces[prov]:
                 gained[name] = gained.get(name, 0) + 1
         ctx.gain(seat, gained, "production (§4.1)")
         if ctx.player(seat).bumper:
@@ -212,7 +211,7 @@ def bumper(ctx: Ctx, prompt, option: str) -> None:
 @job("city_trades")
 def city_trades(ctx: Ctx, j: Job) -> None:
     order = alive(ctx.state)
-    placed = [(order.index(p.trade_seat) if p.trade_seat in order else 99, R.index[name], name)
+    placed = [(order.index(p.trade_seat) if p.trade_seat in order else 99, ctx.board.index[name], name)
               for name, p in ctx.state.provinces.items() if p.trade_res]
     ctx.push(*[Job("city_trade", prov=name) for _, _, name in sorted(placed)], Job("famine_clear"))
 
@@ -226,17 +225,7 @@ def city_trade(ctx: Ctx, j: Job) -> None:
     if not ctx.state.players[seat].alive or not p.city:
         ctx.set_prov(j.prov, "trade lapses", trade_seat=None, trade_res=None)
         return
-    if p.famine and p.owner and res_count(ctx.player(p.owner), "wheat") > 0:
-        ctx.ask("famine", p.owner, ("pay", "refuse"), prov=j.prov)
-        return
     trade_roll(ctx, j.prov, famine=p.famine)
-
-
-@choice("famine")
-def famine_answer(ctx: Ctx, prompt, option: str) -> None:
-    if option == "pay":
-        ctx.pay(prompt.seat, ["wheat"], "grain spent against famine (§11 25)")
-    trade_roll(ctx, prompt.prov, famine=option != "pay")
 
 
 def trade_roll(ctx: Ctx, prov: str, famine: bool) -> None:
@@ -278,7 +267,7 @@ def trade_gain(ctx: Ctx, prompt, option: str) -> None:
 
 @job("famine_clear")
 def famine_clear(ctx: Ctx, j: Job) -> None:
-    for prov in R.provinces:
+    for prov in ctx.board.provinces:
         if ctx.prov(prov).famine:
             ctx.set_prov(prov, "famine passes", famine=False)
 
@@ -287,7 +276,7 @@ def famine_clear(ctx: Ctx, j: Job) -> None:
 @job("ravage_recovery")
 def ravage_recovery(ctx: Ctx, j: Job) -> None:
     ctx.phase = "population recovery"
-    ravaged = [p for p in R.provinces if ctx.prov(p).ravage > 0]
+    ravaged = [p for p in ctx.board.provinces if ctx.prov(p).ravage > 0]
     if not ravaged:
         return
     faces = ctx.roll(len(ravaged), "ravage removal: 4-6 removes one (§6)")
@@ -302,7 +291,7 @@ def end_turn(ctx: Ctx, j: Job) -> None:
     ctx.phase, ctx.stage = "end of turn", 0
     gone = [u.id for u in ctx.state.units.values() if u.kind in ("peasant", "boat")]
     ctx.remove_units(gone, "peasants and boats removed (§9.1)")
-    for prov in R.provinces:
+    for prov in ctx.board.provinces:
         if ctx.prov(prov).peasants or ctx.prov(prov).morale_bought:
             ctx.set_prov(prov, "new turn", peasants=False, morale_bought=False)
     ctx.storms = []
@@ -314,7 +303,7 @@ def end_turn(ctx: Ctx, j: Job) -> None:
 def home_all(ctx: Ctx, j: Job) -> None:
     """§9.2: every troop of the player in a non-friendly province goes to the nearest friendly one."""
     locations = sorted({u.loc for u in units_of(ctx.state, j.seat) if u.kind in TROOP_KINDS
-                        and (u.loc not in ctx.state.provinces or ctx.prov(u.loc).owner != j.seat)}, key=R.order_key)
+                        and (u.loc not in ctx.state.provinces or ctx.prov(u.loc).owner != j.seat)}, key=ctx.board.order_key)
     ctx.push(*[Job("send_home", j.seat, prov=loc, args=("end of turn (§9.2)",)) for loc in locations])
 
 
@@ -349,9 +338,11 @@ def move_home(ctx: Ctx, troops: list, target: str, why: str) -> None:
 
 @job("turn_over")
 def turn_over(ctx: Ctx, j: Job) -> None:
-    """§9.3: the first player goes last; the documented turn limit ends automated games."""
+    """§9.3: the first player goes last. A house-rule turn limit, when a group sets one, ends
+    the game here: the most provinces (then cities) wins, marked as no rulebook victory."""
     state = ctx.state
-    if state.turn >= state.options.turn_limit:
+    limit = state.options.turn_limit
+    if limit is not None and state.turn >= limit:
         counts = {s: len(owned(state, s)) for s in alive(state)}
         best = max(counts.values())
         leaders = [s for s in alive(state) if counts[s] == best]
@@ -361,12 +352,10 @@ def turn_over(ctx: Ctx, j: Job) -> None:
             leaders = [s for s in leaders if cities[s] == top]
         ranking = sorted(alive(state), key=lambda s: -counts[s])
         scores = {s: float(len(owned(state, s))) for s in state.seats}
-        if len(leaders) == 1:
-            ctx.decided(Outcome(winner=leaders[0], reason=f"turn limit ({state.options.turn_limit}): most provinces",
-                                scores=scores, ranking=ranking))
-        else:
-            ctx.decided(Outcome(draw=True, reason=f"turn limit ({state.options.turn_limit}): tied for most provinces",
-                                scores=scores, ranking=ranking))
+        reason = f"turn limit (house rule, {limit} turns): " + ("most provinces" if len(leaders) == 1
+                                                                 else "tied for most provinces")
+        ctx.decided(Outcome(winner=leaders[0] if len(leaders) == 1 else None, draw=len(leaders) > 1, reason=reason,
+                            scores=scores, ranking=ranking))
         return
     order = list(alive(state))
     ctx.push(Job("begin_turn", args=tuple(order[1:] + order[:1])))

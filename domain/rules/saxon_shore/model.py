@@ -7,13 +7,15 @@ state too, written by :class:`Flow` at the end of every decision.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from domain.events import EventData, Outcome, event_type
 
 Res = tuple[int, int, int, int, int]  # wheat, wool, iron, gold, slaves
+Resource = Literal["wheat", "wool", "iron", "gold", "slaves"]
+Tokens = dict[Resource, Annotated[int, msgspec.Meta(ge=0)]]
 NO_RES: Res = (0, 0, 0, 0, 0)
 
 
@@ -49,7 +51,6 @@ class Unit(msgspec.Struct, frozen=True, omit_defaults=True):
     quality: int = 0  # kings: -1, 0, +1, +2
     coast: str | None = None
     mp: int = 0
-    steps: int = 0
 
 
 class Player(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -102,16 +103,19 @@ class Battle(msgspec.Struct, frozen=True, omit_defaults=True):
     rebels: int = 0
     round: int = 0
     in_city: bool = False
+    att_lift: str = ""  # the king's move each side chose this round (§8.2, §12.3)
+    dfn_lift: str = ""
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Game options (§12 optional rules; the turn limit for automated play)."""
+    """Game options: the §12 optional rules, and a house rule a group may set (a turn limit:
+    off by default; the book's only endings are the four of §1)."""
 
     warrior_monks: bool = False
     city_defences: bool = False
     feeble_rulers: bool = False
-    turn_limit: int = 30
-    max_offers: int = 2
+    turn_limit: int | None = None
+    map: dict[str, Any] | None = None  # the owner's printed map, in map.json's form (checked at creation)
 
 
 class SaxonState(msgspec.Struct, frozen=True):
@@ -129,9 +133,10 @@ class SaxonState(msgspec.Struct, frozen=True):
     prompt: Prompt | None = None
     battle: Battle | None = None
     storms: tuple[str, ...] = ()
-    declared: tuple[tuple[str, str, str], ...] = ()  # (seat, province, raid|invade|hold)
+    declared: tuple[tuple[str, str, str], ...] = ()  # (seat, province, raid|invade)
     won: Outcome | None = None  # a §1 victory, recorded by Flow when a decision achieves it
     ended: Outcome | None = None  # the turn limit
+    board: Any = None  # the map this game is played on (board.Board): ours, or the owner's given at creation
 
 
 # -- commands ---------------------------------------------------------------------------------
@@ -150,11 +155,13 @@ class Done(_Cmd, tag="done"):
 
 
 class Offer(_Cmd, tag="offer"):
-    """§4.3: offer another player a trade of resource tokens; they accept or decline."""
+    """§4.3: offer another player resource tokens "in any combination": ``give`` what you hand
+    over, ``take`` what you ask for (either may be empty: a gift, a request); they accept or
+    decline."""
 
     to: str
-    give: dict[str, int]
-    take: dict[str, int]
+    give: Tokens = {}
+    take: Tokens = {}
 
 
 class PlaceTrade(_Cmd, tag="place_trade"):
@@ -237,11 +244,11 @@ class ForcedMarch(_Cmd, tag="forced_march"):
 
 
 class Declare(_Cmd, tag="declare"):
-    """§8: state whether your troops in a non-friendly province raid, invade (paying one
-    resource) or hold."""
+    """§8: state whether your troops in a non-friendly province RAID or INVADE (paying one
+    resource)."""
 
     province: str
-    action: Literal["raid", "invade", "hold"]
+    action: Literal["raid", "invade"]
     pay: str | None = None
 
 
@@ -319,13 +326,16 @@ class Flow(EventData, frozen=True):
 
 @event_type("saxon-shore.Declared")
 class Declared(EventData, frozen=True):
-    """§8 combat declarations of this movement-and-combat stage so far (raid, invade or hold)."""
+    """§8 combat declarations of this movement-and-combat stage so far (raid or invade)."""
 
     declared: list[tuple[str, str, str]]
 
 
 @event_type("saxon-shore.GameDecided")
 class GameDecided(EventData, frozen=True):
-    """The turn limit ended the game (victories are read from the board by ``outcome``)."""
+    """A house-rule turn limit ended the game: ``rulebook_victory`` is False, so a tournament
+    can tell such a result from a §1 victory."""
 
     outcome: Outcome
+    house_rule: str = "turn limit"
+    rulebook_victory: bool = False

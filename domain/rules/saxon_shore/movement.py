@@ -7,13 +7,11 @@ from __future__ import annotations
 import msgspec
 
 from domain.rules.saxon_shore.board import PATH_TYPES
-from domain.rules.saxon_shore.core import Ctx, R, capacity, job, units_at, units_of, violation
-from domain.rules.saxon_shore.model import Done, ForcedMarch, Hire, Job, Move, SaxonState, Unit
-from domain.rules.saxon_shore.phases import PHASES, Phase, hire_apply, hire_candidates, hire_check
+from domain.rules.saxon_shore.core import Ctx, capacity, job, units_at, units_of, violation
+from domain.rules.saxon_shore.model import Done, ForcedMarch, Job, Move, SaxonState, Unit
+from domain.rules.saxon_shore.phases import PHASES, Phase
 
 RULE = "7"
-MAX_STEPS = 8  # automated-play guard on free road moves (RULES_NOTES.md)
-MAX_PATH = 4
 
 
 def slots(unit: Unit) -> int:
@@ -25,8 +23,8 @@ def slots(unit: Unit) -> int:
 def movement_start(ctx: Ctx, j: Job) -> None:
     """Each movement phase every unit has two movement points (§7)."""
     ctx.phase, ctx.stage = "move", j.n
-    fresh = [msgspec.structs.replace(u, mp=2, steps=0) for u in ctx.state.units.values()
-             if u.owner is not None and (u.mp != 2 or u.steps)]
+    fresh = [msgspec.structs.replace(u, mp=2) for u in ctx.state.units.values()
+             if u.owner is not None and u.mp != 2]
     ctx.update_units(sorted(fresh, key=lambda u: u.id), f"movement phase {j.n} (§7)")
 
 
@@ -43,8 +41,8 @@ def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
     """Validate a group move along ``path``; raise a violation or return the plan."""
     if not c.units or len(set(c.units)) != len(c.units):
         raise violation("bad_group", "name one or more distinct units", RULE)
-    if not 1 <= len(c.path) <= MAX_PATH:
-        raise violation("bad_path", f"a path has 1 to {MAX_PATH} steps", RULE)
+    if not c.path:
+        raise violation("bad_path", "a path names at least one step", RULE)
     units = []
     for uid in c.units:
         u = state.units.get(uid)
@@ -58,8 +56,6 @@ def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
     riders = [u for u in units if u.kind != "boat"]
     if any(u.mp < 0 for u in units):
         raise violation("halted", "units that entered a non-friendly province must stop (§7)", RULE)
-    if any(u.steps + len(c.path) > MAX_STEPS for u in units):
-        raise violation("too_many_steps", f"at most {MAX_STEPS} steps a movement phase (automated-play guard)", RULE)
     mp = min(u.mp for u in units)
     paths = list(state.players[seat].paths)
     steps: list[tuple[str, str, int]] = []
@@ -69,42 +65,42 @@ def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
     if boats:
         if sum(slots(u) for u in riders) > 2 * len(boats):
             raise violation("boat_full", "a boat carries two units (a mounted knight counts as two)", RULE)
-        if R.is_sea(here):
+        if state.board.is_sea(here):
             coast = here
         elif any(b.coast != coast for b in boats):
             raise violation("bad_group", "boats moving together lie on the same coast", RULE)
-    elif R.is_sea(here):
+    elif state.board.is_sea(here):
         raise violation("needs_boat", "troops at sea move only with boats", RULE)
     for i, nxt in enumerate(c.path):
         last = i == len(c.path) - 1
         if halted:
             raise violation("must_stop", f"units entering non-friendly {steps[-1][1]} must stop there (§7)", RULE)
         if boats:
-            if R.is_sea(here):
-                if not (nxt in R.sea_links[here] or (nxt in R.coasts and here in R.coasts[nxt])):
+            if state.board.is_sea(here):
+                if not (nxt in state.board.sea_links[here] or here in state.board.shore(nxt)):
                     raise violation("not_adjacent", f"boats cannot sail from {here} to {nxt}", RULE)
-                coast = here if nxt in R.coasts else None
+                coast = None if state.board.is_sea(nxt) else here
             else:
                 if nxt == coast:
                     coast = None
-                elif nxt in R.coasts and R.share_coastline(here, nxt) and coast in R.coasts[nxt]:
+                elif state.board.share_coastline(here, nxt) and coast in state.board.shore(nxt):
                     pass
                 else:
                     raise violation("not_adjacent", f"boats move from {here} only to their sea zone or along a "
                                                     f"shared coastline, not to {nxt}", RULE)
             cost = 1
         else:
-            if (here, nxt) not in R.border:
+            if (here, nxt) not in state.board.border:
                 raise violation("not_adjacent", f"{nxt} does not border {here}", RULE)
-            kind = R.border[(here, nxt)]
+            kind = state.board.border[(here, nxt)]
             if kind != "normal":
                 k = PATH_TYPES.index(kind)
                 if paths[k] < 1:
                     raise violation("blocked_border", f"the {kind} border between {here} and {nxt} is impassable "
                                                       f"without a {kind} path (§7, §11 12)", RULE)
                 paths[k] -= 1
-            if nxt in R.wild:
-                k = PATH_TYPES.index(R.wild_terrain[nxt])
+            if nxt in state.board.wild:
+                k = PATH_TYPES.index(state.board.wild_terrain[nxt])
                 if paths[k] < 2:
                     raise violation("wild_province", f"{nxt} is a wild province: troops may not enter it (§7)", RULE)
                 if last:
@@ -119,12 +115,15 @@ def plan_move(state: SaxonState, seat: str, c: Move) -> Plan:
         if nxt in state.provinces and state.provinces[nxt].owner != seat and capacity(state, nxt) > 0:
             halted = True
         here = nxt
+    if boats and here in state.board.wild:
+        raise violation("wild_province", f"boat units cannot end their movement in a wild province ({here}, §7)",
+                        RULE)
     start = units[0].loc
-    if R.is_sea(start):
+    if state.board.is_sea(start):
         left = [u for u in units_at(state, start, seat) if u.id not in c.units]
         if sum(slots(u) for u in left if u.kind != "boat") > 2 * sum(1 for u in left if u.kind == "boat"):
             raise violation("boat_full", "troops at sea cannot be left without boats to carry them", RULE)
-    if R.is_sea(here):
+    if state.board.is_sea(here):
         there = [u for u in units_at(state, here, seat)]
         total_riders = sum(slots(u) for u in there if u.kind != "boat") + sum(slots(u) for u in riders)
         if total_riders > 2 * (len(boats) + sum(1 for u in there if u.kind == "boat")):
@@ -143,35 +142,34 @@ def move_apply(ctx: Ctx, seat: str, c: Move) -> None:
         left = tuple(a - b for a, b in zip(ctx.player(seat).paths, plan.paths_used))
         ctx.set_player(seat, "paths used (§11 12)", paths=left)
     ids = list(c.units)
-    spent = 0
-    for i, (here, nxt, cost) in enumerate(plan.steps):
-        units = [ctx.state.units[u] for u in ids if u in ctx.state.units]
-        touched = (nxt,) if R.is_sea(here) else (*R.coasts.get(here, ()), nxt)
-        if any(u.kind == "boat" for u in units) and any(z in ctx.storms for z in touched):
-            ids = storm(ctx, seat, units, here, nxt)
-            if not any(ctx.state.units[u].kind == "boat" for u in ids):
-                if ids and i:  # riders left ashore where the boats were lost at the start of a step
-                    break
-                return
-        spent += cost
-    else:
-        i = len(plan.steps)
+    units = [ctx.state.units[u] for u in ids]
+    stormy = [z for z in ctx.storms if stormy_voyage(ctx.board, plan, z)]
+    if stormy and any(u.kind == "boat" for u in units):
+        ids = storm(ctx, seat, units, stormy)
+        if not ids:
+            return
+    spent = sum(cost for _, _, cost in plan.steps)
+    final = plan.steps[-1][1]
     # one event for the whole path: units are never recorded inside a wild province they pass through
-    final = plan.steps[i - 1][1] if i else None
-    if final is None:
-        return
-    coast = plan.coasts[i - 1]
-    moved = [msgspec.structs.replace(u, loc=final, mp=-1 if plan.halted and i == len(plan.steps) else u.mp - spent,
-                                     steps=u.steps + i, coast=coast if u.kind == "boat" else None)
+    moved = [msgspec.structs.replace(u, loc=final, mp=-1 if plan.halted else u.mp - spent,
+                                     coast=plan.coasts[-1] if u.kind == "boat" else None)
              for u in (ctx.state.units[x] for x in ids)]
     ctx.update_units(moved, f"moves {plan.steps[0][0]} to {final} (§7)")
 
 
-def storm(ctx: Ctx, seat: str, units: list[Unit], here: str, nxt: str) -> list[int]:
-    """§11 51: each boat rolls; 4-6 it sinks with what it carries (riders fill boats in id order)."""
+def stormy_voyage(board, plan: Plan, zone: str) -> bool:
+    """§11 51: a boat "attempting to move from a province adjacent to that sea zone, or into
+    that sea zone" (any step of its move)."""
+    return any(nxt == zone or zone in board.shore(here) for here, nxt, _ in plan.steps)
+
+
+def storm(ctx: Ctx, seat: str, units: list[Unit], zones: list[str]) -> list[int]:
+    """§11 51: each boat "must roll a die: on a roll of 4, 5, or 6, the boat and any troops in it
+    are destroyed": one roll per boat per move, however many steps or storms it meets; riders
+    fill the boats in id order, two places each (move boats one by one to choose who rides where)."""
     boats = [u for u in units if u.kind == "boat"]
     riders = [u for u in units if u.kind != "boat"]
-    faces = ctx.roll(len(boats), f"storm: boat moving {here} to {nxt} sinks on 4-6 (§11 51)", seat)
+    faces = ctx.roll(len(boats), f"storm in {' and '.join(zones)}: a boat sinks on 4-6 (§11 51)", seat)
     lost: list[int] = []
     seats_left = {b.id: 2 for b in boats}
     carried: dict[int, list[int]] = {b.id: [] for b in boats}
@@ -202,11 +200,12 @@ def forced_apply(ctx: Ctx, seat: str, c: ForcedMarch) -> None:
 
 
 def _destinations(state: SaxonState, u: Unit) -> list[str]:
-    if u.kind == "boat" or R.is_sea(u.loc):
-        if R.is_sea(u.loc):
-            return sorted({*R.sea_links[u.loc], *R.sea_provinces[u.loc]}, key=R.order_key)
-        return [u.coast] + [n for n in R.land_neighbours.get(u.loc, ()) if n in R.coasts and R.share_coastline(u.loc, n)]
-    return [n for n in R.land_neighbours.get(u.loc, ()) if n not in R.wild]
+    if u.kind == "boat" or state.board.is_sea(u.loc):
+        if state.board.is_sea(u.loc):
+            return sorted({*state.board.sea_links[u.loc], *state.board.sea_provinces[u.loc]}, key=state.board.order_key)
+        return [u.coast] + [n for n in state.board.land_neighbours.get(u.loc, ()) if n in state.board.coasts and state.board.share_coastline(u.loc, n)
+                            and u.coast in state.board.coasts[n]]
+    return [n for n in state.board.land_neighbours.get(u.loc, ()) if n not in state.board.wild]
 
 
 def move_candidates(state: SaxonState, seat: str):
@@ -215,14 +214,14 @@ def move_candidates(state: SaxonState, seat: str):
     by_loc: dict[str, list[Unit]] = {}
     for u in mine:
         by_loc.setdefault(u.loc, []).append(u)
-    for loc in sorted(by_loc, key=R.order_key):
+    for loc in sorted(by_loc, key=state.board.order_key):
         group = by_loc[loc]
         boats = [u for u in group if u.kind == "boat"]
         riders = [u for u in group if u.kind != "boat"]
-        for u in riders if not R.is_sea(loc) else []:
+        for u in riders if not state.board.is_sea(loc) else []:
             for d in _destinations(state, u):
                 yield Move(units=[u.id], path=[d])
-        if len(riders) > 1 and not R.is_sea(loc):
+        if len(riders) > 1 and not state.board.is_sea(loc):
             for d in _destinations(state, riders[0]):
                 yield Move(units=[u.id for u in riders], path=[d])
         for b in boats:
@@ -235,20 +234,19 @@ def move_candidates(state: SaxonState, seat: str):
                         room -= slots(r)
                 if load:
                     yield Move(units=[b.id, *load], path=[d])
-        if riders and not R.is_sea(loc):
-            for n in R.land_neighbours.get(loc, ()):
-                if n in R.wild:
-                    for m in R.land_neighbours[n]:
-                        if m != loc and m not in R.wild:
+        if riders and not state.board.is_sea(loc):
+            for n in state.board.land_neighbours.get(loc, ()):
+                if n in state.board.wild:
+                    for m in state.board.land_neighbours[n]:
+                        if m != loc and m not in state.board.wild:
                             yield Move(units=[riders[0].id], path=[n, m])
         if state.players[seat].forced_march:
             yield ForcedMarch(location=loc)
-    yield from hire_candidates(state, seat)
 
 
 PHASES["move"] = Phase(
     "move", RULE, wanted=lambda s, seat: bool(units_of(s, seat)),
     candidates=move_candidates,
-    checks={Move: move_check, ForcedMarch: forced_check, Hire: hire_check},
-    applies={Move: move_apply, ForcedMarch: forced_apply, Hire: hire_apply},
+    checks={Move: move_check, ForcedMarch: forced_check},
+    applies={Move: move_apply, ForcedMarch: forced_apply},
 )

@@ -14,17 +14,22 @@ from itertools import combinations
 
 import msgspec
 
+from domain.rules.base import RuleViolation
+
 from domain.rules.saxon_shore.board import RESOURCES
 from domain.rules.saxon_shore.core import (
+    AFFORDABLE,
     REGULAR_KINDS,
     TROOP_KINDS,
     Ctx,
-    R,
     alive,
     can_pay,
     capacity,
     choice,
+    decode_tokens,
+    encode_tokens,
     held,
+    job,
     owned,
     res_count,
     units_at,
@@ -106,29 +111,39 @@ def _own(state: SaxonState, seat: str, prov: str, rule: str) -> None:
 
 # -- §4.3 trades between players ---------------------------------------------------------------
 def _enc(tokens: dict[str, int]) -> str:
-    return ",".join(f"{k}={v}" for k, v in sorted(tokens.items(), key=lambda kv: RESOURCES.index(kv[0])) if v)
+    return encode_tokens(tokens)
 
 
 def _dec(text: str) -> dict[str, int]:
-    return {k: int(v) for k, v in (part.split("=") for part in text.split(",") if part)}
+    return decode_tokens(text) or {} if text else {}
 
 
 def _offer_check(state: SaxonState, seat: str, c: Offer) -> None:
+    """§4.3 "Players may exchange resource tokens in any combination that they want": any
+    tokens each way (a gift gives only, a request only asks), from what each side holds."""
     rule = "4.3"
     if c.to == seat or c.to not in state.players or not state.players[c.to].alive:
         raise violation("bad_trade_partner", "offer a trade to another player still in the game", rule)
-    if state.players[seat].offers >= state.options.max_offers:
-        raise violation("too_many_offers", f"at most {state.options.max_offers} offers a turn (automated-play limit)",
-                        rule)
     for side in (c.give, c.take):
-        if any(k not in RESOURCES or not isinstance(v, int) or v < 0 for k, v in side.items()):
-            raise violation("bad_trade", "name resources with counts of 0 or more", rule)
-    if not (sum(c.give.values()) or sum(c.take.values())) or sum(c.give.values()) + sum(c.take.values()) > 20:
-        raise violation("bad_trade", "a trade moves 1 to 20 tokens", rule)
+        if any(k not in RESOURCES or v < 0 for k, v in side.items()):
+            raise violation("bad_trade", f"name resources ({', '.join(RESOURCES)}) with counts of 0 or more", rule)
+    if not (sum(c.give.values()) or sum(c.take.values())):
+        raise violation("bad_trade", "a trade moves at least one token", rule)
     if any(res_count(state.players[seat], k) < v for k, v in c.give.items()):
         raise violation("cannot_pay", f"{seat} does not hold what it offers", rule)
     if any(res_count(state.players[c.to], k) < v for k, v in c.take.items()):
         raise violation("cannot_pay", f"{c.to} does not hold what is asked", rule)
+
+
+def _offer_affordable(state: SaxonState, prompt: Prompt, option: str) -> bool:
+    if option != "accept":
+        return True
+    offerer, give, take = prompt.args[0], _dec(prompt.args[1]), _dec(prompt.args[2])
+    return (all(res_count(state.players[offerer], k) >= n for k, n in give.items())
+            and all(res_count(state.players[prompt.seat], k) >= n for k, n in take.items()))
+
+
+AFFORDABLE["offer"] = _offer_affordable
 
 
 def _offer_apply(ctx: Ctx, seat: str, c: Offer) -> None:
@@ -149,24 +164,46 @@ def _offer_answer(ctx: Ctx, prompt: Prompt, option: str) -> None:
              "trade between players (§4.3)")
 
 
+@job("trade_round")
+def trade_round(ctx: Ctx, j: Job) -> None:
+    """§2.2 step 2.3 (§4.3): "Players may trade resources among themselves", not in game order
+    like the paid steps: each player in turn may make offers to anyone; while a round saw an
+    offer, another round follows, so every player may answer a late offer with one of his own."""
+    order = alive(ctx.state)
+    ctx.push(*[Job("phase", s, args=("trade",)) for s in order], Job("trade_round_end"))
+
+
+@job("trade_round_end")
+def trade_round_end(ctx: Ctx, j: Job) -> None:
+    offered = [s for s in alive(ctx.state) if ctx.player(s).offers]
+    for seat in offered:
+        ctx.set_player(seat, "the trading round ends (§4.3)", offers=0)
+    if offered:
+        ctx.push(Job("trade_round"))
+
+
 def _trade_candidates(state: SaxonState, seat: str):
     yield Done()
     me = state.players[seat]
     for other in alive(state):
         if other == seat:
             continue
+        theirs = held(state.players[other])
         for g in held(me):
-            for t in held(state.players[other]):
+            for t in theirs:
                 if g != t:
                     yield Offer(to=other, give={g: 1}, take={t: 1})
-        for g in held(me)[:1]:
             yield Offer(to=other, give={g: 1}, take={})
+        for t in theirs:
+            yield Offer(to=other, give={}, take={t: 1})
+
+
+def _anyone_holds(state: SaxonState) -> bool:
+    return any(held(state.players[s]) for s in alive(state))
 
 
 PHASES["trade"] = Phase(
-    "trade", "4.3",
-    wanted=lambda s, seat: bool(held(s.players[seat])) and s.players[seat].offers < s.options.max_offers
-    and len(alive(s)) > 1,
+    "trade", "4.3", wanted=lambda s, seat: len(alive(s)) > 1 and _anyone_holds(s),
     candidates=_trade_candidates, checks={Offer: _offer_check}, applies={Offer: _offer_apply},
 )
 
@@ -189,7 +226,7 @@ def _market_apply(ctx: Ctx, seat: str, c: PlaceTrade) -> None:
 
 def _market_candidates(state: SaxonState, seat: str):
     yield Done()
-    for prov in R.provinces:
+    for prov in state.board.provinces:
         p = state.provinces[prov]
         if p.city and not p.trade_res:
             for r in held(state.players[seat]):
@@ -310,6 +347,19 @@ def hire_apply(ctx: Ctx, seat: str, c: Hire) -> None:
     ctx.update_units([msgspec.structs.replace(ctx.state.units[c.unit], owner=seat, mp=0)], "hired (§4.6.1)")
 
 
+def hires(state: SaxonState, seat: str) -> list[Hire]:
+    """The hires the seat may make now (§4.6.1: "at any time" its troops share a province
+    with an unhired mercenary)."""
+    out = []
+    for c in hire_candidates(state, seat):
+        try:
+            hire_check(state, seat, c)
+        except RuleViolation:
+            continue
+        out.append(c)
+    return out
+
+
 def hire_candidates(state: SaxonState, seat: str):
     for u in state.units.values():
         if u.kind == "mercenary" and u.owner is None:
@@ -353,9 +403,10 @@ def _boats_check(state: SaxonState, seat: str, c: RaiseBoats) -> None:
     rule = "4.6.4"
     if len(c.places) not in (1, 2) or (len(c.places) == 2 and c.places[0].province == c.places[1].province):
         raise violation("bad_boat_places", "two boats in one province, or one boat in each of two provinces", rule)
-    for place in c.places:
-        _own(state, seat, place.province, rule)
-        if place.sea not in R.coasts[place.province]:
+    for place in c.places:  # "in any one province, or one boat in two provinces": any, on its coast
+        if place.province not in state.provinces:
+            raise violation("unknown_province", f"no province {place.province!r}", rule)
+        if place.sea not in state.board.coasts[place.province]:
             raise violation("not_coastal", f"{place.province} has no coast on {place.sea}", rule)
     _pay_check(state, seat, [c.pay], rule)
 
@@ -371,7 +422,7 @@ def _p2b_check(state: SaxonState, seat: str, c: PeasantToBoat) -> None:
     u = state.units.get(c.unit)
     if u is None or u.kind != "peasant" or u.owner != seat:
         raise violation("not_your_peasant", f"unit {c.unit} is not one of {seat}'s peasants", rule)
-    if u.loc not in R.coasts or c.sea not in R.coasts[u.loc]:
+    if u.loc not in state.board.coasts or c.sea not in state.board.coasts[u.loc]:
         raise violation("not_coastal", f"{u.loc} has no coast on {c.sea}", rule)
 
 
@@ -405,7 +456,6 @@ def _monk_apply(ctx: Ctx, seat: str, c: RaiseMonk) -> None:
 
 def _raise_candidates(state: SaxonState, seat: str):
     yield Done()
-    yield from hire_candidates(state, seat)
     mine = owned(state, seat)
     for prov in mine:
         for pay in pay_choices(state, seat, [("iron",), ANY]):
@@ -415,14 +465,14 @@ def _raise_candidates(state: SaxonState, seat: str):
         if state.options.warrior_monks:
             for pay in pay_choices(state, seat, [ANY, ANY]):
                 yield RaiseMonk(province=prov, pay=pay)
-    places = [BoatPlace(province=p, sea=z) for p in mine for z in R.coasts[p]]
+    places = [BoatPlace(province=p, sea=z) for p in state.board.provinces for z in state.board.coasts[p]]
     for r in held(state.players[seat]):
         for place in places:
             yield RaiseBoats(places=[place], pay=r)
         for a, b in list(combinations(places, 2))[:6]:
             yield RaiseBoats(places=[a, b], pay=r)
     for u in units_of(state, seat, ("peasant",)):
-        for z in R.coasts.get(u.loc, ()):
+        for z in state.board.coasts.get(u.loc, ()):
             yield PeasantToBoat(unit=u.id, sea=z)
 
 
@@ -430,9 +480,9 @@ PHASES["raise"] = Phase(
     "raise", "4.6",
     wanted=lambda s, seat: bool(held(s.players[seat])) or bool(units_of(s, seat, ("peasant",))),
     candidates=_raise_candidates,
-    checks={Hire: hire_check, RaiseRegular: _regular_check, RaisePeasants: _peasants_check,
+    checks={RaiseRegular: _regular_check, RaisePeasants: _peasants_check,
             RaiseBoats: _boats_check, PeasantToBoat: _p2b_check, RaiseMonk: _monk_check},
-    applies={Hire: hire_apply, RaiseRegular: _regular_apply, RaisePeasants: _peasants_apply,
+    applies={RaiseRegular: _regular_apply, RaisePeasants: _peasants_apply,
              RaiseBoats: _boats_apply, PeasantToBoat: _p2b_apply, RaiseMonk: _monk_apply},
 )
 

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.rules.saxon_shore.board import PATH_TYPES, RESOURCES
-from domain.rules.saxon_shore.core import R, capacity
+from domain.rules.saxon_shore.core import capacity
 from domain.rules.saxon_shore.model import SaxonState
 
 MORALE = {-1: "low", 0: "normal", 1: "high"}
@@ -29,11 +29,11 @@ def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
     """Everything is open in Saxon Shore: the whole board, every hand of resources."""
     outcome = state.ended or state.won
     provinces = {}
-    for name in R.provinces:
+    for name in state.board.provinces:
         p = state.provinces[name]
         provinces[name] = {
-            "owner": p.owner, "castle": p.owner is not None, "population": R.population[name],
-            "capacity": capacity(state, name), "produces": list(R.produces[name]),
+            "owner": p.owner, "castle": p.owner is not None, "population": state.board.population[name],
+            "capacity": capacity(state, name), "produces": list(state.board.produces[name]),
             "morale": MORALE[p.morale], "ravage": p.ravage,
             "improvements": [i for i in ("road", "wall", "city", "monastery") if getattr(p, i)],
             "trade": {"seat": p.trade_seat, "resource": p.trade_res} if p.trade_res else None,
@@ -56,7 +56,7 @@ def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
         "to_act": [state.prompt.seat] if state.prompt and outcome is None else [],
         "prompt": _plain(state.prompt) if state.prompt and outcome is None else None,
         "provinces": provinces, "players": players,
-        "sea_zones": {z: {"units": _units(state, z), "storm": z in state.storms} for z in R.seas},
+        "sea_zones": {z: {"units": _units(state, z), "storm": z in state.storms} for z in state.board.seas},
         "battle": _plain(state.battle) if state.battle else None,
         "options": _plain(state.options),
         "outcome": _plain(outcome) if outcome else None,
@@ -83,18 +83,18 @@ def render_text(state: SaxonState) -> str:
     for s in state.seats:
         pl = state.players[s]
         res = " ".join(f"{r}:{n}" for r, n in zip(RESOURCES, pl.res) if n) or "no resources"
-        owned = [p for p in R.provinces if state.provinces[p].owner == s]
+        owned = [p for p in state.board.provinces if state.provinces[p].owner == s]
         status = "" if pl.alive else " (eliminated)"
         lines.append(f"{s}{status} {'Christian' if pl.christian else 'Pagan'} — {len(owned)} provinces — {res}")
     lines.append("province        own pop cap morale ravage improvements      troops")
-    for name in R.provinces:
+    for name in state.board.provinces:
         p = state.provinces[name]
         imps = ",".join(i for i in ("road", "wall", "city", "monastery") if getattr(p, i))
         if p.trade_res:
             imps += f" [{p.trade_seat}:{p.trade_res}]"
-        lines.append(f"{name:<15} {p.owner or '-':<3} {R.population[name]:>3} {capacity(state, name):>3} "
+        lines.append(f"{name:<15} {p.owner or '-':<3} {state.board.population[name]:>3} {capacity(state, name):>3} "
                      f"{MORALE[p.morale]:<6} {p.ravage:>6} {imps:<17} {_troops(state, name)}")
-    for z in R.seas:
+    for z in state.board.seas:
         lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(state, z)}")
     lines.append("troops: K king (+n quality), R regular, N mounted knight, B berserker, M warrior monk, "
                  "$ mercenary, p peasant, b boat; n: neutral")

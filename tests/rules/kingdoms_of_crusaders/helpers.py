@@ -41,7 +41,7 @@ def new_game(players: int, game_id: int = 1, options: dict[str, Any] | None = No
         rules=KOC.id,
         rules_version=KOC.version,
         scenario="standard",
-        data_hash=KOC.data_hash("standard"),
+        data_hash=KOC.data_hash("standard", options),
         seats={s: SeatInfo(player=s.upper()) for s in SEATS[:players]},
         seed_commitment="0" * 64,
         options=options or {},

@@ -3,9 +3,14 @@ owner's printed deck), refusals as problem+json naming the rule, nothing recorde
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
+
+import msgspec
 
 from domain.rules.kingdoms_of_crusaders.data import PACKAGE
+from tests.conftest import ADMIN_TOKEN
 
 SEATS = {"p1": {"player": "Baldwin"}, "p2": {"player": "Saladin"}}
 
@@ -30,6 +35,7 @@ def test_owner_deck_given_at_creation_is_played(client):
     created = client.get(f"/games/{game['id']}/events").json()["events"][0]
     assert created["type"] == "GameCreated" and created["data"]["options"]["deck"] == deck
     assert created["data"]["options"]["points"] is True
+    assert created["data"]["data_hash"] == hashlib.sha256(msgspec.json.encode(deck, order="sorted")).hexdigest()
     token = game["seat_tokens"]["p1"]
     posted = client.post(f"/games/{game['id']}/commands", headers={"Authorization": f"Bearer {token}"},
                          json={"seat": "p1", "command": {"type": "prepare"}, "expected_version": 1})
@@ -75,3 +81,47 @@ def test_an_illegal_placement_is_refused_and_records_nothing(client):
     assert refused.json()["code"] == "kingdoms-of-crusaders.no_such_sector"
     assert refused.json()["rule"] == "Location card"
     assert client.get(f"/games/{game['id']}").json()["version"] == summary["version"]
+
+
+def test_a_fork_in_play_draws_a_fresh_consistent_order_and_plays_to_the_end(client):
+    """DESIGN.md "Hidden information": a fork before the reveal (an umpire's, since its seat tokens
+    read every seat's secrets) starts with fresh dice; the cards
+    already in hands and sectors stay where they are, and each later draw takes the first card of
+    the fresh order still in the deck (reading 13), so the fork plays on to its end."""
+    game = client.post("/games", json={"rules": "kingdoms-of-crusaders", "seats": SEATS}).json()
+    tokens = game["seat_tokens"]
+    rnd = random.Random(5)
+
+    def play(game_id: str, tokens: dict, commands: int | None) -> dict:
+        while commands is None or commands > 0:
+            summary = client.get(f"/games/{game_id}").json()
+            if not summary["to_act"]:
+                return summary
+            seat = summary["to_act"][0]
+            auth = {"Authorization": f"Bearer {tokens[seat]}"}
+            listed = client.get(f"/games/{game_id}/legal-commands", params={"seat": seat}, headers=auth).json()
+            posted = client.post(f"/games/{game_id}/commands", headers=auth,
+                                 json={"seat": seat, "command": rnd.choice(listed["commands"])})
+            assert posted.status_code == 201, posted.text
+            commands = None if commands is None else commands - 1
+        return client.get(f"/games/{game_id}").json()
+
+    at = play(game["id"], tokens, 12)["version"]
+    before = {s: client.get(f"/games/{game['id']}", headers={"Authorization": f"Bearer {t}"}).json()["view"]
+              for s, t in tokens.items()}
+    refused = client.post(f"/games/{game['id']}/fork", headers={"Authorization": f"Bearer {tokens['p1']}"},
+                          json={"version": at, "dice": "fresh"})
+    assert refused.status_code == 403
+    fork = client.post(f"/games/{game['id']}/fork", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+                       json={"version": at, "dice": "fresh"})
+    assert fork.status_code == 201, fork.text
+    forked = fork.json()
+    for seat, token in forked["seat_tokens"].items():
+        view = client.get(f"/games/{forked['id']}", headers={"Authorization": f"Bearer {token}"}).json()["view"]
+        assert view["hands"][seat] == before[seat]["hands"][seat]
+        assert view["territories"] == before[seat]["territories"]
+    end = play(forked["id"], forked["seat_tokens"], None)
+    assert end["status"] == "ended" and len(end["view"]["markers"]) == 5
+    placed = [c["id"] for t in end["view"]["territories"] for a in t["armies"].values() for c in a["cards"]]
+    held = [c["id"] for h in end["view"]["hands"].values() for c in h["cards"]]
+    assert len(set(placed + held)) == len(placed) + len(held)  # no card twice

@@ -3,13 +3,15 @@ the points variant, the components (each test cites its section and quotes the s
 
 from __future__ import annotations
 
+import hashlib
 import json
 from uuid import UUID
 
+import msgspec
 import pytest
 
 from domain.events import CardsShuffled, DecisionTaken, DiceRolled, GameCreated, SeatInfo
-from domain.game import create_game, take_decision
+from domain.game import IncompatibleRecord, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.kingdoms_of_crusaders import events as ev
@@ -47,7 +49,8 @@ def test_unit_deck_two_decks_mixed_for_three_or_four(players, size):
 
 
 def _created(options):
-    return GameCreated(rules=KOC.id, rules_version=KOC.version, scenario="standard", data_hash=KOC.data_hash("standard"),
+    return GameCreated(rules=KOC.id, rules_version=KOC.version, scenario="standard",
+                       data_hash=KOC.data_hash("standard", options),
                        seats={"p1": SeatInfo(player="A"), "p2": SeatInfo(player="B")}, seed_commitment="0" * 64,
                        options=options)
 
@@ -58,6 +61,17 @@ def test_owner_deck_replaces_the_reconstruction():
     game = new_game(2, options={"deck": deck})
     assert game.state.cards["A01"] == 0b10000 and game.state.cards["A02"] == 0b00011
     assert game.created.options["deck"] == deck  # in GameCreated, under the record's hash chain
+    digest = hashlib.sha256(msgspec.json.encode(deck, order="sorted")).hexdigest()
+    assert game.created.data_hash == digest != KOC.data_hash("standard")
+
+
+def test_owner_deck_hash_must_match_the_deck():
+    """A record whose GameCreated names a deck other than the one its hash was made from does not
+    fold: the data it was recorded under is not the data it carries."""
+    deck = {"cards": [{"number": n, "symbols": ["bow"]} for n in range(1, 57)]}
+    tampered = msgspec.structs.replace(_created({"deck": deck}), data_hash=KOC.data_hash("standard"))
+    with pytest.raises(IncompatibleRecord):
+        project_game(None, create_game(UUID(int=9), tampered, NOW))
 
 
 @pytest.mark.parametrize("cards,what", [
@@ -371,3 +385,14 @@ def test_points_standing_incomplete_armies_and_shared_places():
     game = position(prepared(3), {"p1": {1: ["banner"] * 4}, "p2": {1: ["sword", "sword", "lance", "bow"]},
                                   "p3": {1: ["sword", "sword", "bow+lance"]}})
     assert standing(game.state, 1) == [["p1"], ["p2"], ["p3"]]
+
+
+def test_owner_deck_check_lists_every_problem():
+    """Unit Cards: the owner-data hook checks a deck file before a game (herald rules check)."""
+    assert KOC.owner_data_option == "deck"
+    assert KOC.check_owner_data(json.loads((PACKAGE / "units.json").read_text())) == []
+    cards = [{"number": n, "symbols": ["axe"] if n < 3 else ["bow"]} for n in range(1, 57)]
+    found = KOC.check_owner_data({"cards": cards})
+    assert len(found) == 2 and all("unknown symbol" in p for p in found)
+    schema = KOC.owner_data_schema()
+    assert "UnitDeck" in json.dumps(schema)

@@ -76,3 +76,36 @@ def test_whole_game_over_http_by_two_clients_then_verified_offline(live_server, 
     last = live_server.cli("replay", "show", str(path))
     assert last.returncode == 0 and "to act: nobody" in last.stdout
     assert "SeedRevealed" in last.stdout
+
+
+def test_owners_cards_through_a_real_server_then_herald_rules_check_export_and_verify(live_server, tmp_path):
+    """Issue 14 end to end: ``herald rules check`` accepts the owner's file; a real server takes
+    it as ``options.cards``; 40 commands are played from what legal-commands lists; the exported
+    record carries the cards and verifies offline on its own (the legality of every decision,
+    the seed being still secret)."""
+    from tests.rules.saladin.test_owner_cards import owners_arsuf
+
+    cards = owners_arsuf()
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(cards))
+    checked = live_server.cli("rules", "check", str(path), "--scenario", "arsuf")
+    assert checked.returncode == 0 and "usable as saladin cards" in checked.stdout, checked.stdout + checked.stderr
+    http = httpx.Client(base_url=live_server.url, timeout=30)
+    created = http.post("/games", json={"rules": "saladin", "scenario": "arsuf", "options": {"cards": cards},
+                                        "seats": {"crusaders": {"player": "Richard"}, "ayyubids": {"player": "Saladin"}}})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    r = random.Random("owner")
+    for _ in range(40):
+        seat = http.get(f"/games/{game['id']}").json()["to_act"][0]
+        listed = http.get(f"/games/{game['id']}/legal-commands", params={"seat": seat}).json()
+        posted = http.post(f"/games/{game['id']}/commands", headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"},
+                           json={"seat": seat, "command": r.choice(listed["commands"]), "expected_version": listed["version"]})
+        assert posted.status_code == 201, posted.text
+    assert http.get(f"/games/{game['id']}").json()["view"]["card_data"]["source"] == "owner"
+    record_path = tmp_path / "owner.json"
+    assert live_server.cli("export", game["id"], "-o", str(record_path)).returncode == 0
+    record = json.loads(record_path.read_text())
+    assert record["events"][0]["data"]["options"]["cards"] == cards
+    verified = live_server.cli("replay", "verify", str(record_path))
+    assert verified.returncode == 0, verified.stdout + verified.stderr

@@ -39,7 +39,7 @@ def test_s8_invading_costs_one_resource_and_capacity_zero_cannot_be_raided():
     with pytest.raises(RuleViolation) as error:
         declare(game, "Surrey", "invade")
     assert error.value.code == "saxon_shore.invasion_cost"
-    assert {c["action"] for c in legal(game, "p1") if c["type"] == "declare"} == {"hold", "invade"}
+    assert {c["action"] for c in legal(game, "p1") if c["type"] == "declare"} == {"invade"}
     game = declare(game, "Surrey", "invade", "wool")
     assert res(game, "p1")["wool"] == 0 and game.state.prompt.kind == "conquest"
 
@@ -126,17 +126,19 @@ def test_s8_1_raids_resolve_in_game_order_before_invasions():
 
 # -- invasions -----------------------------------------------------------------------------------------
 def test_s8_2_battle_matrix_boxes_king_bonuses_and_militia_by_morale():
-    def boxes_for(defender_units, morale=0, quality=0, capacity_units=()):
+    def boxes_for(defender_units, morale=0, quality=0, lift=""):
         game = position(owners={"Kent": "p2"}, units=[("king", "p1", "Kent", {"quality": quality}),
                                                       ("peasant", "p1", "Kent"), *defender_units],
                         provinces={"Kent": {"morale": morale}})
         battle = Battle(prov="Kent", mode="invasion", attacker="p1", defender="p2", militia=3,
-                        militia_strength=morale + 2)
+                        militia_strength=morale + 2, att_lift=lift)
         return boxes(game.state, battle, "att"), boxes(game.state, battle, "dfn")
     assert boxes_for([])[0] == [1, 3]
-    assert boxes_for([], quality=1)[0] == [2, 4]  # a +1 king moves one troop up one box
-    assert boxes_for([], quality=2)[0] == [2, 6]  # a +2 king (5): two troops up one box each, himself too
-    assert boxes_for([], quality=-1)[0] == [1, 1]  # a -1 king (§12.3) strength 1 moves one troop down
+    assert boxes_for([], quality=1, lift="up peasant@1")[0] == [2, 4]  # a +1 king moves one troop up one box
+    assert boxes_for([], quality=1, lift="none")[0] == [1, 4]  # ... "may"
+    assert boxes_for([], quality=2, lift="up peasant@1, king@5")[0] == [2, 6]  # two troops up one box each
+    assert boxes_for([], quality=2, lift="up2 peasant@1")[0] == [3, 5]  # or a single troop up two places
+    assert boxes_for([], quality=-1, lift="down king@1")[0] == [1, 1]  # boxes stop at 1
     assert boxes_for([], morale=-1)[1] == [1, 1, 1]
     assert boxes_for([], morale=0)[1] == [2, 2, 2]
     assert boxes_for([("regular", "p2", "Kent"), ("mercenary", "p2", "Kent")], morale=1)[1] == [3, 3, 3, 3, 3]
@@ -240,7 +242,7 @@ def test_s12_2_the_defender_may_retreat_into_the_city_the_attacker_assaults_at_m
 
 def test_s12_2_or_the_attacker_ravages_as_in_a_raid():
     game = declare(city_battle(), "Essex", "invade", "wool", dice=[6, 6, 6, 6])
-    game = choose(choose(game, "p2", "retreat"), "p1", "pillage")
+    game = choose(choose(game, "p2", "retreat"), "p1", "destroy")
     assert not prov(game, "Essex").city and prov(game, "Essex").owner == "p2"
     assert game.state.prompt.kind == "trade_gain"  # city spoils: one resource of choice
 

@@ -81,8 +81,17 @@ def test_s11_24_epidemic_plagues_a_column_and_its_neighbours():
 
 
 def test_s11_25_famine_ravages_a_column_and_marks_city_trade():
+    """§11 25 "All provinces named are ravaged, and city trade automatically fails, unless the
+    owner can spend a grain." Column 6: Thanet and Kent (p1, two wheat), then neutral ones."""
     game = draw(base(), 2, 5, 6)
+    assert game.state.prompt.kind == "famine" and game.state.prompt.prov == "Thanet"
+    game = choose(game, "p1", "spend_grain")  # Thanet spared
+    assert game.state.prompt.prov == "Kent"
+    game = choose(game, "p1", "suffer")
+    assert prov(game, "Thanet").ravage == 0 and not prov(game, "Thanet").famine
     assert prov(game, "Kent").ravage == 1 and prov(game, "Kent").famine
+    assert prov(game, "Surrey").ravage == 1 and prov(game, "Surrey").famine  # neutral: nobody to spend
+    assert res(game, "p1")["wheat"] == 1
 
 
 def test_s11_26_rebellion_first_player_province_in_the_column_secedes():
@@ -160,7 +169,7 @@ def test_s11_41_family_ties_a_neutral_province_joins():
 def test_s11_41_family_ties_the_owner_may_pay_to_keep_the_province():
     game = draw(base(), 4, 1, 4, 1)  # Ulster, p2's
     assert game.state.prompt.kind == "family_offer" and game.state.prompt.seat == "p2"
-    game = choose(game, "p2", "wool+gold")
+    game = choose(game, "p2", "wool=1,gold=1")
     assert game.state.prompt.kind == "family_accept" and game.state.prompt.seat == "p1"
     kept = choose(game, "p1", "accept")
     assert prov(kept, "Ulster").owner == "p2" and res(kept, "p1")["gold"] == 2 and res(kept, "p2")["wool"] == 0
@@ -199,7 +208,8 @@ def test_s11_44_the_sword_in_the_stone_arthur_is_a_plus_two_king():
 
 def test_s11_45_roman_ruin_any_improvement_in_a_province_of_choice():
     game = draw(base(), 4, 5)
-    assert "Kent:city" in game.state.prompt.options and "Kent:monastery" not in game.state.prompt.options
+    # "gain any improvement": p1 is Pagan, and a monastery is an improvement too
+    assert "Kent:city" in game.state.prompt.options and "Kent:monastery" in game.state.prompt.options
     game = choose(game, "p1", "Kent:city")
     assert prov(game, "Kent").city
 
@@ -262,8 +272,10 @@ def test_s11_62_earthquake_destroys_walls_in_a_column():
 
 
 def test_s11_63_muttering_in_the_ranks_regulars_desert_on_4_to_6():
-    game = draw(base(extra_units=[("regular", "p1", "Thanet")]), 6, 3, 4, 3)
-    assert [u.loc for u in units(game, kind="regular", owner="p1")] == ["Thanet"]
+    """§11 63 "Roll a die for each regular. On a roll of 4, 5, or 6 they desert." — each regular
+    on the map (Kent p1, Ulster p2, Thanet p1, a neutral one in Surrey), not only the drawer's."""
+    game = draw(base(extra_units=[("regular", "p1", "Thanet"), ("regular", None, "Surrey")]), 6, 3, 4, 3, 3, 6)
+    assert [u.loc for u in units(game, kind="regular")] == ["Ulster", "Thanet"]
 
 
 def test_s11_64_widespread_rebellion_rebels_fight_for_each_named_player_province():

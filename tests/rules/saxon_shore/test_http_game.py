@@ -1,6 +1,7 @@
 """Issue 4: a whole 3-player Saxon Shore game over HTTP (real uvicorn, real SQLite file) by
 three clients that only read ``legal-commands`` and post what they read; exported and
-verified offline by the CLI. A short turn limit (a game option) keeps it quick."""
+verified offline by the CLI. A short turn limit (a house-rule option) keeps it quick; the
+clients pick "done" half the time it is listed, as trading and road moves have no cap."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import threading
 
 import httpx
 
-from tests.rules.saladin.test_http_game import client_loop
+from tests.rules.saladin.test_http_game import client_loop as saladin_client_loop
+from tests.rules.saxon_shore.bots import Patient
+
+
+
+def client_loop(url, game, seat, rng, done, errors):
+    saladin_client_loop(url, game, seat, Patient(rng.random()), done, errors)
 
 SEATS = ("p1", "p2", "p3")
 

@@ -1,11 +1,14 @@
 """§1 the map (a documented reconstruction) and §10 game set-up, through the aggregate."""
 
+import json
+
 import pytest
 
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.board import BOARD
+from domain.rules.saxon_shore.board import BOARD, PACKAGE as BOARD_DIR, problems
+from domain.rules.saxon_shore.model import Prompt
 
-from .helpers import DONE, S, act, legal, new_game, prov, res, units
+from .helpers import DONE, S, act, legal, new_game, position, prov, res, stop, units
 
 
 def test_s1_map_has_36_provinces_7_wild_3_seas_13_resource_provinces():
@@ -94,3 +97,93 @@ def test_only_the_prompted_seat_acts():
     with pytest.raises(RuleViolation) as error:
         act(game, "p1", {"type": "choose", "option": "The Weald"})
     assert error.value.code == "saxon_shore.not_an_option"
+
+
+# -- issue 15, point 9: every map rule live, every fact the text states kept ------------------------
+def test_s7_boats_cannot_end_their_movement_in_a_wild_province_and_the_rule_is_live():
+    """§7 "Boat units cannot end their movement in a wild province." Four wild provinces touch
+    the sea (the Weald the Channel, the Fens the North Sea, Connaught the Irish Sea, Caledonia
+    both), so a boat may pass one along the coast but never stop there."""
+    assert {w for w in BOARD.wild if BOARD.shore(w)} == {"The Weald", "The Fens", "Connaught", "Caledonia"}
+    game = position(owners={"Kent": "p1", "Sussex": "p1"}, units=[("boat", "p1", "Kent", {"coast": "The Channel",
+                                                                                             "mp": 2})],
+                    prompt=Prompt("phase", "p1", args=("move",)), jobs=(stop(),))
+    with pytest.raises(RuleViolation) as error:
+        act(game, "p1", {"type": "move", "units": [1], "path": ["The Weald"]}, dice=[])
+    assert error.value.code == "saxon_shore.wild_province"
+    assert {"type": "move", "units": [1], "path": ["The Weald"]} not in legal(game, "p1")
+    passed = act(game, "p1", {"type": "move", "units": [1], "path": ["The Weald", "Sussex"]}, dice=[])
+    assert units(passed)[0].loc == "Sussex"
+
+
+def test_every_province_of_britain_is_reached_by_land_and_the_islands_by_sea():
+    """Gwynedd and Orkney are no longer cut off by land; Wight and Ireland are islands, so the
+    §2.1 rule "If there is no land route, then the shortest route, counting sea zones as
+    provinces, is used" stays live."""
+    by_land = BOARD.distances("Kent", by_sea=False)
+    islands = {"Wight", "Ulster", "Leinster", "Munster"}
+    assert {p for p in BOARD.provinces if p not in by_land} == islands
+    assert "Gwynedd" in by_land and "Orkney" in by_land
+    assert all(p in BOARD.distances("Kent", by_sea=True) for p in islands)
+
+
+def test_every_map_rule_has_something_to_act_on():
+    """§7 borders "marked with Forests, Marshes, or Mountains"; two paths of a kind pass the wild
+    province of that terrain (§11 12); Devon's two coasts (§4.6.4); boats along a shared coastline."""
+    kinds = {BOARD.border[pair] for pair in BOARD.border if not ({*pair} & set(BOARD.wild))}
+    assert kinds == {"normal", "forest", "marsh", "mountain"}
+    assert {BOARD.wild_terrain[w] for w in BOARD.wild} == {"forest", "marsh", "mountain"}
+    assert BOARD.shore("Devon") == ("Irish Sea", "The Channel")
+    assert BOARD.share_coastline("Kent", "Sussex") and BOARD.share_coastline("Somerset", "Devon")
+    assert not BOARD.share_coastline("Wessex", "Somerset")  # neighbours on different seas
+
+
+def test_the_map_file_keeps_every_fact_the_rulebook_states():
+    """A map (ours or an owner's) is checked against the rulebook: the random province table
+    (§3.4), 36 provinces of population 1-3, 13 resource provinces with 14 tokens and Kent's
+    wheat and iron (§1), the seven wild provinces (§7) and the wildmen die (§11 32), three sea
+    zones, Devon's two coasts (§4.6.4); every problem is listed."""
+    raw = json.loads((BOARD_DIR / "map.json").read_text())
+    assert problems(raw) == []
+    raw["provinces"]["Kent"]["resources"] = ["wheat"]
+    raw["provinces"]["Devon"]["coasts"] = ["Irish Sea"]
+    raw["wild_provinces"]["Powys"]["population"] = 1
+    found = problems(raw)
+    assert len(found) == 5 and any("Kent" in f for f in found) and any("Devon has" in f for f in found)
+    assert "The Channel: random adjacent 'Devon' is not a province adjacent to it" in found
+    assert any("Powys" in f for f in found) and any("thirteen" in f for f in found)
+
+
+def test_an_owners_printed_map_is_given_at_creation_checked_and_hashed_into_game_created(client):
+    """The owner's map (options.map, map.json's form) replaces the reconstruction for that game:
+    checked against the rulebook (a bad one is a 422 listing every problem, nothing recorded),
+    its SHA-256 is GameCreated.data_hash, and the game plays on it."""
+    raw = json.loads((BOARD_DIR / "map.json").read_text())
+    raw["provinces"]["Surrey"]["population"] = 3  # the owner's map differs from ours here
+    seats = {"p1": {"player": "Aelle"}, "p2": {"player": "Cerdic"}}
+    created = client.post("/games", json={"rules": "saxon-shore", "scenario": "standard", "seats": seats,
+                                          "options": {"map": raw}})
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    first = client.get(f"/games/{game_id}/events").json()["events"][0]
+    assert first["data"]["data_hash"] == S.data_hash("standard", {"map": raw}) != S.data_hash("standard")
+    assert client.get(f"/games/{game_id}").json()["view"]["provinces"]["Surrey"]["population"] == 3
+    bad = dict(raw, provinces={**raw["provinces"], "Kent": {"population": 1, "coasts": []}})
+    refused = client.post("/games", json={"rules": "saxon-shore", "scenario": "standard", "seats": seats,
+                                          "options": {"map": bad}})
+    assert refused.status_code == 422
+    assert "Kent has population 3" in refused.text and "Devon" not in refused.text
+    assert "The Channel: random adjacent 'Kent'" in refused.text  # every problem listed
+
+
+def test_a_record_made_under_an_older_version_is_named_as_such():
+    """Version 1.1.0 plays the book's rules on map version 2: a 1.0.0 record is not replayed as
+    if it were one; the verifier says which version made it."""
+    from domain.events import GameCreated
+    from domain.game import IncompatibleRecord, rule_system_for
+
+    old = GameCreated(rules=S.id, rules_version="1.0.0", scenario="standard", data_hash=S.data_hash("standard"),
+                      seats={}, seed_commitment="0" * 64)
+    with pytest.raises(IncompatibleRecord) as error:
+        rule_system_for(old)
+    assert "saxon-shore 1.0.0" in str(error.value) and S.version == "1.1.0"

@@ -16,7 +16,7 @@ from domain.rules.saxon_shore.model import Job, Prompt
 from projections.timeline import narrate
 
 from .helpers import DONE, SEED, FakeRng, S, decision, new_game, position, stop, then
-from .test_simulation import pick
+from .bots import choose_command
 
 SAXON_TYPES = {name for name in EVENT_TYPES if name.startswith("saxon-shore.")}
 OPTIONS = {"turn_limit": 6, "warrior_monks": True, "city_defences": True, "feeble_rulers": True}
@@ -33,11 +33,11 @@ def lines(game, seat, command, dice, filler=None):
 def random_records(players: int, seed: int, aggressive: bool):
     rnd = random.Random(seed)
     game = new_game(players, OPTIONS, game_id=UUID(int=seed * 10 + players))
-    records = []
+    records, used = [], {}
     while not game.ended:
         [seat] = game.to_act()
         commands = [msgspec.to_builtins(c) for c in S.legal_commands(game.state, seat)]
-        command = pick(rnd, commands, aggressive, game.state, seat)
+        command = choose_command(rnd, game.state, seat, commands, aggressive, used)
         new, game = decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw))
         records += new
     return records

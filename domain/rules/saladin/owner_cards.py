@@ -1,0 +1,332 @@
+"""Owner-supplied card data: an owner of the printed game plays with their own cards.
+
+The file has the shape of ``arsuf.json`` / ``hattin.json`` (:class:`.data.ScenarioData`, whose
+JSON Schema :data:`SCHEMA` is published by ``GET /rules/saladin``); ``_header`` and every
+``basis`` may be left out. :func:`problems` lists every way a file breaks the schema or the
+rulebook's constraints (counts, names, statuses, targets, lance totals); an empty list means
+the engine can play it. The game carries the file in ``GameCreated.options.cards`` and its hash
+in ``GameCreated.data_hash`` (RULES_NOTES.md, "Owner-supplied card data").
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+from typing import Any
+
+import msgspec
+
+from domain.rules.saladin.data import ARSUF, SEATS, ScenarioData, Tables
+
+SCHEMA: dict[str, Any] = msgspec.json.schema(ScenarioData)
+
+# What the rulebook says, independent of any data file.
+CONTENTS = "Game Contents"
+LANCES_IN_BOX = {"ayyubids": 59, "crusaders": 56}  # "115 wooden bars representing Lances — 59 … 56"
+BANNER_CARDS = {"arsuf": 6, "hattin": 8}  # "8 for the Hattin scenario and 6 for the Arsuf scenario", per side
+MAX_DICE = 3  # "6 Combat dice — 3 for the Ayyubids, 3 for the Crusaders"
+STATUSES = {  # each scenario's Statuses paragraph: banner -> (side, status rule, name)
+    "arsuf": {
+        "lusignan": ("crusaders", "never-committed", "Lusignan"),
+        "henry-ii": ("crusaders", "never-committed", "Henry II"),
+        "sable": ("crusaders", "two-locations", "Sablé"),
+        "bourgogne": ("crusaders", "two-locations", "Bourgogne"),
+        "richard": ("crusaders", "two-locations", "Richard"),
+        "naplouse": ("crusaders", "two-locations", "Naplouse"),
+        "aslam": ("ayyubids", "never-committed", "Aslam"),
+        "saladin": ("ayyubids", "never-committed", "Saladin"),
+        "saphadin": ("ayyubids", "follows-target", "Saphadin"),
+        "ala-afdal": ("ayyubids", "follows-target", "Ala Afdal"),
+        "ala-al-din": ("ayyubids", "follows-target", "Ala al Din"),
+        "soulayman": ("ayyubids", "follows-target", "Soulaymân"),
+    },
+    "hattin": {
+        "lusignan": ("crusaders", "camp-then-horns", "Lusignan"),
+        "ridefort": ("crusaders", "never-committed", "Ridefort"),
+        "d-ibelin": ("crusaders", "two-locations", "D'Ibelin"),
+        "naplouse": ("crusaders", "two-locations", "Naplouse"),
+        "chatillon": ("crusaders", "two-locations", "Châtillon"),
+        "raymond-iii": ("crusaders", "two-locations", "Raymond III"),
+        "husam-lulu": ("ayyubids", "never-committed", "Husam Lulu"),
+        "saladin": ("ayyubids", "two-locations", "Saladin"),
+        "keukburi": ("ayyubids", "follows-target", "Keukburi"),
+        "saphadin": ("ayyubids", "follows-target", "Saphadin"),
+        "manguras": ("ayyubids", "follows-target", "Manguras"),
+        "taqui-al-din": ("ayyubids", "follows-target", "Taqui al Din"),
+    },
+}
+HORNS_BANNERS = {"lusignan", "chatillon", "saladin", "manguras"}  # Hattin — Cards
+SPECIAL_RULES = {  # Special rules: Orders, initiative in a tie, the Arsuf lances
+    "arsuf": {"orders": {"crusaders": (11, 1), "ayyubids": (12, 0)}, "tie": "crusaders", "arsuf_lances": 2},
+    "hattin": {"orders": {"crusaders": (12, 0), "ayyubids": (12, 0)}, "tie": "ayyubids", "arsuf_lances": 0},
+}
+LEADERS = {  # Game Contents and the scenarios: who leads, and the actions the engine knows
+    "arsuf": {"crusaders": "richard-lionheart", "ayyubids": "saladin-arsuf"},
+    "hattin": {"crusaders": "guy-de-lusignan", "ayyubids": "saladin-hattin"},
+}
+LEADER_ACTIONS = {"seize-initiative", "recover-order", "horns", "order-loss"}
+EFFECTS = {  # scenario-specific actions: (scenario, side, banners whose cards may carry them)
+    "assault-arsuf": ("arsuf", {"lusignan"}), "shield-wall": (None, {"henry-ii", "lusignan"}),
+    "reinforce": (None, {"aslam", "saladin", "ridefort"}), "reinforce-arsuf": ("arsuf", {"aslam"}),
+    "sacrifice": ("arsuf", {"saladin"}), "set-fire": ("hattin", {"husam-lulu"}),
+    "feed-fire": ("hattin", {"husam-lulu"}),
+}
+REACTION_EFFECTS = {"two-lances-to-box": ("hattin", {"taqui-al-din"})}
+MODES = {"uncommitted", "committed", "reaction"}
+
+
+def decode(data: Any) -> ScenarioData:
+    """The owner's data as the engine's Structs (raises msgspec.ValidationError)."""
+    return msgspec.convert(data, ScenarioData)
+
+
+def canonical(data: Any) -> str:
+    """The owner's data as canonical JSON text (sorted keys): what a game state holds."""
+    return msgspec.json.encode(data, order="sorted").decode()
+
+
+@functools.lru_cache(maxsize=32)
+def tables(text: str) -> Tables:
+    """Indexed tables of one owner's data, decoded once per distinct text (a pure cache)."""
+    return Tables(msgspec.json.decode(text, type=ScenarioData))
+
+
+def problems(data: Any, scenario: str | None = None) -> list[str]:
+    """Every way ``data`` breaks the schema or the rulebook's constraints."""
+    try:
+        d = decode(data)
+    except msgspec.ValidationError:
+        return schema_problems(data)
+    out: list[str] = []
+    if scenario is not None and d.scenario != scenario:
+        out.append(f"scenario: the file is for {d.scenario!r}, the game is {scenario!r}")
+    if d.scenario not in STATUSES:
+        return out + [f"scenario: {d.scenario!r} is not a Saladin scenario (arsuf, hattin)"]
+    _orders(d, out)
+    banners = _banners(d, out)
+    cards = _cards(d, banners, out)
+    for card_id, card in cards.items():
+        _card(d, card, banners[card_id], banners, cards, out)
+    _leaders(d, out)
+    return out
+
+
+def schema_problems(data: Any) -> list[str]:
+    """Every schema problem, field by field and element by element (msgspec stops at the first)."""
+    tail = " (the JSON Schema is published by GET /rules/saladin)"
+    if not isinstance(data, dict):
+        return ["schema: the card data is a JSON object" + tail]
+    out = []
+    hints = typing.get_type_hints(ScenarioData)
+    fields = {f.encode_name: f for f in msgspec.structs.fields(ScenarioData)}
+    for name in sorted(set(data) - set(fields)):
+        out.append(f"schema: {name}: unknown field" + tail)
+    for name, field in fields.items():
+        if name not in data:
+            if field.required:
+                out.append(f"schema: {name}: missing" + tail)
+            continue
+        kind = hints[field.name]
+        value = data[name]
+        element = typing.get_args(kind)[0] if typing.get_origin(kind) is tuple and isinstance(value, list) else None
+        for i, item in enumerate(value) if element is not None else [(None, value)]:
+            try:
+                msgspec.convert(item, element if element is not None else kind)
+            except msgspec.ValidationError as error:
+                where = name if i is None else f"{name}[{i}]"
+                out.append(f"schema: {where}: {error}" + tail)
+    return out or ["schema: the card data does not decode" + tail]
+
+
+def _orders(d: ScenarioData, out: list[str]) -> None:
+    rules = SPECIAL_RULES[d.scenario]
+    if d.order_tokens_per_side != 13:
+        out.append(f"order_tokens_per_side: {d.order_tokens_per_side}, not 13 ({CONTENTS}: 13 Order tokens a side)")
+    for seat in SEATS:
+        got = d.orders.get(seat)
+        want = rules["orders"][seat]
+        if got is None or (got.available, got.reserve) != want:
+            out.append(f"orders.{seat}: {want[0]} available and {want[1]} in Arsuf (Special rules)")
+    if set(d.orders) - set(SEATS):
+        out.append(f"orders: unknown sides {sorted(set(d.orders) - set(SEATS))}")
+    if d.initiative_tie != rules["tie"]:
+        out.append(f"initiative_tie: {rules['tie']} (Special rules: Initiative in case of a tie)")
+    if d.arsuf_lances != rules["arsuf_lances"]:
+        out.append(f"arsuf_lances: {rules['arsuf_lances']} (Arsuf — Special rules: the two Ayyubid Lances in Arsuf)")
+
+
+def _banners(d: ScenarioData, out: list[str]) -> dict[str, Any]:
+    """Banner checks; returns card id -> the banner it belongs to."""
+    book = STATUSES[d.scenario]
+    ids = [b.id for b in d.banners]
+    if len(ids) != len(set(ids)):
+        out.append("banners: a banner is listed twice")
+    for missing in sorted(set(book) - set(ids)):
+        out.append(f"banners: {missing} is missing (Statuses)")
+    for extra in sorted(set(ids) - set(book)):
+        out.append(f"banners: {extra} is not a banner of {d.scenario} (Statuses)")
+    totals = {s: 0 for s in SEATS}
+    owner: dict[str, Any] = {}
+    for i, b in enumerate(d.banners):
+        where = f"banners[{i}] ({b.id})"
+        if b.id in book:
+            side, rule, name = book[b.id]
+            if b.side != side:
+                out.append(f"{where}.side: {side}")
+            if b.status_rule != rule:
+                out.append(f"{where}.status_rule: {rule} (Statuses)")
+            if b.name != name:
+                out.append(f"{where}.name: {name!r}, as the rulebook prints it")
+        if b.side in totals:
+            totals[b.side] += len(b.track)
+        if not b.track:
+            out.append(f"{where}.track: a banner starts with at least 1 Lance")
+        bad = [s for s in b.track if s not in ("", "+1", "give")]
+        if bad:
+            out.append(f"{where}.track: slots are '', '+1' or 'give', not {bad}")
+        if "give" in b.track[:-1]:
+            out.append(f"{where}.track: the 'give the banner' cross is on the last slot only")
+        gives = bool(b.track) and b.track[-1] == "give"
+        if gives == (b.id == "husam-lulu"):
+            out.append(f"{where}.track: " + ("Husam Lulu's Banner is not given to the Crusaders player"
+                                             if gives else "the last slot carries the 'give the banner' cross "
+                                             "(Key Game Terms — Lance)"))
+        wants_horns = d.scenario == "hattin" and b.id in HORNS_BANNERS
+        if wants_horns != (b.horns_card is not None):
+            out.append(f"{where}.horns_card: " + ("the Banners of Lusignan, Châtillon, Saladin and Manguras each "
+                                                  "have two cards" if wants_horns else "only the four Horns banners "
+                                                  "of Hattin have a second card"))
+        if (b.follows is not None) != (b.status_rule == "camp-then-horns"):
+            out.append(f"{where}.follows: only Lusignan at Hattin follows Saladin's status")
+        elif b.follows is not None and b.follows != "saladin":
+            out.append(f"{where}.follows: 'saladin' (the Banner of Saladin which is the only one that can target it)")
+        for card_id in (b.card, b.horns_card):
+            if card_id is not None:
+                if card_id in owner:
+                    out.append(f"{where}: card {card_id!r} belongs to two banners")
+                owner[card_id] = b
+    totals["ayyubids"] += d.arsuf_lances
+    for seat in SEATS:
+        if totals[seat] > LANCES_IN_BOX[seat]:
+            out.append(f"lances: {totals[seat]} {seat} lances set up; the box holds {LANCES_IN_BOX[seat]} ({CONTENTS})")
+    return owner
+
+
+def _cards(d: ScenarioData, owner: dict[str, Any], out: list[str]) -> dict[str, Any]:
+    cards = {}
+    for i, c in enumerate(d.cards):
+        if c.id in cards:
+            out.append(f"cards[{i}]: card {c.id!r} is listed twice")
+        if c.id not in owner:
+            out.append(f"cards[{i}] ({c.id}): no banner uses this card")
+            continue
+        b = owner[c.id]
+        if c.horns != (c.id == b.horns_card):
+            out.append(f"cards[{i}] ({c.id}).horns: {c.id == b.horns_card} (the Horns symbol)")
+        cards[c.id] = c
+    for card_id in sorted(set(owner) - set(cards)):
+        out.append(f"cards: {card_id} is missing")
+    for seat in SEATS:
+        n = sum(1 for card_id in cards if owner[card_id].side == seat)
+        if n != BANNER_CARDS[d.scenario]:
+            out.append(f"cards: {n} {seat} Banner cards; {d.scenario} has {BANNER_CARDS[d.scenario]} a side ({CONTENTS})")
+    return cards
+
+
+def _card(d, card, banner, banners, cards, out: list[str]) -> None:
+    where = f"card {card.id}"
+    book = STATUSES[d.scenario]
+    rule = banner.status_rule
+    enemy_ids = {bid for bid, (side, _, _) in book.items() if side != banner.side}
+    seen = set()
+    for t in card.targets:
+        if t.banner in seen:
+            out.append(f"{where}.targets: {t.banner} is listed twice")
+        seen.add(t.banner)
+        if t.banner == ARSUF:
+            if not (d.scenario == "arsuf" and banner.side == "crusaders"):
+                out.append(f"{where}.targets: only a Crusader card at Arsuf can target the lances in Arsuf")
+        elif t.banner not in enemy_ids:
+            out.append(f"{where}.targets: {t.banner} is not an enemy banner (the enemy Banners that a Banner can "
+                       "target are shown on its card)")
+        if not t.modes or set(t.modes) - MODES:
+            out.append(f"{where}.targets[{t.banner}].modes: one or more of uncommitted, committed, reaction")
+        if "committed" in t.modes and rule == "never-committed":
+            out.append(f"{where}.targets[{t.banner}]: {banner.id} can never be Committed (Statuses)")
+        if "reaction" in t.modes and not card.reactions:
+            out.append(f"{where}.targets[{t.banner}]: a Reaction mode with no reaction on the card")
+    ids = [a.id for a in card.actions]
+    if len(ids) != len(set(ids)):
+        out.append(f"{where}.actions: an action id is listed twice")
+    if not any(a.cost == 0 and a.status == "any" and a.target == "none" and not a.ordered for a in card.actions):
+        out.append(f"{where}.actions: no action with a cost of 0, usable in any status, with no target, on the "
+                   "front (Activation — Special cases: they must activate it using the Action with a cost of 0)")
+    for a in card.actions:
+        at = f"{where}.actions[{a.id}]"
+        if a.cost < 0:
+            out.append(f"{at}.cost: at least 0")
+        if a.cost == 0 and a.ordered:
+            out.append(f"{at}: a 0-cost action on the back of the card would let a phase never end")
+        if not (0 <= a.red <= MAX_DICE and 0 <= a.green <= MAX_DICE):
+            out.append(f"{at}: 0 to {MAX_DICE} dice of each colour ({CONTENTS})")
+        if rule == "never-committed" and (a.status == "committed" or a.change):
+            out.append(f"{at}: {banner.id} can never be Committed (Statuses)")
+        if a.change and rule != "two-locations":
+            out.append(f"{at}.change: only a two-location banner changes its own status (Statuses)")
+        if a.change == "commit" and a.status == "committed" or a.change == "withdraw" and a.status == "uncommitted":
+            out.append(f"{at}: a status change starts from the other status")
+        if a.target == "enemy" and not [t for t in card.targets if t.banner != ARSUF]:
+            out.append(f"{at}: targets an enemy, and the card lists none")
+        if a.target == "arsuf" and not any(t.banner == ARSUF for t in card.targets):
+            out.append(f"{at}: targets Arsuf, and the card does not list it")
+        if a.target == "friendly":
+            if not a.friendly:
+                out.append(f"{at}.friendly: the banners it reinforces")
+            for f in a.friendly:
+                if book.get(f, ("",))[0] != banner.side:
+                    out.append(f"{at}.friendly: {f} is not a friendly banner")
+        elif a.friendly:
+            out.append(f"{at}.friendly: only a friendly-target action lists banners")
+        if a.effect is not None:
+            allowed = EFFECTS.get(a.effect)
+            if allowed is None:
+                out.append(f"{at}.effect: one of {', '.join(sorted(EFFECTS))} (the Scenario-specific Actions)")
+            elif (allowed[0] not in (None, d.scenario)) or banner.id not in allowed[1]:
+                out.append(f"{at}.effect: {a.effect} is not an action of {banner.id} at {d.scenario}")
+    for r in card.reactions:
+        at = f"{where}.reactions[{r.id}]"
+        if not any("reaction" in t.modes for t in card.targets):
+            out.append(f"{at}: no enemy is listed in Reaction, so it can never be used")
+        reachers = [t.banner for t in card.targets if "reaction" in t.modes and t.banner in banners]
+        enemy_actions = {a.id for bid in reachers for cid in (banners[bid].card, banners[bid].horns_card)
+                         if cid in cards for a in cards[cid].actions}
+        unknown = sorted(set(r.against) - enemy_actions)
+        if not r.against or unknown:
+            out.append(f"{at}.against: actions of the enemies it reacts to, not {unknown or 'nothing'}")
+        if not (0 <= r.red <= MAX_DICE and 0 <= r.green <= MAX_DICE) or r.cost < 0:
+            out.append(f"{at}: a cost of 0 or more and 0 to {MAX_DICE} dice of each colour")
+        if r.effect is not None and (r.effect not in REACTION_EFFECTS
+                                     or d.scenario != REACTION_EFFECTS[r.effect][0]
+                                     or banner.id not in REACTION_EFFECTS[r.effect][1]):
+            out.append(f"{at}.effect: only Taqui al Din's two-lances-to-box at Hattin")
+    if d.scenario == "hattin" and banner.id != "saladin" and card.horns and card.target_modes("lusignan"):
+        out.append(f"{where}: at the Horns, Saladin is the only one that can target Lusignan (Hattin — Statuses)")
+
+
+def _leaders(d: ScenarioData, out: list[str]) -> None:
+    want = LEADERS[d.scenario]
+    got = {leader.side: leader for leader in d.leaders}
+    if len(d.leaders) != 2 or set(got) != set(SEATS):
+        out.append("leaders: one Leader card per side")
+    for seat, leader in got.items():
+        if want.get(seat) != leader.id:
+            out.append(f"leaders.{seat}: {want.get(seat)!r}")
+        unknown = sorted({a.id for a in leader.actions} - LEADER_ACTIONS)
+        if unknown or not leader.actions:
+            out.append(f"leaders.{seat}.actions: from {', '.join(sorted(LEADER_ACTIONS))}, not {unknown or 'none'}")
+    if d.scenario == "hattin":
+        guy, saladin = got.get("crusaders"), got.get("ayyubids")
+        if guy and not any(a.id == "horns" and a.once for a in guy.actions):
+            out.append("leaders.crusaders: Lusignan (Leader), once per game: the Horns of Hattin")
+        if saladin and not any(a.id == "order-loss" and a.once for a in saladin.actions):
+            out.append("leaders.ayyubids: Saladin (Leader), once per game: the Order loss")
