@@ -270,7 +270,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         rules: str | None = None,
         status: Annotated[str | None, Query(pattern="^(active|ended)$")] = None,
         tournament: str | None = None,
-        after: Annotated[int | None, Query(ge=0, le=MAX_INT, description="the `next` cursor of the previous page")] = None,
+        after: Annotated[int | None, Query(ge=0, le=MAX_INT,
+                                           description="the `next` cursor of the previous page")] = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
     ) -> Response:
         """The game index, newest first, filtered and paginated by cursor."""
@@ -328,7 +329,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         game_id: GameId,
         after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         last_event_id: Annotated[str | None, Header(
-            pattern="^[0-9]{1,19}$", description="the id of the last event received: the stream resumes after it")] = None,
+            pattern="^[0-9]{1,19}$",
+            description="the id of the last event received: the stream resumes after it")] = None,
         authorization: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones,

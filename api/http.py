@@ -145,7 +145,8 @@ def require_json(content_type: str | None) -> None:
     parameters. Anything else is a 415, so a web page cannot post one without a CORS preflight."""
     media = (content_type or "").split(";", 1)[0].strip().lower()
     if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
-        raise UnsupportedMediaType(f"send the body as 'Content-Type: application/json', not {content_type or 'nothing'!r}")
+        raise UnsupportedMediaType(
+            f"send the body as 'Content-Type: application/json', not {content_type or 'nothing'!r}")
 
 
 async def read_raw(receive: Any, declared: str | None, limit: int) -> bytes:

@@ -734,7 +734,8 @@ def pair_round(request: Request, tournament_id: TournamentId, authorization: Aut
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{number}", **doc(response=RoundInfo, errors=(404, 422)))
-def get_round(request: Request, tournament_id: TournamentId, number: Annotated[int, Path(ge=1, le=MAX_INT)]) -> Response:
+def get_round(request: Request, tournament_id: TournamentId,
+              number: Annotated[int, Path(ge=1, le=MAX_INT)]) -> Response:
     """One round: tables, games, results (each with its game's GameEnded hash), byes."""
     return respond(service(request).round(tournament_id, number))
 
