@@ -1,13 +1,15 @@
 """Several Herald processes on one PostgreSQL database (issue 17, "Correct with many
 processes"): the schema is created once when they start together, a command that loses a
 race to another process is decided again or answered 409 (never 500), caches and
-idempotency keys stay right, and each read model is caught up by one process at a time."""
+idempotency keys stay right, live streams follow what any process writes, and each read
+model is caught up by one process at a time."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from uuid import UUID
@@ -15,6 +17,7 @@ from uuid import UUID
 import httpx
 
 from api.service import AnnotationRequest, CommandRequest, CreateGame, DisputeRequest, Herald, SeatRequest
+from tests.api.test_live_streams import _open_stream
 from tests.conftest import ADMIN_TOKEN, Backend
 from tests.scale.conftest import HERALD, process_env, start
 
@@ -43,6 +46,9 @@ def test_racing_commands_over_two_processes_are_decided_again_never_500(pg, tmp_
     servers = [start(tmp_path, env, f"herald-{i}") for i in range(2)]
     try:
         games = [_create(servers[0].url) for _ in range(3)]
+        # a live stream on the second process follows what the first one writes too
+        stream, head = _open_stream(servers[1].url, games[0]["id"])
+        assert head.startswith(b"HTTP/1.1 200"), head
 
         def send(i: int) -> tuple[int, dict, dict]:
             game, seat = games[i % 3], ("alice", "bob")[i % 2]
@@ -70,6 +76,17 @@ def test_racing_commands_over_two_processes_are_decided_again_never_500(pg, tmp_
             game = next(g for g in games if g["id"] in sent["url"])
             record = httpx.get(servers[0].url + f"/games/{game['id']}/record", timeout=30).json()
             assert {e["version"]: e["hash"] for e in record["events"]}[body["head"]["version"]] == body["head"]["hash"]
+        # the stream on process 1 follows what process 0 alone writes (its follower polls the log)
+        note = httpx.post(servers[0].url + f"/games/{games[0]['id']}/commands", timeout=30,
+                          json={"seat": "alice", "command": {"type": "note", "text": "seen elsewhere?"}},
+                          headers={"Authorization": f"Bearer {games[0]['seat_tokens']['alice']}"})
+        assert note.status_code == 201, note.text
+        last = note.json()["version"]
+        seen, deadline = head, time.monotonic() + 30
+        while f"id: {last}\n".encode() not in seen and time.monotonic() < deadline:
+            seen += stream.recv(65536)
+        stream.close()
+        assert f"id: {last}\n".encode() in seen
         # an idempotent retry sent to the other process answers the first response, no new dice
         _, first, sent = next(a for a in answers if a[0] == 201)
         other = sent["url"].replace(servers[0].url, "X").replace(servers[1].url, servers[0].url).replace("X", servers[1].url)
