@@ -10,6 +10,7 @@ from uuid import UUID
 
 import msgspec
 from fastapi import FastAPI, Header, Path, Query, Request
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -20,6 +21,9 @@ from api.config import Settings
 from api.docs_routes import install_docs
 from api.errors import Conflict, Illegal, Invalid, NotFound
 from api.http import (
+    MAX_INT,
+    RECORD_DEPTH,
+    Link,
     bearer,
     database_away,
     doc,
@@ -28,6 +32,8 @@ from api.http import (
     install_openapi,
     read_body,
     respond,
+    send_error,
+    unstorable_target,
 )
 from api.health import Health, HealthCheck
 from api.live import Live, Slots
@@ -118,20 +124,57 @@ class HeraldApp(FastAPI):
     """FastAPI, with the write limits (api/ratelimit.py) and the hot command route
     (api/command_route.py) answered ahead of it."""
 
-    def __init__(self, *, command_body_limit: int, limits: WriteLimits, **kwargs: Any) -> None:
+    def __init__(self, *, command_body_limit: int, limits: WriteLimits, cors_origins: tuple[str, ...] = (),
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.commands = CommandRoute(lambda: self.state.herald, limit=command_body_limit)
+        self.commands: Any = CommandRoute(lambda: self.state.herald, limit=command_body_limit)
         self.limits = limits if limits.on else None
+        if cors_origins:  # off unless configured (HERALD_CORS_ORIGINS)
+            self.commands = CORSMiddleware(self.commands, **cors_options(cors_origins))
+            self.add_middleware(CORSMiddleware, **cors_options(cors_origins))
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if self.limits is not None and scope["type"] == "http":
-            wait = self.limits.wait(scope)
-            if wait:
-                return await self.limits.refuse(send, wait)
-        game_id = command_target(scope)
-        if game_id is not None:
-            return await self.commands(scope, receive, send, game_id)
+        if scope["type"] == "http":
+            refused = unstorable_target(scope)
+            if refused is not None:
+                return await send_error(send, refused)
+            if self.limits is not None:
+                wait = self.limits.wait(scope)
+                if wait:
+                    return await self.limits.refuse(send, wait)
+            if command_target(scope) is not None:
+                return await self.commands(scope, receive, send)
         await super().__call__(scope, receive, send)
+
+
+def cors_options(origins: tuple[str, ...]) -> dict[str, Any]:
+    """Cross-origin reads and writes for the configured origins only; tokens travel in the
+    Authorization header, never in cookies, so no credentials."""
+    return {"allow_origins": list(origins), "allow_methods": ["GET", "POST"],
+            "allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID"],
+            "expose_headers": ["Location", "Idempotent-Replayed"], "max_age": 600}
+
+
+GAME_EXAMPLE = {"rules": "open-table", "seats": {"alice": {"player": "Alice"}, "bob": {"player": "Bob"}}}
+# A created game or tournament leads to every operation on it (OpenAPI links): a client, or the
+# fuzzer's stateful phase (tests/api/test_fuzzing.py), follows them from the creation's answer.
+LINKS = [
+    Link(("post", "/games"), "201", "game_id", "$response.body#/id", "Bearer {$response.body#/seat_tokens/alice}",
+         {"/games/{game_id}/commands": {"seat": "alice", "command": {"type": "roll", "label": "linked", "dice": "2d6"}},
+          "/games/{game_id}/annotations": {"text": "a note"},
+          "/games/{game_id}/fork": {"version": 1, "dice": "fresh"}}),
+    Link(("post", "/games/{game_id}/fork"), "201", "game_id", "$response.body#/id"),
+    Link(("post", "/tournaments"), "201", "tournament_id", "$response.body#/id",
+         "Bearer {$response.body#/director_token}",
+         {"/tournaments/{tournament_id}/players": {"name": "Ann"}}),
+]
+
+
+def _last_event_id(value: str) -> int:
+    """A Last-Event-ID header: the version of an event Herald sent (ASCII digits, 64 bits)."""
+    if not (value.isascii() and value.isdigit() and int(value) <= MAX_INT):
+        raise Invalid(f"Last-Event-ID is the version of an event, not {value[:40]!r}", code="bad_last_event_id")
+    return int(value)
 
 
 def create_app(herald: Herald | None = None, settings: Settings | None = None) -> FastAPI:
@@ -156,6 +199,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
 
     app = HeraldApp(
         command_body_limit=settings.max_command_body,
+        cors_origins=settings.cors_origins,
         limits=WriteLimits(settings.writes_per_token, settings.write_burst_per_token,
                            settings.writes_per_address, settings.write_burst_per_address),
         title="Herald",
@@ -210,7 +254,9 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             raise NotFound(f"no rule system {system!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
         return respond(_rules_info(system))
 
-    @app.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201, errors=(400, 413, 422)))
+    @app.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201,
+                              errors=(400, 401, 403, 413, 422),
+                              example=GAME_EXAMPLE))
     async def create_game(request: Request) -> Response:
         """Create a game. The seat tokens are shown once: keep them."""
         body = await read_body(request, CreateGame, settings.max_command_body)
@@ -224,7 +270,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         rules: str | None = None,
         status: Annotated[str | None, Query(pattern="^(active|ended)$")] = None,
         tournament: str | None = None,
-        after: Annotated[int | None, Query(ge=0, description="the `next` cursor of the previous page")] = None,
+        after: Annotated[int | None, Query(ge=0, le=MAX_INT,
+                                           description="the `next` cursor of the previous page")] = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
     ) -> Response:
         """The game index, newest first, filtered and paginated by cursor."""
@@ -266,7 +313,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def list_events(
         request: Request,
         game_id: GameId,
-        after: Annotated[int, Query(ge=0)] = 0,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
@@ -280,8 +327,10 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     async def stream_events(
         request: Request,
         game_id: GameId,
-        after: Annotated[int, Query(ge=0)] = 0,
-        last_event_id: Annotated[str | None, Header()] = None,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        last_event_id: Annotated[str | None, Header(
+            pattern="^[0-9]{1,19}$",
+            description="the id of the last event received: the stream resumes after it")] = None,
         authorization: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones,
@@ -291,7 +340,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         herald = service(request)
         await run_in_threadpool(herald.game, game_id)  # 404 before the stream starts
         reader = await run_in_threadpool(herald.reader, game_id, bearer(authorization))
-        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+        start = after if last_event_id is None else _last_event_id(last_event_id)
         live: Live = request.app.state.live
         client = request.client.host if request.client else "unknown"
         request.app.state.stream_slots.take(client)
@@ -328,7 +377,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def state_at(
         request: Request,
         game_id: GameId,
-        at: Annotated[int | None, Query(ge=1, description="a version; the latest when omitted")] = None,
+        at: Annotated[int | None, Query(ge=1, le=MAX_INT, description="a version; the latest when omitted")] = None,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         """The board as it stood at version ``at``."""
@@ -338,7 +387,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def timeline(
         request: Request,
         game_id: GameId,
-        after: Annotated[int, Query(ge=0)] = 0,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
@@ -359,7 +408,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         """Verify a portable record: hash chain, seed commitment, every draw, full replay.
         The body is a record, or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest)
         to also prove the record holds each receipted head and was signed by that key."""
-        raw = await read_body(request, dict, settings.max_body)
+        raw = await read_body(request, dict, settings.max_body, RECORD_DEPTH)
         try:
             if "record" in raw and "header" not in raw:
                 wrapped = msgspec.convert(raw, VerifyRequest)
@@ -377,7 +426,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(audit_router(settings))
     install_openapi(app, [VerifyRequest],
                     {f"Command-{system}": RULE_SYSTEMS[system].command_type for system in sorted(RULE_SYSTEMS)},
-                    paths=COMMAND_OPERATION)
+                    paths=COMMAND_OPERATION, links=LINKS)
     return app
 
 

@@ -128,7 +128,7 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(herald(request).abandon, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, response=GameCreatedResponse, status=201,
-                                                errors=(400, 403, 404, 409, 413, 422)))
+                                                errors=(400, 401, 403, 404, 409, 413, 422)))
     async def fork(request: Request, game_id: GameId,
                    authorization: Annotated[str | None, Header()] = None) -> Response:
         """A study game from a version of this one: ``same`` dice (once the seed is public),

@@ -20,24 +20,13 @@ from uuid import UUID
 import msgspec
 
 from api.errors import HeraldError, Invalid
-from api.http import (
-    DATABASE_AWAY,
-    INTERNAL_ERROR,
-    PROBLEM,
-    bearer,
-    database_away,
-    decode_body,
-    doc,
-    error_body,
-    error_headers,
-    read_raw,
-)
+from api.http import DATABASE_AWAY, MAX_INT, bearer, database_away, decode_body, doc, read_raw, require_json, send_error
 from api.service import CommandRequest, CommandResponse, Herald
 
 log = logging.getLogger("herald")
 
 PATH = re.compile(r"/games/(?P<game_id>[^/]+)/commands/?")  # a trailing slash is the same path
-_WANTED = frozenset((b"content-length", b"authorization", b"idempotency-key", b"if-match"))
+_WANTED = frozenset((b"content-length", b"content-type", b"authorization", b"idempotency-key", b"if-match"))
 _JSON = b"application/json"
 _encode = msgspec.json.Encoder().encode
 
@@ -58,13 +47,15 @@ class CommandRoute:
         self.herald = herald  # read per request: the app opens its Herald at start-up
         self.limit = limit
 
-    async def __call__(self, scope: dict, receive: Any, send: Any, raw_id: str) -> None:
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         status, content_type, extra = 201, _JSON, []
+        raw_id = command_target(scope) or ""
         try:
             if scope["method"] != "POST":
                 extra = [(b"allow", b"POST")]
                 raise MethodNotAllowed(f"{scope['method']} {scope['path']}: this path takes POST only")
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in _WANTED}
+            require_json(headers.get("content-type"))
             body = decode_body(await read_raw(receive, headers.get("content-length"), self.limit), CommandRequest)
             response, replayed = await self.herald().command_async(
                 _game_id(raw_id), _expected_version(body, headers.get("if-match")),
@@ -73,12 +64,10 @@ class CommandRoute:
             if replayed:
                 extra = [(b"idempotent-replayed", b"true")]
         except (HeraldError, *DATABASE_AWAY) as raised:
-            error = raised if isinstance(raised, HeraldError) else database_away()
-            status, content_type, payload = error.status, PROBLEM.encode(), error_body(error)
-            extra += [(k.lower().encode(), v.encode()) for k, v in (error_headers(error) or {}).items()]
+            return await send_error(send, raised if isinstance(raised, HeraldError) else database_away(), extra)
         except Exception:
             log.exception("internal error")
-            status, content_type, payload = 500, PROBLEM.encode(), INTERNAL_ERROR
+            return await send_error(send, None)
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", content_type),
                                 (b"content-length", str(len(payload)).encode()), *extra]})
@@ -99,15 +88,16 @@ def _game_id(raw: str) -> UUID:
 def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequest:
     if if_match is None or body.expected_version is not None:
         return body
-    try:
-        return msgspec.structs.replace(body, expected_version=int(if_match.strip().removeprefix("W/").strip('"')))
-    except ValueError:
-        raise Invalid(f"If-Match must be a version number, not {if_match!r}", code="bad_if_match") from None
+    value = if_match.strip().removeprefix("W/").strip('"')
+    if not (value.isascii() and value.isdigit() and int(value) <= MAX_INT):
+        raise Invalid(f"If-Match must be a version number, not {if_match!r}", code="bad_if_match")
+    return msgspec.structs.replace(body, expected_version=int(value))
 
 
 def _operation() -> dict[str, Any]:
     documented = doc(body=CommandRequest, response=CommandResponse, status=201,
-                     errors=(400, 401, 403, 404, 409, 413, 422, 503))
+                     errors=(400, 401, 403, 404, 409, 413, 415, 422, 503),
+                     example={"seat": "alice", "command": {"type": "roll", "label": "opening roll", "dice": "2d6"}})
     return {
         "summary": "Record a command",
         "description": "Record a seat's command (Bearer seat token). `expected_version` (or If-Match) "
@@ -120,9 +110,10 @@ def _operation() -> dict[str, Any]:
             {"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"},
              "description": "Bearer <seat token>"},
             {"name": "Idempotency-Key", "in": "header", "required": False,
-             "schema": {"type": "string", "maxLength": 200},
+             "schema": {"type": "string", "minLength": 1, "maxLength": 200},
              "description": "A retry with the same key returns the first response and draws no new dice"},
-            {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            {"name": "If-Match", "in": "header", "required": False,
+             "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,18}"?$'},
              "description": "The expected version, when the body does not give expected_version"},
         ],
         **documented["openapi_extra"],

@@ -15,14 +15,16 @@ from typing import Any
 
 import msgspec
 
-from projections.sql import Database
+from projections.sql import Database, Skipped
 
 
 class ReadModelLag(msgspec.Struct, frozen=True):
-    """A read model's tracking position in the notification log, and how many ids it is behind."""
+    """A read model's tracking position in the notification log, how many ids it is behind,
+    and the notifications it skipped because it could not apply them (projections/sql.py)."""
 
     position: int
     lag: int
+    skipped: list[Skipped] = []
 
 
 class Health(msgspec.Struct, frozen=True):
@@ -75,5 +77,10 @@ class HealthCheck:
         head = self._recorder.max_notification_id() or 0
         with self._db.transaction() as s:
             rows = s.rows("SELECT projection, position FROM herald_tracking ORDER BY projection")
+            skipped = s.rows("SELECT projection, position, error FROM herald_skipped ORDER BY projection, position")
+        passed: dict[str, list[Skipped]] = {}
+        for r in skipped:
+            passed.setdefault(r["projection"], []).append(Skipped(int(r["position"]), r["error"]))
         return Health(True, "reachable", head, {
-            r["projection"]: ReadModelLag(int(r["position"]), max(head - int(r["position"]), 0)) for r in rows})
+            r["projection"]: ReadModelLag(int(r["position"]), max(head - int(r["position"]), 0),
+                                          passed.get(r["projection"], [])) for r in rows})

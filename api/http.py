@@ -4,7 +4,11 @@ schemas merged into the OpenAPI document, and every error as RFC 9457 problem+js
 from __future__ import annotations
 
 import logging
+import re
+from http import HTTPStatus
+from itertools import accumulate
 from typing import Any, TypeVar
+from urllib.parse import parse_qsl
 
 import msgspec
 from fastapi import FastAPI, Request
@@ -14,13 +18,30 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from api.errors import HeraldError, Invalid, TooLarge, Unavailable
+from api.errors import HeraldError, Invalid, TooLarge, Unauthorized, Unavailable
 
 T = TypeVar("T")
 log = logging.getLogger("herald")
 
 PROBLEM = "application/problem+json"
 REF = "#/components/schemas/{name}"
+MAX_DEPTH = 32  # nesting of a body Herald stores; a record holds it at most 4 levels deeper
+RECORD_DEPTH = 64  # nesting of a portable record sent to be verified or viewed
+MAX_INT = 2**63 - 1  # every integer Herald takes fits both backends' BIGINT
+# Byte-level looks, C speed, that rule out most bodies before any walk: a number of 19 digits or
+# more (after ':', ',', '[' or '-'; a digit run inside a hash follows a letter or a quote), and
+# an upper bound of the nesting (brackets inside strings count too: only a walk is wasted).
+_NUMBER_SHAPE = bytes.maketrans(b"0123456789,[-", b"0000000000:::")
+_LONG_RUN = b":" + b"0" * 19
+_BRACKETS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+
+
+def _nesting_at_most(raw: bytes) -> int:
+    """An upper bound of how deep ``raw`` nests (exact when no string holds a bracket)."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return 0 if not raw else raw.count(b"[") + raw.count(b"{")
+    return max(accumulate(memoryview(raw.translate(_BRACKETS, _NOT_BRACKETS)).cast("b")), default=0)
 
 
 class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -33,14 +54,23 @@ class Problem(msgspec.Struct, frozen=True, omit_defaults=True):
     code: str | None = None
     rule: str | None = None
     version: int | None = None
+    field: str | None = None
     problems: list[str] | None = None  # every problem found (owner-supplied data)
 
 
 def bearer(authorization: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header, if any."""
+    """The token of an ``Authorization: Bearer <token>`` header, if any. Tokens are
+    visible ASCII (Herald issues URL-safe ones); anything else is refused, never compared."""
     if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip() or None
+        token = authorization[7:].strip()
+        if not _TOKEN.fullmatch(token):
+            raise Unauthorized("a bearer token is visible ASCII characters (letters, digits, punctuation)",
+                               code="bad_token")
+        return token or None
     return None
+
+
+_TOKEN = re.compile(r"[\x21-\x7e]*")
 
 
 def respond(content: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -53,7 +83,7 @@ def problem(status: int, title: str, detail: str, code: str, rule: str | None = 
 
 def problem_body(status: int, title: str, detail: str, code: str, rule: str | None = None, **extra: Any) -> bytes:
     return msgspec.json.encode(Problem(f"/problems/{code}", title, status, detail, code, rule, extra.get("version"),
-                                       extra.get("problems") or None))
+                                      extra.get("field"), extra.get("problems") or None))
 
 
 INTERNAL_ERROR = problem_body(500, "Internal error", "Herald failed to handle this request; it was logged.", "internal")
@@ -80,9 +110,43 @@ def error_headers(error: HeraldError) -> dict[str, str] | None:
     return {"Retry-After": str(retry_after)} if retry_after is not None else None
 
 
-async def read_body(request: Request, type_: type[T], limit: int) -> T:
-    """Read at most ``limit`` bytes and decode them as ``type_``."""
-    return decode_body(await read_raw(request.receive, request.headers.get("content-length"), limit), type_)
+async def send_error(send: Any, error: HeraldError | None, headers: list[tuple[bytes, bytes]] = ()) -> None:
+    """Answer a plain-ASGI request with ``error`` as problem+json (None: the internal error)."""
+    status, payload = (500, INTERNAL_ERROR) if error is None else (error.status, error_body(error))
+    if error is not None:
+        headers = [*headers, *((k.lower().encode(), v.encode()) for k, v in (error_headers(error) or {}).items())]
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", PROBLEM.encode()), (b"content-length", str(len(payload)).encode()),
+                            *headers]})
+    await send({"type": "http.response.body", "body": payload})
+
+
+def unstorable_target(scope: dict[str, Any]) -> HeraldError | None:
+    """A NUL character in a request's path or query is refused before any route sees it:
+    no backend stores it, and PostgreSQL fails on it as a query parameter."""
+    if "\x00" in scope["path"]:
+        return Unstorable("the path may not hold a NUL character (%00)", field="path")
+    query = scope.get("query_string", b"")
+    if b"%00" in query or b"\x00" in query:
+        for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+            if "\x00" in name or "\x00" in value:
+                return Unstorable(f"query parameter {name!r} may not hold a NUL character (%00)", field=name)
+    return None
+
+
+async def read_body(request: Request, type_: type[T], limit: int, depth: int = MAX_DEPTH) -> T:
+    """Read at most ``limit`` bytes of JSON and decode them as ``type_``."""
+    require_json(request.headers.get("content-type"))
+    return decode_body(await read_raw(request.receive, request.headers.get("content-length"), limit), type_, depth)
+
+
+def require_json(content_type: str | None) -> None:
+    """A JSON body says so: ``application/json`` or ``application/<anything>+json``, with any
+    parameters. Anything else is a 415, so a web page cannot post one without a CORS preflight."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+        raise UnsupportedMediaType(
+            f"send the body as 'Content-Type: application/json', not {content_type or 'nothing'!r}")
 
 
 async def read_raw(receive: Any, declared: str | None, limit: int) -> bytes:
@@ -104,8 +168,11 @@ async def read_raw(receive: Any, declared: str | None, limit: int) -> bytes:
         parts.append(chunk)
 
 
-def decode_body(raw: bytes, type_: type[T]) -> T:
-    """Decode a JSON body as ``type_``: malformed JSON is a 400, a wrong shape a 422."""
+def decode_body(raw: bytes, type_: type[T], depth: int = MAX_DEPTH) -> T:
+    """Decode a JSON body as ``type_``: malformed JSON is a 400, a wrong shape a 422, and so
+    is text no backend can store (a NUL character) or nesting deeper than ``depth``."""
+    if b"\\u0000" in raw or _nesting_at_most(raw) > depth or _LONG_RUN in raw.translate(_NUMBER_SHAPE, b" \t\r\n"):
+        inspect_json(raw, depth)  # the full walk only when a cheap look says it may be needed
     try:
         return msgspec.json.decode(raw, type=type_)
     except msgspec.ValidationError as error:
@@ -114,8 +181,54 @@ def decode_body(raw: bytes, type_: type[T]) -> T:
         raise MalformedJSON(f"the body is not valid JSON: {error}") from None
 
 
+def inspect_json(raw: bytes, depth: int) -> None:
+    """Refuse JSON nested deeper than ``depth``, holding a NUL character (PostgreSQL text
+    cannot hold one) or an integer past 64 bits, naming the first field at fault."""
+    try:
+        value = msgspec.json.decode(raw)
+    except RecursionError:
+        raise TooDeep(f"the body is nested deeper than {depth} levels") from None
+    except msgspec.DecodeError as error:
+        raise MalformedJSON(f"the body is not valid JSON: {error}") from None
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, path, level = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise Unstorable(f"{path or 'the body'}: text may not hold a NUL character (\\u0000)",
+                                 field=path or None)
+            continue
+        if isinstance(item, int) and not -MAX_INT - 1 <= item <= MAX_INT:
+            raise Unstorable(f"{path or 'the body'}: integers are 64-bit ({-MAX_INT - 1} to {MAX_INT})",
+                             field=path or None, code="integer_out_of_range")
+        if isinstance(item, dict | list):
+            if level >= depth:
+                raise TooDeep(f"{path or 'the body'}: JSON is nested deeper than {depth} levels", field=path or None)
+            if isinstance(item, dict):
+                for key, child in reversed(item.items()):
+                    name = f"{path}.{key}" if path else key
+                    if "\x00" in key:
+                        raise Unstorable(f"{name!r}: a field name may not hold a NUL character (\\u0000)",
+                                         field=name)
+                    stack.append((child, name, level + 1))
+            else:
+                stack.extend((child, f"{path}[{i}]", level + 1) for i, child in reversed(list(enumerate(item))))
+
+
 class MalformedJSON(HeraldError):
     status, title, code = 400, "Malformed JSON", "malformed_json"
+
+
+class Unstorable(HeraldError):
+    status, title, code = 400, "Text that cannot be stored", "unstorable_text"
+
+
+class TooDeep(HeraldError):
+    status, title, code = 400, "JSON nested too deep", "too_deep"
+
+
+class UnsupportedMediaType(HeraldError):
+    status, title, code = 415, "Unsupported Media Type", "unsupported_media_type"
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -136,9 +249,13 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem(422, "Invalid request", "; ".join(parts), "invalid_request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, error: StarletteHTTPException) -> Response:
-        return problem(error.status_code, str(error.detail), str(error.detail),
-                       "not_found" if error.status_code == 404 else f"http_{error.status_code}")
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        answer = problem(error.status_code, str(error.detail), str(error.detail),
+                         "not_found" if error.status_code == 404 else f"http_{error.status_code}")
+        answer.headers.update(error.headers or {})
+        if error.status_code == 405:  # every method of the path, not only the first route's
+            answer.headers["Allow"] = ", ".join(_allowed(request, error))
+        return answer
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, error: Exception) -> Response:
@@ -146,17 +263,94 @@ def install_error_handlers(app: FastAPI) -> None:
         return Response(INTERNAL_ERROR, status_code=500, media_type=PROBLEM)
 
 
-def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tuple[int, ...] = ()) -> dict[str, Any]:
-    """Route keyword arguments documenting msgspec body and response types in OpenAPI."""
+def _allowed(request: Request, error: StarletteHTTPException) -> list[str]:
+    """The methods this request's path answers: every operation the OpenAPI document lists
+    for it (FastAPI's own 405 names only the first route it tried) and the router's own."""
+    methods = {m.strip() for m in (error.headers or {}).get("Allow", "").split(",") if m.strip()}
+    for template, operations in request.app.openapi()["paths"].items():
+        if re.fullmatch(re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(template)), request.url.path):
+            methods |= {m.upper() for m in operations}
+    return sorted(methods)
+
+
+def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tuple[int, ...] = (),
+        example: Any = None, also: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Route keyword arguments documenting msgspec body and response types in OpenAPI
+    (``example``: a request body; ``also``: other media types of the answer). Every route's
+    problems are completed by :func:`install_openapi`."""
     responses: dict[int | str, Any] = {}
     if response is not None:
-        responses[status] = {"description": "OK", "content": {"application/json": {"schema": _ref(response)}}}
+        responses[status] = {"description": "OK", "content": {"application/json": {"schema": _ref(response)},
+                                                                **(also or {})}}
     for code in errors:
-        responses[code] = {"description": "Problem", "content": {PROBLEM: {"schema": _ref(Problem)}}}
+        responses[code] = _problem_response(code)
     extra: dict[str, Any] = {}
     if body is not None:
-        extra["requestBody"] = {"required": True, "content": {"application/json": {"schema": _ref(body)}}}
+        media = {"schema": _ref(body), **({"example": example} if example is not None else {})}
+        extra["requestBody"] = {"required": True, "content": {"application/json": media}}
     return {"responses": responses, "openapi_extra": extra, "status_code": status}
+
+
+def _problem_response(code: int) -> dict[str, Any]:
+    return {"description": HTTPStatus(code).phrase, "content": {PROBLEM: {"schema": _ref(Problem)}}}
+
+
+def document_problems(operation: dict[str, Any]) -> None:
+    """Add the problems every route of this kind can answer: 400 (a NUL in the path or query,
+    a malformed body), 404 (a path naming nothing), 422 (parameters or body that do not fit),
+    401 (a malformed bearer token), 413 and 415 (a body too large, or not JSON). FastAPI's own
+    422 (a JSON ``HTTPValidationError``) becomes the problem+json Herald answers."""
+    params = operation.get("parameters", [])
+    codes = {400}
+    if params or "requestBody" in operation:
+        codes.add(422)
+    if any(p["in"] == "path" for p in params):
+        codes.add(404)
+    if "requestBody" in operation:
+        codes |= {413, 415}
+    if any(p["in"] == "header" and p["name"].lower() == "authorization" for p in params):
+        codes.add(401)
+    responses = operation.setdefault("responses", {})
+    for code in sorted(codes | {int(c) for c in responses if c.isdigit() and int(c) >= 400}):
+        found = responses.setdefault(str(code), _problem_response(code))
+        if PROBLEM not in found.get("content", {}):
+            found["content"] = _problem_response(code)["content"]
+
+
+class Link(msgspec.Struct, frozen=True):
+    """An OpenAPI link: what ``producer`` (method, path) answers with ``status`` feeds the
+    path parameter ``param`` of every operation that has it (and, where ``auth`` is given,
+    its Authorization header; ``bodies`` give a consumer, by path, a request body)."""
+
+    producer: tuple[str, str]
+    status: str
+    param: str
+    value: str
+    auth: str | None = None
+    bodies: dict[str, Any] = {}
+
+
+def add_links(schema: dict[str, Any], links: list[Link]) -> None:
+    """Write each link into its producer's response, so a client (or a fuzzer) can follow a
+    created game or tournament to every operation on it."""
+    for link in links:
+        method, path = link.producer
+        response = schema["paths"][path][method]["responses"][link.status]
+        found = response.setdefault("links", {})
+        for target, operations in sorted(schema["paths"].items()):
+            for verb, operation in sorted(operations.items()):
+                params = operation.get("parameters", [])
+                if not any(p["in"] == "path" and p["name"] == link.param for p in params):
+                    continue
+                values: dict[str, Any] = {f"path.{link.param}": link.value}
+                header = next((p["name"] for p in params if p["in"] == "header"
+                               and p["name"].lower() == "authorization"), None)
+                if link.auth and header:
+                    values[f"header.{header}"] = link.auth
+                entry: dict[str, Any] = {"operationId": operation["operationId"], "parameters": values}
+                if verb == "post" and target in link.bodies:
+                    entry["requestBody"] = link.bodies[target]
+                found[operation["operationId"]] = entry
 
 
 _SCHEMA_TYPES: list[Any] = [Problem]
@@ -177,10 +371,11 @@ def _ref(type_: Any) -> dict[str, Any]:
 
 
 def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] | None = None,
-                    paths: dict[str, Any] | None = None) -> None:
+                    paths: dict[str, Any] | None = None, links: list[Link] = ()) -> None:
     """Merge the msgspec schemas of every documented type into FastAPI's OpenAPI document;
     ``named`` types (unions, such as each rule system's commands) get a component of that name;
-    ``paths`` are operations served outside FastAPI's router."""
+    ``paths`` are operations served outside FastAPI's router. Every operation's problems are
+    documented (:func:`document_problems`) and ``links`` written in."""
     base = app.openapi
     named = named or {}
 
@@ -194,12 +389,17 @@ def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] 
             for method, operation in operations.items():
                 if method in ("post", "put", "patch", "delete"):
                     operation.setdefault("responses", {}).setdefault("429", RATE_LIMITED)
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                document_problems(operation)
+        add_links(schema, list(links))
         types = _SCHEMA_TYPES + extra_types + list(named.values())
         (refs, components) = msgspec.json.schema_components(types, ref_template=REF)
         components.update(zip(named, refs[len(types) - len(named):]))
-        schema.setdefault("components", {}).setdefault("schemas", {}).update(
-            dict(sorted(components.items()))
-        )
+        found = schema.setdefault("components", {}).setdefault("schemas", {})
+        for unused in ("HTTPValidationError", "ValidationError"):  # Herald answers problem+json instead
+            found.pop(unused, None)
+        found.update(dict(sorted(components.items())))
         app.openapi_schema = schema
         return schema
 

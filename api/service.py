@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID, uuid4
 
 import msgspec
@@ -23,7 +23,7 @@ from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
 from api.players import NameRegistered, PlayerRegistry, SeatClaim
 from api.signing import derived_key, signing_key
-from api.store import GameSecrets, HeraldStore, secrets_id, store_env
+from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id, store_env
 from api.tokens import derived_token, hash_token, matches, new_token, same_secret
 from domain.audit import (
     UMPIRE,
@@ -75,19 +75,26 @@ MAX_KEY = 200
 
 
 # -- request and response bodies: the one definition of each shape --------------------------
+def documented(**schema: Any) -> msgspec.Meta:
+    """JSON-schema facts about a field for the OpenAPI contract only: the service still checks
+    them, answering with its own problem codes (``unknown_rules``, ``bad_player``...)."""
+    return msgspec.Meta(extra_json_schema=schema)
+
+
 class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Who sits in a seat. ``player_token`` (from POST /players) vouches that it is that
     registered player: a casual game is rated only when every seat's player vouched."""
 
-    player: str
+    player: Annotated[str, documented(minLength=1, maxLength=MAX_PLAYER_NAME)]
     player_token: str | None = None
 
 
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games."""
 
-    rules: str
-    seats: dict[str, SeatRequest]
+    rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
+    seats: Annotated[dict[str, SeatRequest], documented(minProperties=1, maxProperties=8,
+                                                        propertyNames={"pattern": SEAT_ID.pattern})]
     scenario: str | None = None
     seed: str | None = None
     client_seed: str = ""
@@ -320,7 +327,7 @@ class Herald:
     def game(self, game_id: UUID) -> Game:
         try:
             return self.store.game(game_id)
-        except AggregateNotFoundError:
+        except (AggregateNotFoundError, NotAGame):
             raise NotFound(f"no game {game_id}") from None
         except IncompatibleRecord as error:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
@@ -633,8 +640,8 @@ class Herald:
     def annotate(self, game_id: UUID, body: AnnotationRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
         by = self._actor(game_id, token)
-        return self._submit_meta(game_id, lambda g: annotate(g, by, body.at_version or g.version, body.text,
-                                                             body.target, body.arrow))
+        return self._submit_meta(game_id, lambda g: annotate(
+            g, by, g.version if body.at_version is None else body.at_version, body.text, body.target, body.arrow))
 
     def raise_dispute(self, game_id: UUID, body: DisputeRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
@@ -879,6 +886,8 @@ class Herald:
             self.store.game(game_id)
         except AggregateNotFoundError:
             pass
+        except NotAGame:
+            raise Conflict(f"{game_id} is already taken here", code="game_exists") from None
         else:
             raise Conflict(f"game {game_id} already exists here", code="game_exists")
         events = [from_record_event(game_id, e) for e in record.events]

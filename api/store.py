@@ -73,6 +73,17 @@ class GameSecrets(msgspec.Struct, frozen=True):
     token_hashes: dict[str, str]
 
 
+class NotAGame(LookupError):
+    """The id names a stream that is not a game's (its secrets, a tournament)."""
+
+
+def _game_events(stream_id: UUID, events: Any) -> Any:
+    for event in events:
+        if not isinstance(event, Recorded):
+            raise NotAGame(f"{stream_id} is not a game")
+        yield event
+
+
 def secrets_id(game_id: UUID) -> UUID:
     """The id of a game's private stream."""
     return uuid5(NAMESPACE_URL, f"herald:secrets:{game_id}")
@@ -209,7 +220,7 @@ class HeraldStore(Application):
 
     def _projector(self, game_id: UUID):
         history = lambda upto: self.stream(game_id, 0, upto)  # noqa: E731 - for DecisionsVoided
-        return lambda game, events: project_game(game, events, history)
+        return lambda game, events: project_game(game, _game_events(game_id, events), history)
 
     def stream(self, game_id: UUID, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Recorded]:
         """A game's stored events with versions in (after, upto]."""

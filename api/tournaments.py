@@ -24,14 +24,16 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.errors import Conflict, Forbidden, HeraldError, Invalid, NotFound, Unauthorized
-from api.http import bearer, doc, read_body, respond
-from api.service import CreateGame, Herald, SeatRequest
+from api.http import MAX_INT, bearer, doc, read_body, respond
+from api.service import CreateGame, Herald, SeatRequest, documented
 from api.tokens import hash_token, matches, new_token
 from domain.events import GameCreated, Outcome, TournamentRef
 from domain.game import Recorded
 from domain.players import SeatClaimed
-from domain.tournaments.events import RulingNoted, TournamentCreated, TournamentRecorded
+from domain.rules.registry import RULE_SYSTEMS
+from domain.tournaments.events import FORMATS, RulingNoted, TournamentCreated, TournamentRecorded
 from domain.tournaments.model import (
+    MAX_NAME,
     Tournament,
     TournamentConflict,
     TournamentInvalid,
@@ -99,9 +101,9 @@ class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     as the field needs). ``table_size`` above 2 pairs multi-player tables by score, each of
     ``min_table`` to ``table_size`` players (``min_table`` defaults to ``table_size − 1``)."""
 
-    name: str
-    rules: str
-    format: str
+    name: Annotated[str, documented(minLength=1, maxLength=MAX_NAME)]
+    rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
+    format: Annotated[str, documented(enum=sorted(FORMATS))]
     scenarios: list[str] = []
     rounds: int = 0
     table_size: int = 2
@@ -689,7 +691,7 @@ async def create_tournament(request: Request) -> Response:
 def list_tournaments(
     request: Request,
     rules: str | None = None,
-    after: Annotated[int | None, Query(ge=0, description="the `next` cursor of the previous page")] = None,
+    after: Annotated[int | None, Query(ge=0, le=MAX_INT, description="the `next` cursor of the previous page")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Response:
     """Every tournament, newest first."""
@@ -732,7 +734,8 @@ def pair_round(request: Request, tournament_id: TournamentId, authorization: Aut
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{number}", **doc(response=RoundInfo, errors=(404, 422)))
-def get_round(request: Request, tournament_id: TournamentId, number: int) -> Response:
+def get_round(request: Request, tournament_id: TournamentId,
+              number: Annotated[int, Path(ge=1, le=MAX_INT)]) -> Response:
     """One round: tables, games, results (each with its game's GameEnded hash), byes."""
     return respond(service(request).round(tournament_id, number))
 
@@ -760,7 +763,8 @@ async def adjust_points(request: Request, tournament_id: TournamentId, authoriza
     return respond(await run_in_threadpool(service(request).adjust, tournament_id, body, bearer(authorization)))
 
 
-@router.get("/tournaments/{tournament_id}/standings", **doc(response=StandingsBody, errors=(404, 422)))
+@router.get("/tournaments/{tournament_id}/standings", **doc(response=StandingsBody, errors=(404, 422),
+                                                             also={"text/csv": {"schema": {"type": "string"}}}))
 def get_standings(request: Request, tournament_id: TournamentId, format: Format = "json") -> Response:
     """Standings with tie-breaks (Buchholz, Sonneborn-Berger, head-to-head, rule-system margin);
     ``format=csv`` for a spreadsheet."""
@@ -770,7 +774,8 @@ def get_standings(request: Request, tournament_id: TournamentId, format: Format 
     return respond(body)
 
 
-@router.get("/tournaments/{tournament_id}/crosstable", **doc(response=CrosstableBody, errors=(404, 422)))
+@router.get("/tournaments/{tournament_id}/crosstable", **doc(response=CrosstableBody, errors=(404, 422),
+                                                             also={"text/csv": {"schema": {"type": "string"}}}))
 def get_crosstable(request: Request, tournament_id: TournamentId, format: Format = "json") -> Response:
     """The crosstable: each player's every round, opponent ranks, seat, points, game and hash."""
     body = service(request).crosstable(tournament_id)
@@ -783,7 +788,7 @@ def get_crosstable(request: Request, tournament_id: TournamentId, format: Format
 def tournament_events(
     request: Request,
     tournament_id: TournamentId,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> Response:
     """The tournament's history, oldest first, hash-chained: every pairing, bye, result,

@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
 from api.errors import Invalid, NotFound, TooLarge
-from api.http import read_body, respond
+from api.http import RECORD_DEPTH, read_body, respond
 from domain.game import Game, IncompatibleRecord, apply
 from domain.rules.base import RuleViolation
 from projections.timeline import TimelineEntry, narrate
@@ -159,7 +159,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         spectator's board at every version (what the viewer draws from a file). The body is
         a portable record; the answer a ``RecordViews``. Private to the viewer, so not in
         the OpenAPI contract."""
-        record = await read_body(request, Record, settings.max_body)
+        record = await read_body(request, Record, settings.max_body, RECORD_DEPTH)
         async with opening:  # a few records at a time: memory stays within their limits
             views = await run_in_threadpool(record_views, record, limits)
             if "gzip" not in request.headers.get("accept-encoding", ""):

@@ -36,7 +36,7 @@ STANDARD_DICE: dict[str, DieKind] = {
     )
 }
 
-_DICE_SPEC = re.compile(r"^\s*(\d{1,3})\s*(?:x\s*([a-z0-9][a-z0-9-]*)|d(\d{1,3}))\s*$")
+_DICE_SPEC = re.compile(r"^\s*(\d{1,3})\s*(?:x\s*([a-z0-9][a-z0-9-]*)|d(\d{1,3}))\s*$", re.ASCII)  # "٣d6" is not one
 MAX_DICE_PER_ROLL = 100
 
 

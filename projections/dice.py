@@ -132,16 +132,19 @@ def _report(subject: str, rows: list[dict[str, Any]], group: Callable[[dict[str,
 
 
 def _stats(rows: list[dict[str, Any]]) -> list[FaceStats]:
-    by_kind: dict[str, dict[str, Any]] = {}
+    """Counts per die: a die is its kind's name and its faces, so two games that give one
+    name to different dice (open-table custom dice) are counted apart."""
+    by_kind: dict[tuple[str, bytes], dict[str, Any]] = {}
     for r in rows:
-        entry = by_kind.setdefault(r["kind"], {"counts": defaultdict(int), "forced": 0,
-                                               "faces": msgspec.json.decode(r["kinds"]).get(r["kind"])})
+        faces = msgspec.json.decode(r["kinds"]).get(r["kind"])
+        entry = by_kind.setdefault((r["kind"], msgspec.json.encode(faces)),
+                                   {"counts": defaultdict(int), "forced": 0, "faces": faces})
         if r["forced"]:
             entry["forced"] += int(r["count"])
         else:
             entry["counts"][r["face"]] += int(r["count"])
     out = []
-    for kind, entry in sorted(by_kind.items()):
+    for (kind, _), entry in sorted(by_kind.items()):
         faces = entry["faces"] or sorted(entry["counts"])
         labels = [str(f) for f in faces]
         weight = {label: labels.count(label) / len(labels) for label in labels}

@@ -3,6 +3,7 @@ the same database (SQLite or PostgreSQL) and commit with their tracking position
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import zlib
@@ -10,7 +11,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
+import msgspec
+
 _NAMED = re.compile(r"%\((\w+)\)s")
+log = logging.getLogger("herald")
 
 
 class Cursor(Protocol):
@@ -85,6 +89,23 @@ CREATE TABLE IF NOT EXISTS herald_tracking (
 )"""
 
 
+SKIPPED_TABLE = """
+CREATE TABLE IF NOT EXISTS herald_skipped (
+    projection TEXT NOT NULL,
+    position BIGINT NOT NULL,
+    error TEXT NOT NULL,
+    PRIMARY KEY (projection, position)
+)"""
+
+
+class Skipped(msgspec.Struct, frozen=True):
+    """A notification a read model could not apply (and skipped): its position and the error.
+    Kept in ``herald_skipped``; /health lists them (api/health.py)."""
+
+    position: int
+    error: str
+
+
 def position(session: Session, projection: str) -> int:
     rows = session.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": projection})
     return int(rows[0]["position"]) if rows else 0
@@ -116,6 +137,7 @@ class TrackedProjection:
         self._lock = threading.Lock()
         with db.exclusive(SCHEMA_LOCK), db.transaction() as s:
             s.execute(TRACKING_TABLE)
+            s.execute(SKIPPED_TABLE)
             fresh = not s.rows("SELECT position FROM herald_tracking WHERE projection = %(p)s", {"p": self.name})
             if fresh:
                 for table in self.tables:
@@ -136,7 +158,8 @@ class TrackedProjection:
     def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         """Apply every notification after the tracking position; return how many.
         ``progress`` is told how far the notification ids advanced (the log may be read
-        filtered, so ids can skip).
+        filtered, so ids can skip). A notification this read model cannot apply is skipped
+        and reported (:meth:`health`, logged); it never stops the read model.
 
         One process at a time: with work to do, the catch-up runs under the read model's
         advisory lock (``Database.exclusive``), and a process that waited for it reads the
@@ -157,14 +180,40 @@ class TrackedProjection:
             batch = self._read(start + 1, self.batch)
             if not batch:
                 return done
-            prepared = self.prepare(batch)
-            with self._db.transaction() as s:
-                for seq, event in batch:
-                    self.apply(s, seq, event, prepared)
-                set_position(s, self.name, batch[-1][0])
+            try:
+                self._apply_batch(batch)
+            except Exception:
+                self._healthy()  # a database that fails on everything is not one bad event
+                for one in batch:  # find the event at fault; apply the others
+                    try:
+                        self._apply_batch([one])
+                    except Exception as error:
+                        self._healthy()
+                        self._skip(one[0], error)
             done += len(batch)
             if progress:
                 progress(batch[-1][0] - start)
+
+    def _apply_batch(self, batch: list[tuple[int, Any]]) -> None:
+        prepared = self.prepare(batch)
+        with self._db.transaction() as s:
+            for seq, event in batch:
+                self.apply(s, seq, event, prepared)
+            set_position(s, self.name, batch[-1][0])
+
+    def _healthy(self) -> None:
+        """Raise if the database itself fails (then nothing is skipped: catch-up retries later)."""
+        with self._db.transaction() as s:
+            s.rows("SELECT 1 AS one")
+
+    def _skip(self, seq: int, error: Exception) -> None:
+        what = f"{type(error).__name__}: {error}"[:500].replace("\x00", "\\x00")
+        log.error("read model %s skips notification %d it cannot apply: %s", self.name, seq, what)
+        with self._db.transaction() as s:
+            s.execute("INSERT INTO herald_skipped (projection, position, error) VALUES (%(p)s, %(n)s, %(e)s) "
+                      "ON CONFLICT (projection, position) DO UPDATE SET error = %(e)s",
+                      {"p": self.name, "n": seq, "e": what})
+            set_position(s, self.name, max(seq, position(s, self.name)))
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
         """Forget everything and rebuild from the first notification."""
@@ -172,5 +221,6 @@ class TrackedProjection:
             with self._db.transaction() as s:
                 for table in self.tables:
                     s.execute(f"DELETE FROM {table}")
+                s.execute("DELETE FROM herald_skipped WHERE projection = %(p)s", {"p": self.name})
                 set_position(s, self.name, 0)
             return self._catch_up(progress)

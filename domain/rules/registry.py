@@ -6,6 +6,7 @@ from domain.rules.base import RuleSystem
 from domain.rules.kingdoms_of_crusaders import KingdomsOfCrusaders
 from domain.rules.open_table import OpenTable
 from domain.rules.saladin import Saladin
+from domain.rules.saline import Saline
 from domain.rules.saxon_shore import SaxonShore
 
 RULE_SYSTEMS: dict[str, RuleSystem] = {
@@ -15,6 +16,7 @@ RULE_SYSTEMS: dict[str, RuleSystem] = {
         KingdomsOfCrusaders(),
         Saladin(),
         SaxonShore(),
+        Saline(),
     )
 }
 

@@ -7,6 +7,7 @@ import pytest
 from tests.conftest import new_game, post
 
 PROBLEM = "application/problem+json"
+JSON = {"Content-Type": "application/json"}
 
 
 def events_of(client, game):
@@ -68,7 +69,7 @@ def test_malformed_json(client):
                            headers={"Authorization": f"Bearer {game['seat_tokens']['alice']}",
                                     "Content-Type": "application/json"})
     assert_problem(response, 400, "malformed_json")
-    assert_problem(client.post("/games", content=b"not json"), 400, "malformed_json")
+    assert_problem(client.post("/games", content=b"not json", headers=JSON), 400, "malformed_json")
     assert events_of(client, game) == before
 
 
@@ -119,7 +120,7 @@ def test_bad_query_parameters(client):
 
 
 def test_verify_rejects_garbage(client):
-    assert_problem(client.post("/records/verify", content=b"{\"header\": "), 400, "malformed_json")
+    assert_problem(client.post("/records/verify", content=b"{\"header\": ", headers=JSON), 400, "malformed_json")
     assert_problem(client.post("/records/verify", json={"header": 1}), 422, "invalid_body")
 
 

@@ -35,7 +35,8 @@ def hand(client, game, seat) -> list[str]:
     return client.get(f"/games/{game['id']}", headers=headers).json()["view"]["hands"][seat]
 
 
-def test_hands_leak_to_no_other_reader_on_any_path(client, herald, tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # what a reader gets does not depend on the store
+def test_hands_leak_to_no_other_reader_on_any_path(client, herald, tmp_path, backend):
     """Every byte every other reader gets, on every read path, SSE and the CLI included, is
     scanned for each card while it sits in a hand (tests/secrets/leak.py)."""
     game = table(client)

@@ -4,12 +4,15 @@ inspection is recorded."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.secrets.leak import LeakScan
 from tests.secrets.test_open_table_hands import COURT
 from tests.tournaments.sim import my_seat_tokens, open_tournament, pair, send
 
 
-def test_player_tokens_read_their_own_seat_and_the_exports_keep_every_hand(client, herald, tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # what a reader gets does not depend on the store
+def test_player_tokens_read_their_own_seat_and_the_exports_keep_every_hand(client, herald, tmp_path, backend):
     run = open_tournament(client, ["Ann", "Bert"], rules="open-table", format="swiss", rounds=1,
                           options={"decks": {"court": COURT}})
     pair(client, run)

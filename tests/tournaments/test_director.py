@@ -82,7 +82,7 @@ def test_bad_requests_are_problems_not_crashes(client):
         r = client.post("/tournaments", json=body)
         assert r.status_code == 422 and r.json()["code"] == code, (body, r.text)
     assert client.post("/tournaments", json={"name": "X"}).status_code == 422
-    assert client.post("/tournaments", content=b"{").status_code == 400
+    assert client.post("/tournaments", content=b"{", headers={"Content-Type": "application/json"}).status_code == 400
     assert client.get("/tournaments/not-a-uuid").status_code == 422
     nowhere = "/tournaments/00000000-0000-0000-0000-000000000000"
     assert client.get(nowhere).status_code == 404

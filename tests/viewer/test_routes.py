@@ -105,7 +105,7 @@ def test_a_rehashed_forgery_opens_but_says_it_does_not_verify(client):
 
 @pytest.mark.parametrize("raw", [b"", b"[]", b"{", b'{"header": 1}'])
 def test_bad_records_are_problems(client, raw):
-    response = client.post("/viewer/record", content=raw)
+    response = client.post("/viewer/record", content=raw, headers={"Content-Type": "application/json"})
     assert response.status_code in (400, 422)
     assert response.headers["content-type"] == "application/problem+json"
 

@@ -229,6 +229,7 @@ def test_the_layout_covers_map_json_and_copies_its_borders():
         assert layout["provinces"][name]["coasts"] == p["coasts"], name
     for name, w in board["wild_provinces"].items():
         assert layout["wild_provinces"][name]["terrain"] == w["terrain"], name
+        assert layout["wild_provinces"][name].get("coasts", []) == w.get("coasts", []), name
     # Every place inside the drawing, and no two cards on top of each other.
     width, height = layout["size"]
     cards = {**{n: (p, layout["card"]["province"]) for n, p in layout["provinces"].items()},

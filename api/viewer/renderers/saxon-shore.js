@@ -243,11 +243,19 @@ function provinceCard(name, p, pos, ctx) {
 
 function wildCard(name, w) {
   const x = w.x - WW / 2, y = w.y - WH / 2;
-  return tag("g", { class: "wild", "data-wild": name, "data-terrain": w.terrain },
-    tag("title", {}, esc(`${name}: wild ${w.terrain} — troops pass with ${w.terrain} paths`)),
+  const coasts = w.coasts || [];
+  // A coastal wild province: boats pass along its coast but cannot end there (§7).
+  const bars = coasts.map((zone, i) => {
+    const bw = (WW - 12) / coasts.length;
+    return tag("rect", { x: x + 6 + i * bw + (i ? 1 : 0), y: y + WH - 5, width: bw - (coasts.length > 1 ? 1 : 0), height: 3, rx: 1.5,
+      fill: seaColour(zone), class: "coast" });
+  });
+  return tag("g", { class: "wild", "data-wild": name, "data-terrain": w.terrain, "data-coasts": coasts.join(",") },
+    tag("title", {}, esc(`${name}: wild ${w.terrain} — troops pass with ${w.terrain} paths`
+      + (coasts.length ? `; coast: ${coasts.join(", ")} (boats pass, never stop)` : ""))),
     tag("rect", { x, y, width: WW, height: WH, rx: 12, fill: "url(#ss-wild)", stroke: "#8f8778", "stroke-width": 1, "stroke-dasharray": "3 2" }),
     text(w.x, y + 14, name, { class: "wname", "text-anchor": "middle" }),
-    text(w.x, y + 27, `wild ${w.terrain}`, { class: "terrain", "text-anchor": "middle" }));
+    text(w.x, y + 27, `wild ${w.terrain}`, { class: "terrain", "text-anchor": "middle" }), ...bars);
 }
 
 function seaBox(name, zone, pos, colours, seats) {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
@@ -432,6 +433,13 @@ def _top(deck: Deck, name: str, count: int, rng: Rng) -> list[str]:
             "open table: draw",
         )
     order = rng.order(deck.shuffle) if deck.shuffle else range(len(deck.cards))
+    gone = len(deck.cards) - deck.left
+    head = [deck.cards[i] for i in order[: gone + count]]
+    if dict.__eq__(Counter(head[:gone]), deck.out):
+        # the cards gone are the first ones of the order (as in the game itself): the top is
+        # what follows them; the same cards the walk below gives, without a Python-level pass
+        # over the whole deck per draw (issue 11: a 1,000-card deck drawn card by card)
+        return head[gone:]
     skip, top = dict(deck.out), []
     for i in order:
         card = deck.cards[i]

@@ -34,7 +34,8 @@ PROMPTS = {
     "offer": "{seat} to accept or decline the trade offer of {arg}",
     "casualty": "{seat} to choose a casualty in the battle for {prov}",
     "city_retreat": "{seat} to fight on or retreat into the city of {prov}",
-    "city_assault": "{seat} to assault the city of {prov} or pillage it",
+    "city_assault": "{seat} to assault the city of {prov}, or destroy an improvement or ravage it",
+    "king_bonus": "{seat} to choose the king's move in the battle for {prov}",
     "conquest": "{seat} to destroy, ravage or spare conquered {prov}",
     "rebellion": "{seat} to let {prov} go or lead the rebels",
     "fire": "{seat} to pay for repairs or let the city of {prov} burn",
@@ -251,7 +252,7 @@ def _declared(d):
     if not declared:
         return "Combat (§8): declarations open"
     seat, prov, act = (list(declared[-1]) + ["", "", ""])[:3]
-    words = {"raid": f"a raid on {prov}", "invade": f"an invasion of {prov}", "hold": f"to hold {prov}"}
+    words = {"raid": f"a raid on {prov}", "invade": f"an invasion of {prov}"}
     return f"{seat} declares {words.get(act, f'{act} in {prov}')} (§8)"
 
 

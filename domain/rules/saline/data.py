@@ -1,0 +1,189 @@
+"""Saline's components as data (``cards.json``, a labelled reconstruction: see RULES_NOTES.md,
+"Reconstructed data"); an owner may supply the printed data in the same shape (option ``cards``).
+
+Card ids: ``O01``…``O32`` the œillets, ``E01``…``E49`` the event cards, ``J01``…``J18`` the
+objectives, numbered in the order of the data file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from domain.dice import DieKind
+from domain.rules.base import RuleViolation
+
+PACKAGE = Path(__file__).parent
+SYSTEM = "saline"
+SEATS = ("p1", "p2", "p3", "p4")
+DATA_FILE = "cards.json"
+COLOURS = ("green", "red", "yellow", "blue")
+POSITIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # around the mulon, clockwise
+TURNED = {"N": "S", "NE": "SW", "E": "W", "SE": "NW", "S": "N", "SW": "NE", "W": "E", "NW": "SE"}
+MULON_MAX = 10
+SALT_CUBES = 80
+LIARDS = 21 * 1 + 9 * 5  # 30 coins: 21 of value 1 and 9 of value 5
+MAX_OEILLETS = 8
+HAND_LIMIT = 2
+CARDS_PER_TURN = 2
+START_LIARDS = 3
+START_SALT = 3
+END_LIARDS = 20
+GABELLE_MIN, GABELLE_MAX = 1, 6
+RAIN_RESET = 3
+PHASES = ("day", "night", "any")
+EFFECTS = {  # effect -> the parameters a play of it takes
+    "gain_salt": (), "fill_colour": ("colour",), "harvest": ("colour",), "dry_colour": ("target", "colour"),
+    "storm_opponents": (), "produce": (), "steal_salt": ("target",), "steal_liards": ("target",),
+    "fine_liards": ("target",), "lose_salt": ("target",), "gain_liards": (), "exempt": (),
+    "extra_buy": ("space", "position"), "opponents_pay": (), "dry_all": ("target",), "halve_mulon": ("target",),
+    "draw": (), "smuggle": (), "none": (), "collect_gabelle": (), "cancel": (), "copy": (), "microclimate": (),
+}
+RESPONSES = ("cancel", "copy", "collect_gabelle")  # played only in answer to a card just played
+
+
+class Oeillet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    count: int
+    capacity: int
+
+
+class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One of an event card's two effects: its phase (B), gabelle modification (C), cost (D,
+    paid to the reserve or to the targeted opponent) and effect (E)."""
+
+    name: str
+    phase: Literal["day", "night", "any"]
+    gabelle: int
+    cost: int
+    cost_to: Literal["reserve", "target"]
+    target: bool
+    effect: str
+    amount: int
+
+
+class EventCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    count: int
+    effects: tuple[Effect, Effect]
+
+
+class Objective(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    cells: dict[str, str]  # position around the mulon -> colour (or "any")
+
+
+class SalineData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"header": "_header"}):
+    oeillets: dict[str, Oeillet]
+    market_prices: tuple[int, ...]
+    public_objectives: dict[str, int]
+    weather_faces: tuple[str, ...]
+    favours: tuple[str, ...]
+    objectives: tuple[Objective, ...]
+    events: tuple[EventCard, ...]
+    header: str = ""
+
+
+SCHEMA: dict[str, Any] = msgspec.json.schema(SalineData)
+
+
+def weather_face(face: str) -> tuple[str, int]:
+    """``"sun+1"`` -> ("sun", +1): the weather and the move of the gabelle die."""
+    for sign, step in (("+1", 1), ("-1", -1)):
+        if face.endswith(sign):
+            return face[:-2], step
+    return face, 0
+
+
+def problems(raw: Any) -> list[str]:
+    """Every way ``raw`` is not Saline's components as printed (empty: usable)."""
+    try:
+        data = msgspec.convert(raw, SalineData)
+    except msgspec.ValidationError as error:
+        return [str(error)]
+    out = []
+    printed = {"green": (8, 2), "red": (10, 3), "yellow": (8, 4), "blue": (6, 5)}
+    if {c: (o.count, o.capacity) for c, o in data.oeillets.items()} != printed:
+        out.append("32 œillets: 8 green capacity 2, 10 red 3, 8 yellow 4, 6 blue 5")
+    if len(data.market_prices) != 4 or any(p < 0 for p in data.market_prices):
+        out.append("the market track has 4 spaces, each with a price of 0 or more")
+    if sorted(data.public_objectives) != ["2", "3", "4"] or any(
+            not 0 <= n <= 18 - int(k) for k, n in data.public_objectives.items()):
+        out.append("public_objectives: a number for 2, 3 and 4 players, leaving one secret each")
+    if len(data.weather_faces) != 6:
+        out.append("a weather die has 6 faces")
+    for face in data.weather_faces:
+        if weather_face(face)[0] not in ("sun", "wind", "rain"):
+            out.append(f"weather face {face!r}: sun, wind or rain, optionally +1 or -1")
+    if len(data.favours) != 4:
+        out.append("4 favour cards")
+    if len(data.objectives) != 18:
+        out.append(f"18 objectives, not {len(data.objectives)}")
+    for o in data.objectives:
+        if not o.cells or any(p not in POSITIONS or c not in COLOURS + ("any",) for p, c in o.cells.items()):
+            out.append(f"objective {o.name!r}: positions {', '.join(POSITIONS)} with a colour or 'any'")
+    if sum(e.count for e in data.events) != 49:
+        out.append(f"49 event cards, not {sum(e.count for e in data.events)}")
+    for card in data.events:
+        for e in card.effects:
+            if e.effect not in EFFECTS:
+                out.append(f"{e.name}: unknown effect {e.effect!r}; known: {', '.join(EFFECTS)}")
+            if e.gabelle not in (-1, 0, 1) or e.cost < 0 or e.amount < 0:
+                out.append(f"{e.name}: gabelle -1, 0 or +1; cost and amount 0 or more")
+            if e.cost_to == "target" and not e.target:
+                out.append(f"{e.name}: a cost paid to the targeted opponent needs a target")
+    return out
+
+
+def validate(raw: Any) -> SalineData:
+    found = problems(raw)
+    if found:
+        raise RuleViolation(f"{SYSTEM}.bad_cards", "cards: " + "; ".join(found[:3]) + ("; …" if len(found) > 3 else ""),
+                            "Components", problems=found)
+    return msgspec.convert(raw, SalineData)
+
+
+DATA = validate(msgspec.json.decode((PACKAGE / DATA_FILE).read_bytes()))
+
+
+class Catalogue(msgspec.Struct, frozen=True):
+    """One game's cards by id, from the data it plays with."""
+
+    oeillets: dict[str, str]  # id -> colour
+    capacity: dict[str, int]  # colour -> capacity
+    events: dict[str, tuple[Effect, Effect]]
+    effects: dict[str, Effect]  # every effect by name (what a favour may play)
+    objectives: dict[str, Objective]
+    prices: tuple[int, ...]
+    public_objectives: dict[str, int]
+    weather: DieKind
+    favours: tuple[str, ...]
+
+
+def catalogue(data: SalineData) -> Catalogue:
+    colours = [c for c in COLOURS for _ in range(data.oeillets[c].count)]
+    events = [card.effects for card in data.events for _ in range(card.count)]
+    return Catalogue(
+        oeillets={f"O{i:02d}": c for i, c in enumerate(colours, 1)},
+        capacity={c: data.oeillets[c].capacity for c in COLOURS},
+        events={f"E{i:02d}": e for i, e in enumerate(events, 1)},
+        effects={e.name: e for card in data.events for e in card.effects},
+        objectives={f"J{i:02d}": o for i, o in enumerate(data.objectives, 1)},
+        prices=data.market_prices,
+        public_objectives=data.public_objectives,
+        weather=DieKind("saline-weather", data.weather_faces, "Saline météo die"),
+        favours=data.favours,
+    )
+
+
+CATALOGUE = catalogue(DATA)
+
+
+def _first_player_die(players: int) -> DieKind:
+    return DieKind(f"saline-first-player-{players}", SEATS[:players], f"the first player among {players}")
+
+
+DIE_KINDS: dict[str, DieKind] = {
+    CATALOGUE.weather.id: CATALOGUE.weather,
+    **{d.id: d for d in (_first_player_die(n) for n in (2, 3, 4))},
+}

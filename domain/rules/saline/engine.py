@@ -1,0 +1,115 @@
+"""Saline: the rule system behind the interface of :mod:`domain.rules.base`.
+
+What is legal lives in :mod:`.play`; what happens in :mod:`.turn`; the fold in :mod:`.evolve`;
+the board for people and clients in :mod:`.view`; the components in ``cards.json`` (a labelled
+reconstruction, replaceable by the owner's printed data: option ``cards``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.events import EventData, Outcome
+from domain.rng import Rng
+from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.saline import narrate, play, turn
+from domain.rules.saline import view as board
+from domain.rules.saline.commands import Discard, SalineCommand
+from domain.rules.saline.data import (
+    CATALOGUE, DATA_FILE, DIE_KINDS, PACKAGE, SCHEMA, SEATS, SYSTEM, catalogue, problems, validate,
+)
+from domain.rules.saline.evolve import evolve
+from domain.rules.saline.events import DrawnEventCards, EventCardDiscarded, SecretObjectiveDealt
+from domain.rules.saline.state import SalineState
+
+
+class SalineOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``cards``: the printed components, supplied by their owner in the shape of ``cards.json``."""
+
+    cards: Any = None
+
+
+def opening(seats: tuple[str, ...], options: SalineOptions) -> SalineState:
+    cat = CATALOGUE if options.cards is None else catalogue(validate(options.cards))
+    state = SalineState(seats=seats, cat=cat)
+    given = set(turn.greens(state).values())
+    return msgspec.structs.replace(
+        state,
+        oeillet_deck=tuple(o for o in sorted(cat.oeillets) if o not in given),
+        event_deck=tuple(sorted(cat.events)),
+        hands={s: () for s in seats},
+        fresh={s: () for s in seats},
+        claimed={s: () for s in seats},
+        played_today={s: 0 for s in seats},
+    )
+
+
+class Saline(RuleSystem[SalineState, SalineCommand]):
+    id = SYSTEM
+    version = "1.0.0"
+    title = "Saline"
+    scenarios = {
+        "standard": Scenario(id="standard", title="Saline: 3 and 4 players (2 allowed)", seats=SEATS,
+                             min_players=2, max_players=4, data_file=DATA_FILE),
+    }
+    die_kinds = DIE_KINDS
+    command_type = SalineCommand
+    state_type = SalineState
+    package_dir = PACKAGE
+    owner_data_option = "cards"  # the owner's printed components; their hash is the game's data_hash
+
+    def owner_data_schema(self) -> dict[str, Any]:
+        return SCHEMA
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        return problems(data)
+
+    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SalineState:
+        self.scenario(scenario)
+        if tuple(seats) != SEATS[:len(seats)] or not 2 <= len(seats) <= 4:
+            raise RuleViolation(f"{SYSTEM}.bad_seats", "2 to 4 players in seats p1, p2, p3, p4, in that order",
+                                "Foire Aux Questions (FAQ)")
+        try:
+            opts = msgspec.convert(options, SalineOptions)
+        except msgspec.ValidationError as error:
+            raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "Components") from None
+        return opening(tuple(seats), opts)
+
+    def to_act(self, state: SalineState) -> list[str]:
+        return play.to_act(state)
+
+    def legal_commands(self, state: SalineState, seat: str) -> list[SalineCommand]:
+        return play.legal(state, seat)
+
+    def decide(self, state: SalineState, seat: str, command: SalineCommand, rng: Rng) -> list[EventData]:
+        return turn.decide(state, seat, command, rng)
+
+    def evolve(self, state: SalineState, event: EventData) -> SalineState:
+        return evolve(state, event)
+
+    def outcome(self, state: SalineState) -> Outcome | None:
+        return state.result
+
+    def readers(self, state: SalineState, event: EventData) -> frozenset[str] | None:
+        """The cards a player draws or discards and their secret objective: that player only."""
+        if isinstance(event, DrawnEventCards | SecretObjectiveDealt | EventCardDiscarded):
+            return frozenset({event.seat})
+        return None
+
+    def command_readers(self, state: SalineState, seat: str, command: Any) -> frozenset[str] | None:
+        """A discard to the hand limit is secret (the card goes face down on the discards)."""
+        return frozenset({seat}) if isinstance(command, Discard) else None
+
+    def view(self, state: SalineState, seat: str | None) -> dict[str, Any]:
+        return board.view(state, seat)
+
+    def render_text(self, state: SalineState) -> str:
+        return board.render_text(state)
+
+    def describe_command(self, command: dict[str, Any]) -> str:
+        return narrate.describe_command(command)
+
+    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+        return narrate.describe_event(event_type, data)

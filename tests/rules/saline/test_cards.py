@@ -1,0 +1,271 @@
+"""Saline event cards and favours (B) 1) Play an Event Card, 2) Play a Favour) and every FAQ answer.
+Card ids follow the data file (RULES_NOTES.md): E01-E05 Sel menu/Vent solaire, E06-E10
+Prise/Sourceux, E11-E15 Orage de mer/Brise de mer, E16-E18 Malandrin/Larcin, E19 Pot-de-vin/Bec
+salé, E20-E23 Pays de salines/Pays rédimés, E24-E27 Franc-salé/Marché noir, E28-E29 Devoir pour le
+pot/Orage isolé, E30-E34 Effondrement du mulon/Quart bouillon, E35-E38 Brigandage/Retour du pardon,
+E39-E41 Faux-saunier/Grande Gabelle, E42-E44 Gabelou/Petite Gabelle, E45-E48 Souverain/Courtisane,
+E49 Grenier à sel/Microclimat."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.rules.base import RuleViolation
+from domain.rules.saline.events import CardResolved, GabelleMoved, LiardsPaid, SaltMoved, SaltProduced
+from domain.rules.saline.turn import collections
+from tests.rules.saline.helpers import SALINE, act, legal, new_game, refused, started, types, with_state
+
+
+def play(game, seat, card, effect, **choices):
+    return act(game, seat, {"type": "play", "card": card, "effect": effect, **choices})
+
+
+def answered(game, answers: dict[str, dict | None]):
+    """Every other seat answers the card just played (None: pass)."""
+    events = []
+    while game.state.pending is not None and game.state.asked:
+        seat = game.state.asked[0]
+        answer = answers.get(seat)
+        more, game = act(game, seat, {"type": "pass"} if answer is None else {"type": "play", **answer})
+        events += more
+    return events, game
+
+
+def at_night(game):
+    """Every seat does nothing and ends its day turn: the night begins."""
+    for _ in range(len(game.state.seats)):
+        seat = game.state.current
+        _, game = act(game, seat, {"type": "nothing"})
+        _, game = act(game, seat, {"type": "end"})
+    assert game.state.phase == "night"
+    return game
+
+
+def test_two_to_four_players():
+    """FAQ: "Why is there no 2-player variant? It is entirely possible to play with 2 players"."""
+    for players in (2, 3, 4):
+        assert started(players).state.phase == "day"
+    with pytest.raises(RuleViolation):
+        SALINE.setup("standard", ("p1",), {})
+    with pytest.raises(RuleViolation):
+        SALINE.setup("standard", ("p1", "p2", "p3", "p4", "p5"), {})
+
+
+def test_cards_by_phase():
+    """Play an Event Card: "Day cards (sun icon) may be played before or after your chosen action
+    during the day phase. Night cards (moon icon) must be played before drawing a new card, at the
+    start of the night phase. Cards bearing the triangle symbol may be played at any time."""
+    game = started(2)
+    game = with_state(game, hands={"p1": ("E16", "E11", "E01"), "p2": ("E03", "E04")})
+    assert refused(game, "p1", {"type": "play", "card": "E16", "effect": "Larcin", "target": "p2"}).code == \
+        "saline.wrong_phase"
+    assert {"type": "play", "card": "E11", "effect": "Brise de mer", "target": None, "colour": None, "space": None,
+            "position": None} in legal(game, "p1")
+    night = at_night(game)
+    assert refused(night, "p1", {"type": "play", "card": "E01", "effect": "Sel menu"}).code == "saline.wrong_phase"
+    _, after = play(night, "p1", "E16", "Larcin", target="p2")
+    _, after = answered(after, {})
+    assert after.state.liards == {"p1": 5, "p2": 3}  # 3 + 1 liard (do nothing) + 1 stolen
+    _, after = play(night, "p1", "E11", "Brise de mer")  # the triangle: at night too
+    assert after.state.pending.effect == "Brise de mer"
+
+
+def test_resolution_order_gabelle_cost_effect():
+    """Nota bene: "Event cards are resolved in this order: A, modification of the gabelle die; B, any
+    card cost; C, the card's effect." Devoir pour le pot (gabelle +1; every opponent pays 1) and
+    Orage isolé (cost 1 to the targeted opponent; the target's œillets lose their salt)."""
+    game = started(3, weather=["sun", "sun"])
+    game = at_night(with_state(game, hands={"p1": ("E28", "E29"), "p2": (), "p3": ()}))
+    _, game = play(game, "p1", "E28", "Devoir pour le pot et la salière")
+    events, game = answered(game, {})
+    kinds = [type(e).__name__ for e in events if isinstance(e, GabelleMoved | LiardsPaid | CardResolved)]
+    assert kinds == ["GabelleMoved", "LiardsPaid", "LiardsPaid", "CardResolved"]
+    assert game.state.gabelle == 2 and game.state.liards == {"p1": 4, "p2": 3, "p3": 3}
+    _, game = play(game, "p1", "E29", "Orage isolé", target="p2")
+    assert refused(game, "p1", {"type": "pass"}).code == "not_your_turn"  # p2 and p3 answer first
+    events, game = answered(game, {})
+    moved = [e for e in events if isinstance(e, LiardsPaid | SaltMoved)]
+    assert isinstance(moved[0], LiardsPaid) and moved[0].payee == "p2" and moved[0].reason == "cost"
+    assert isinstance(moved[1], SaltMoved) and moved[1].source == "O02"
+
+
+def test_one_or_two_cards_a_turn():
+    """Play an Event Card: "During the game turn, you may play one, or even two, event cards"."""
+    game = started(2)
+    game = with_state(game, hands={"p1": ("E01", "E02", "E20"), "p2": ()})
+    for card in ("E01", "E02"):
+        _, game = play(game, "p1", card, "Sel menu")
+        _, game = answered(game, {})
+    assert refused(game, "p1", {"type": "play", "card": "E20", "effect": "Pays rédimés"}).code == "saline.two_cards"
+    _, game = play(game, "p1", "favour", "Pays rédimés")  # a favour is not an event card
+    _, game = answered(game, {})
+    assert game.state.liards["p1"] == 4 and game.state.gabelle == 1
+
+
+def test_favour_once_per_game():
+    """Play a Favour: "The favour card is a joker, to be used at any moment during the game. … It can
+    be used only once during the game." (RULES_NOTES.md: it plays as any event card effect.)"""
+    game = started(2)
+    _, game = play(game, "p1", "favour", "Grenier à sel")
+    _, game = answered(game, {})
+    assert game.state.mulons["p1"] == 6 and game.state.favours["p1"] is None
+    assert refused(game, "p1", {"type": "play", "card": "favour", "effect": "Sel menu"}).code == "saline.favour_used"
+
+
+# -- FAQ -------------------------------------------------------------------------------------------
+def test_faq_microclimat_only_for_its_player():
+    """FAQ: "Does the Microclimat card give extra production to all players? No, only to the player
+    who plays it."""
+    game = started(2, weather=["sun", "sun"])
+    game = with_state(game, hands={"p1": ("E49",), "p2": ()})
+    _, game = play(game, "p1", "E49", "Microclimat")
+    events, game = answered(game, {})
+    produced = [e for e in events if isinstance(e, SaltProduced)]
+    assert produced[0].salt == {"O01": 1} and produced[0].seats == ["p1"]
+    assert game.state.salt == {"O01": 2, "O02": 1}
+
+
+def test_faq_courtisane_copies_with_cost_and_gabelle_again():
+    """FAQ: "How is a card copied with Courtisane resolved? The effect of Courtisane applies
+    immediately after the card that has just been copied. The costs and gabelle modifications are
+    applied again." Pays de salines (gabelle +1, +2 liards) copied by p2."""
+    game = started(3)
+    game = with_state(game, hands={"p1": ("E20",), "p2": ("E45",), "p3": ()})
+    _, game = play(game, "p1", "E20", "Pays de salines")
+    events, game = answered(game, {"p2": {"card": "E45", "effect": "Courtisane"}})
+    resolved = [(e.seat, e.copy) for e in events if isinstance(e, CardResolved)]
+    assert resolved == [("p1", False), ("p2", True)]
+    assert game.state.gabelle == 3 and game.state.liards == {"p1": 5, "p2": 5, "p3": 3}
+    # a copy of a card with a cost pays it again: Brise de mer (cost 1 to the reserve)
+    game = started(3)
+    game = with_state(game, hands={"p1": ("E11",), "p2": ("E46",), "p3": ()})
+    _, game = play(game, "p1", "E11", "Brise de mer")
+    _, game = answered(game, {"p2": {"card": "E46", "effect": "Courtisane"}})
+    assert game.state.liards == {"p1": 2, "p2": 2, "p3": 3}
+
+
+def test_faq_souverain_cancels_effect_cost_and_gabelle():
+    """FAQ: "The Souverain cancels the effect of the card, but also its possible cost and, where
+    applicable, the modification of the gabelle." Orage isolé (cost 1 to the target) and Grande
+    Gabelle (+1)."""
+    game = started(3, weather=["sun", "sun"])
+    game = at_night(with_state(game, hands={"p1": ("E29", "E39"), "p2": ("E45",), "p3": ("E46",)}))
+    _, game = play(game, "p1", "E29", "Orage isolé", target="p3")
+    events, game = answered(game, {"p2": {"card": "E45", "effect": "Souverain"}})
+    assert [e.cancelled for e in events if isinstance(e, CardResolved)] == [True]
+    assert game.state.liards == {"p1": 4, "p2": 4, "p3": 4} and game.state.salt["O03"] == 1
+    assert game.state.pending is None and "E29" in game.state.event_discard
+    _, game = play(game, "p1", "E39", "Grande Gabelle")
+    _, game = answered(game, {"p3": {"card": "E46", "effect": "Souverain"}})
+    assert game.state.gabelle == 1
+
+
+def test_faq_gabelou_and_faux_saunier():
+    """FAQ: "When do I play Gabelou, and when must the player pay me the gabelle? Play Gabelou just
+    after the Faux-saunier is placed. The gabelle is paid to you after the result of the sale."""
+    game = started(2)
+    game = with_state(game, hands={"p1": ("E39", "E20"), "p2": ("E42",)}, gabelle=3, mulons={"p1": 6, "p2": 3},
+                      salt_reserve=80 - 9 - 2)
+    _, other = play(game, "p1", "E20", "Pays rédimés")
+    assert refused(other, "p2", {"type": "play", "card": "E42", "effect": "Gabelou"}).code == "saline.gabelou"
+    _, game = play(game, "p1", "E39", "Faux-saunier")
+    events, game = answered(game, {"p2": {"card": "E42", "effect": "Gabelou"}})
+    paid = [(e.payer, e.payee, e.liards, e.reason) for e in events if isinstance(e, LiardsPaid)]
+    assert paid == [("reserve", "p1", 6, "sale"), ("p1", "p2", 3, "gabelle")]
+    assert game.state.liards == {"p1": 6, "p2": 6} and game.state.mulons["p1"] == 0
+
+
+def test_faq_faux_saunier_without_gabelou_pays_no_gabelle():
+    game = started(2)
+    game = with_state(game, hands={"p1": ("E39",), "p2": ()}, gabelle=3, mulons={"p1": 6, "p2": 3},
+                      salt_reserve=80 - 9 - 2)
+    _, game = play(game, "p1", "E39", "Faux-saunier")
+    _, game = answered(game, {})
+    assert game.state.liards["p1"] == 9
+
+
+def test_faq_unable_to_pay_the_gabelle():
+    """FAQ: "What happens if I cannot pay the gabelle? In this rare case, sacrifice 1 œillet of your
+    choice, but keep your liards."""
+    game = started(2)
+    game = with_state(game, gabelle=6, mulons={"p1": 2, "p2": 3}, liards={"p1": 1, "p2": 3},
+                      salines={"p1": {"N": "O01", "E": "O10"}, "p2": {"N": "O02"}},
+                      salt={"O01": 1, "O10": 2, "O02": 1}, salt_reserve=80 - 10)
+    assert refused(game, "p1", {"type": "sell"}).code == "saline.sacrifice"
+    assert [c for c in legal(game, "p1") if c["type"] == "sell"] == [
+        {"type": "sell", "sacrifice": "N"}, {"type": "sell", "sacrifice": "E"}]
+    events, game = act(game, "p1", {"type": "sell", "sacrifice": "E"})
+    assert game.state.liards["p1"] == 3 and game.state.salines["p1"] == {"N": "O01"}
+    assert "OeilletSacrificed" in types(events) and game.state.salt_reserve == 80 - 10 + 2 + 2
+    # able to pay: no sacrifice
+    game = with_state(game, liards={"p1": 9, "p2": 3}, mulons={"p1": 1, "p2": 3}, acted=False)
+    assert refused(game, "p1", {"type": "sell", "sacrifice": "N"}).code == "saline.no_sacrifice"
+
+
+def test_faq_no_more_salt_cubes():
+    """FAQ: "What happens if there are no more sel cubes? If there are no more cubes, take anything
+    to replace the missing sel." (The reserve goes below zero: stand-ins.)"""
+    game = started(2, weather=["sun", "sun"])
+    game = with_state(game, salt_reserve=0, salt={"O01": 0, "O02": 0})
+    game = at_night(game)
+    _, game = act(game, "p1", {"type": "draw"})
+    _, game = act(game, "p1", {"type": "discard", "card": "E01"})
+    _, game = act(game, "p2", {"type": "draw"})
+    _, game = act(game, "p2", {"type": "discard", "card": "E03"})
+    assert game.state.salt == {"O01": 1, "O02": 1} and game.state.salt_reserve == -2
+    assert SALINE.view(game.state, None)["reserve"]["stand_ins"] == 2
+
+
+def test_faq_pot_de_vin_and_the_twenty_liards():
+    """FAQ: "What happens if a player reaches 20 liards or more but loses them with Pot-de-vin? The
+    game ends only if a player has 20 liards or more at the end of a turn."""
+    game = started(2)
+    game = with_state(game, hands={"p1": ("E19",), "p2": ()}, liards={"p1": 3, "p2": 21})
+    game = at_night(game)
+    assert game.state.liards["p2"] == 22
+    _, game = play(game, "p1", "E19", "Pot-de-vin", target="p2")
+    _, game = answered(game, {})
+    assert game.state.liards == {"p1": 2, "p2": 17}
+    for seat in ("p1", "p2"):
+        _, game = act(game, seat, {"type": "draw"})
+        while game.state.discarding:
+            _, game = act(game, seat, {"type": "discard", "card": game.state.hands[seat][0]})
+    assert game.outcome is None and game.state.day == 2
+
+
+def test_faq_marche_noir_and_the_eight_oeillet_maximum():
+    """FAQ: "Can I end the game with 9 œillets or more by using Marché noir? No. The maximum number of
+    œillets per player is 8."""
+    game = started(2)
+    ring = {p: f"O{i:02d}" for i, p in enumerate(("N", "NE", "E", "SE", "S", "SW", "W", "NW"), 10)}
+    game = with_state(game, hands={"p1": ("E24",), "p2": ()}, salines={"p1": ring, "p2": {"N": "O02"}},
+                      salt={**{o: 0 for o in ring.values()}, "O02": 0}, liards={"p1": 9, "p2": 3})
+    assert refused(game, "p1", {"type": "play", "card": "E24", "effect": "Marché noir", "space": 1,
+                                "position": "N"}).code == "saline.eight_oeillets"
+    assert not [c for c in legal(game, "p1") if c.get("effect") == "Marché noir" or c["type"] == "buy"]
+
+
+def test_faq_more_than_four_of_a_colour():
+    """FAQ: "If you have more than 4 œillets of the same colour, a new collection is started."""
+    assert collections(["yellow"] * 6)[0] == 8 + 2
+    assert collections(["yellow"] * 8)[0] == 8 + 8
+
+
+def test_faq_no_cards_after_the_night_draw_or_retour_du_pardon():
+    """FAQ: "Can I play event cards drawn in the night phase, or after having played Retour du pardon?
+    No. Drawing event cards indicates the end of the player's turn." Nota bene: "It is possible to
+    play cards bearing the triangle symbol even after drawing your end-of-turn card" (an older one,
+    as an answer)."""
+    game = started(2)
+    game = with_state(game, hands={"p1": ("E35",), "p2": ("E20",)})
+    game = at_night(game)
+    events, game = play(game, "p1", "E35", "Retour du pardon")
+    events, game = answered(game, {})
+    assert game.state.hands["p1"] == ("E05", "E06") and "p1" in game.state.drew
+    assert game.state.current == "p2"  # p1's turn ended with the draw
+    assert set(game.state.fresh["p1"]) == {"E05", "E06"}
+    # p2 plays a card at night; p1 may not answer with a card drawn tonight
+    game = with_state(game, hands={"p1": ("E01", "E45"), "p2": ("E16",)}, fresh={"p1": ("E45",), "p2": ()})
+    _, game = play(game, "p2", "E16", "Larcin", target="p1")
+    assert refused(game, "p1", {"type": "play", "card": "E45", "effect": "Souverain"}).code == "saline.drawn_tonight"
+    assert {c.get("card") for c in legal(game, "p1") if c["type"] == "play"} == {"favour"}
