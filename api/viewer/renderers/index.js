@@ -4,11 +4,13 @@ import * as generic from "./generic.js";
 import * as kingdomsOfCrusaders from "./kingdoms-of-crusaders.js";
 import * as openTable from "./open-table.js";
 import * as saladin from "./saladin.js";
+import * as saline from "./saline.js";
 
 const RENDERERS = {
   "kingdoms-of-crusaders": kingdomsOfCrusaders,
   "open-table": openTable,
   saladin,
+  saline,
   "saxon-shore": await import("./saxon-shore.js").catch((error) => { console.error(error); return generic; }),
 };
 
