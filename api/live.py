@@ -135,7 +135,13 @@ class Live:
         """While any stream is open: every ``poll_seconds``, read the ids of notifications
         newer than the last seen and wake the streams of the games they belong to."""
         try:
-            self._last = await asyncio.to_thread(self._max_id)
+            while self.streams():
+                try:
+                    self._last = await asyncio.to_thread(self._max_id)
+                    break
+                except Exception:  # the database is away: try again, streams keep waiting
+                    log.warning("live streams: cannot read the notification log; retrying", exc_info=True)
+                    await asyncio.sleep(self.poll_seconds)
             self._wake_all()  # a write between a stream's first read and this start is not missed
             while self.streams():
                 await asyncio.sleep(self.poll_seconds)
