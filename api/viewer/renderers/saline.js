@@ -24,37 +24,38 @@ function oeillet(pos, o, x, y) {
 function eventCard(card, x, y) {
   return tag("g", { class: "card face-up", "data-card": card.id },
     tag("title", {}, `${card.id}: ${card.effects.map((e) => `${e.name} (${e.phase})`).join(" / ")}`),
-    tag("rect", { x, y, width: CARD_W, height: CARD_H, rx: 3, class: "card-face" }),
+    tag("rect", { x, y, width: CARD_W, height: CARD_H, rx: 3, class: "card-face", fill: "#fffdf7", stroke: "#8a7d68" }),
     text(x + 3, y + 12, card.effects[0].name.slice(0, 13), { class: "tiny" }),
     text(x + 3, y + 24, card.effects[1].name.slice(0, 13), { class: "tiny" }),
     text(x + CARD_W - 3, y + CARD_H - 4, card.id, { class: "micro", "text-anchor": "end" }));
 }
 
 function cardBack(x, y) {
-  return tag("g", { class: "card back" }, tag("rect", { x, y, width: CARD_W / 2, height: CARD_H, rx: 3, class: "card-back" }));
+  return tag("g", { class: "card back" }, tag("rect", { x, y, width: CARD_W / 2, height: CARD_H, rx: 3, class: "card-back", fill: "#7a6a55", stroke: "#4d4236" }));
 }
 
 function objective(o, x, y, w, cls) {
   const cells = Object.entries(o.cells).map(([p, c]) => `${p} ${c}`).join(", ");
   return tag("g", { class: `objective ${cls}`, "data-objective": o.id },
     tag("title", {}, `${o.name}: ${cells}`),
-    tag("rect", { x, y, width: w, height: 30, rx: 4, class: "objective-face" }),
+    tag("rect", { x, y, width: w, height: 30, rx: 4, class: "objective-face", fill: "#f3ead2", stroke: "#b9a77a" }),
     text(x + 4, y + 12, o.name.slice(0, 26), { class: "tiny strong" }),
     text(x + 4, y + 25, cells.slice(0, Math.floor(w / 5)), { class: "micro" }));
 }
 
 function saline(seat, p, x, y, w, own, toAct) {
-  const parts = [tag("rect", { x, y, width: w, height: 3 * CELL + 120, rx: 6, class: `army-frame${seat === toAct ? " to-act" : ""}` }),
+  const parts = [tag("rect", { x, y, width: w, height: 3 * CELL + 120, rx: 6, class: `army-frame${seat === toAct ? " to-act" : ""}`,
+    fill: "#fbf8f0", stroke: seat === toAct ? "#c9932e" : "#b8b0a0", "stroke-width": seat === toAct ? 2 : 1 }),
     text(x + 6, y + 14, `${seat}${own ? " (you)" : ""} · ${p.liards} liards · favour ${p.favour ? "unused" : "used"}`,
       { class: "small strong" })];
   const gx = x + 6, gy = y + 20;
   for (const [pos, [cx, cy]] of Object.entries(GRID)) {
     const o = p.saline[pos];
     if (o) parts.push(oeillet(pos, o, gx + cx * CELL, gy + cy * CELL));
-    else parts.push(tag("rect", { x: gx + cx * CELL, y: gy + cy * CELL, width: CELL - 4, height: CELL - 4, rx: 4, class: "empty-place" }));
+    else parts.push(tag("rect", { x: gx + cx * CELL, y: gy + cy * CELL, width: CELL - 4, height: CELL - 4, rx: 4, class: "empty-place", fill: "none", stroke: "#cfc6b4", "stroke-dasharray": "3 3" }));
   }
   parts.push(tag("g", { class: "mulon", "data-salt": p.mulon },
-    tag("circle", { cx: gx + 1.5 * CELL - 2, cy: gy + 1.5 * CELL - 2, r: CELL / 2 - 4, class: "mulon-heap" }),
+    tag("circle", { cx: gx + 1.5 * CELL - 2, cy: gy + 1.5 * CELL - 2, r: CELL / 2 - 4, class: "mulon-heap", fill: "#ffffff", stroke: "#9a9080" }),
     text(gx + 1.5 * CELL - 2, gy + 1.5 * CELL + 2, `${p.mulon}`, { class: "small strong", "text-anchor": "middle" })));
   const sx = gx + 3 * CELL + 6;
   const claimed = p.claimed.map((o, i) => objective(o, sx, gy + i * 34, w - (sx - x) - 6, "claimed"));
@@ -68,7 +69,7 @@ function saline(seat, p, x, y, w, own, toAct) {
   parts.push(tag("g", { class: `hand${h.cards ? " shown" : " hidden"}`, "data-seat": seat, "data-count": h.count }, cards));
   const so = p.secret_objective;
   const secret = !so ? "" : so.face_down
-    ? tag("g", { class: "secret face-down", "data-seat": seat }, tag("rect", { x: gx, y: hy + CARD_H + 6, width: 60, height: 30, rx: 4, class: "card-back" }),
+    ? tag("g", { class: "secret face-down", "data-seat": seat }, tag("rect", { x: gx, y: hy + CARD_H + 6, width: 60, height: 30, rx: 4, class: "card-back", fill: "#7a6a55" }),
       text(gx + 4, hy + CARD_H + 24, "secret", { class: "tiny" }))
     : tag("g", { class: "secret face-up", "data-seat": seat }, objective(so, gx, hy + CARD_H + 6, w - 12, "secret-objective"));
   parts.push(secret);
@@ -101,7 +102,7 @@ export function render(target, ctx) {
     const x = PAD + i * (spaceW + PAD);
     return tag("g", { class: "market-space", "data-space": m.space, "data-price": m.price, "data-oeillet": m.oeillet || "",
       "data-colour": m.colour || "" },
-      tag("rect", { x, y, width: spaceW, height: 40, rx: 4, fill: m.colour ? COLOURS[m.colour] : "none", class: "market-slot" }),
+      tag("rect", { x, y, width: spaceW, height: 40, rx: 4, fill: m.colour ? COLOURS[m.colour] : "none", stroke: "#8a7d68", class: "market-slot" }),
       text(x + 4, y + 14, `${m.price} liard${m.price === 1 ? "" : "s"}`, { class: "small strong" }),
       text(x + 4, y + 32, m.colour || "empty", { class: "tiny" }));
   });
