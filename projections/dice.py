@@ -16,7 +16,7 @@ from domain.game import Recorded
 from domain.rules.registry import RULE_SYSTEMS
 from projections.sql import Session, TrackedProjection
 
-NAME = "dice/1"
+NAME = "dice/2"  # 2: a fork's copies of its parent's rolls are not counted again
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS herald_dice (
@@ -32,7 +32,8 @@ SCHEMA = [
         game_id TEXT PRIMARY KEY,
         rules TEXT NOT NULL,
         seats TEXT NOT NULL,
-        kinds TEXT NOT NULL
+        kinds TEXT NOT NULL,
+        copied_until INTEGER NOT NULL DEFAULT 0
     )""",
 ]
 
@@ -77,13 +78,16 @@ class DiceStats(TrackedProjection):
             rules = RULE_SYSTEMS.get(d["rules"])
             kinds = {k: list(v.faces) for k, v in (rules.die_kinds if rules else STANDARD_DICE).items()}
             kinds.update((d.get("options") or {}).get("dice") or {})
+            fork = d.get("fork") or {}
             session.execute(
-                "INSERT INTO herald_dice_games (game_id, rules, seats, kinds) VALUES "
-                "(%(g)s, %(r)s, %(s)s, %(k)s) ON CONFLICT (game_id) DO NOTHING",
+                "INSERT INTO herald_dice_games (game_id, rules, seats, kinds, copied_until) VALUES "
+                "(%(g)s, %(r)s, %(s)s, %(k)s, %(c)s) ON CONFLICT (game_id) DO NOTHING",
                 {"g": game, "r": d["rules"], "s": msgspec.json.encode(d["seats"]).decode(),
-                 "k": msgspec.json.encode(kinds).decode()},
+                 "k": msgspec.json.encode(kinds).decode(), "c": int(fork.get("version") or 0)},
             )
         elif event.type in ("DiceRolled", "DiceForced"):
+            if self._copied(session, game, event.version):
+                return
             counts: dict[str, int] = defaultdict(int)
             for face in d["faces"]:
                 counts[str(face)] += 1
@@ -95,6 +99,14 @@ class DiceStats(TrackedProjection):
                     {"g": game, "s": d.get("seat") or "", "k": d["kind"], "f": face,
                      "x": int(event.type == "DiceForced"), "n": n},
                 )
+
+    @staticmethod
+    def _copied(session: Session, game: str, version: int) -> bool:
+        """A fork starts with its parent's events up to the fork's version: those rolls were
+        counted in the parent, and counting them again would let anyone inflate a player's
+        statistics by forking."""
+        rows = session.rows("SELECT copied_until FROM herald_dice_games WHERE game_id = %(g)s", {"g": game})
+        return bool(rows) and version <= int(rows[0]["copied_until"])
 
     def for_game(self, game_id: str) -> DiceReport:
         self.catch_up()

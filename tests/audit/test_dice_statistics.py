@@ -35,3 +35,20 @@ def test_player_dice_across_games(client):
     report = client.get("/players/Solo/dice").json()
     d20 = next(k for k in report["kinds"] if k["kind"] == "d20")
     assert d20["rolls"] >= 10
+
+
+def test_a_fork_does_not_count_its_parents_rolls_again(client):
+    """Forking copies the parent's play: counting those rolls again would let anyone, with no
+    token, inflate a player's statistics by forking a game over and over."""
+    game = new_game(client, seats=("forkless",))
+    post(client, game, "forkless", {"type": "roll", "label": "x", "dice": "3d6"})
+    post(client, game, "forkless", {"type": "end", "outcome": {"winner": "forkless", "reason": "alone"}})
+    before = client.get("/players/Forkless/dice").json()
+    for _ in range(3):
+        response = client.post(f"/games/{game['id']}/fork", json={"version": 3, "dice": "same"})
+        assert response.status_code == 201, response.text
+    after = client.get("/players/Forkless/dice").json()
+    assert [k["rolls"] for k in after["kinds"]] == [k["rolls"] for k in before["kinds"]] == [3]
+    fork = response.json()
+    post(client, fork, "forkless", {"type": "roll", "label": "y", "dice": "2d6"})
+    assert client.get("/players/Forkless/dice").json()["kinds"][0]["rolls"] == 5  # the fork's own rolls count
