@@ -6,19 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from domain.events import EventData, Outcome
-from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation
-from domain.rules.saline import events as ev
 from domain.rules.saline.commands import (
     Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, SalineCommand, Sell,
 )
 from domain.rules.saline.data import (
-    CARDS_PER_TURN, COLOURS, DIE_KINDS, EFFECTS, END_LIARDS, GABELLE_MAX, GABELLE_MIN, HAND_LIMIT, LIARDS,
-    MAX_OEILLETS, MULON_MAX, POSITIONS, RAIN_RESET, RESPONSES, START_LIARDS, START_SALT, SYSTEM, TURNED, Effect,
-    weather_face,
+    CARDS_PER_TURN, COLOURS, EFFECTS, LIARDS, MAX_OEILLETS, POSITIONS, RESPONSES, SYSTEM, Effect,
 )
-from domain.rules.saline.evolve import RESERVE, evolve
 from domain.rules.saline.state import Play, SalineState
 
 R_COMPONENTS = "Components"
@@ -220,12 +214,7 @@ def check_answer(state: SalineState, seat: str, command: SalineCommand) -> None:
         if any(effect_of(state, r).effect == "collect_gabelle" for r in state.responses):
             raise violation("gabelou", "the gabelle of this sale is already claimed", R_FAQ)
     if effect.effect == "copy":
-        copied = effect_of(state, pending)
-        if copied.effect == "draw" and state.phase != "night":  # pragma: no cover - a night card
-            raise violation("wrong_phase", f"{copied.name} is a night card", R_EVENT)
-        check_choices(state, seat, copied, command, extra_cost=effect.cost)
-        if effect.gabelle or effect.target:  # pragma: no cover - the printed Courtisane has neither
-            pass
+        check_choices(state, seat, effect_of(state, pending), command, extra_cost=effect.cost)
     elif any(getattr(command, k) is not None for k in ("target", "colour", "space", "position")):
         raise violation("choices", f"{effect.name} takes no choices", R_EVENT)
     elif state.liards[seat] < effect.cost:

@@ -17,7 +17,7 @@ from domain.rules.saline.data import (
 )
 from domain.rules.saline.evolve import RESERVE, evolve
 from domain.rules.saline.play import (
-    DIFFERENT_COLOURS, FAVOUR, SAME_COLOUR, check, effect_of, in_turn_order, reserve_liards,
+    DIFFERENT_COLOURS, SAME_COLOUR, check, effect_of, in_turn_order, reserve_liards,
 )
 from domain.rules.saline.state import Play, SalineState
 

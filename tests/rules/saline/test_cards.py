@@ -13,7 +13,7 @@ import pytest
 from domain.rules.base import RuleViolation
 from domain.rules.saline.events import CardResolved, GabelleMoved, LiardsPaid, SaltMoved, SaltProduced
 from domain.rules.saline.turn import collections
-from tests.rules.saline.helpers import SALINE, act, legal, new_game, refused, started, types, with_state
+from tests.rules.saline.helpers import SALINE, act, legal, refused, started, types, with_state
 
 
 def play(game, seat, card, effect, **choices):

@@ -9,7 +9,7 @@ import pytest
 
 from domain.rules.saline.data import CATALOGUE, DATA, LIARDS, problems
 from domain.rules.saline.events import (
-    DrawnEventCards, EventCardsDrawn, GabelleMoved, HandLimitDiscard, MarketReplenished, ObjectiveClaimed,
+    GabelleMoved, HandLimitDiscard, MarketReplenished, ObjectiveClaimed,
     SaltProduced, WeatherRead,
 )
 from domain.rules.saline.turn import collections
