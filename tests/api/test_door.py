@@ -17,6 +17,7 @@ from api.config import Settings
 from api.service import CreateGame, Herald, SeatRequest
 from api.store import secrets_id
 from domain.game import Recorded
+from projections.dice import NAME as DICE
 from tests.conftest import ADMIN_TOKEN, new_game, post
 
 PROBLEM = "application/problem+json"
@@ -119,7 +120,7 @@ def test_an_event_a_read_model_cannot_apply_is_skipped_and_reported(herald, back
         assert skipped and "KeyError" in skipped[0]["error"]
         if backend.name == "postgres":
             assert len(skipped) == 2  # the poisoned event, and the NUL player name
-            assert health["read_models"]["dice/1"]["skipped"]
+            assert health["read_models"][DICE]["skipped"]
     # across a restart the read models stay up, and a new game still reaches the index
     again = Herald(env=backend.env, admin_token=ADMIN_TOKEN, signing_key_path=backend.key)
     try:
