@@ -25,7 +25,10 @@ def test_schemathesis_finds_no_failure(tmp_path):
     try:
         result = subprocess.run(
             [str(Path(sys.executable).parent / "schemathesis"), "--config-file", str(CONFIG), "--no-color", "run",
-             str(ROOT / "openapi" / "openapi.json"), "--url", server.url],
+             str(ROOT / "openapi" / "openapi.json"), "--url", server.url,
+             # the live stream stays open until its game ends, so every call would wait out the
+             # request timeout (30 s): its cursors and Last-Event-ID are tested in test_door.py
+             "--exclude-path-regex", "/events/stream$"],
             capture_output=True, text=True, timeout=1200, cwd=tmp_path,
             env={**server.env, "PYTHONPATH": str(ROOT)},  # for the hooks module
         )
