@@ -509,6 +509,7 @@ async function setToken(token) {
   await loadGame();
   drawTimeline();
   await show(Math.min(at, S.head));
+  document.body.dataset.reader = S.token ? "seat" : "spectator"; // read again as this reader
 }
 
 // -- wiring -------------------------------------------------------------------------------------

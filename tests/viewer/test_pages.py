@@ -117,6 +117,7 @@ def test_a_seat_token_stays_in_this_tab_and_goes_with_state_requests(page, serve
     page.fill("#token", token)
     page.click("#token-save")
     page.wait_for_function("() => document.querySelector('#token-state').textContent.includes('seat token')")
+    page.wait_for_function("() => document.body.dataset.reader === 'seat'")  # the game read again with the token
     page.keyboard.press("ArrowRight")
     at_version(page, 2)
     assert any(auth == f"Bearer {token}" for url, auth in sent), sent
@@ -124,6 +125,7 @@ def test_a_seat_token_stays_in_this_tab_and_goes_with_state_requests(page, serve
     assert page.evaluate(f"() => localStorage.getItem('herald.token.{game['id']}')") is None
     page.click("#token-clear")
     page.wait_for_function("() => document.querySelector('#token-state').textContent.includes('spectator')")
+    page.wait_for_function("() => document.body.dataset.reader === 'spectator'")
     assert page.evaluate(f"() => sessionStorage.getItem('herald.token.{game['id']}')") is None
 
 
