@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -208,3 +209,19 @@ def _envelope(command_type: Any) -> type[msgspec.Struct]:
     """A Struct holding one command: msgspec converts into a Struct field with the type
     analysed once, where converting into the bare union analyses it on every call (~8x slower)."""
     return msgspec.defstruct("CommandEnvelope", [("command", command_type)], frozen=True)
+
+
+class Step(Generic[State]):
+    """The events of one decision, folded as they are emitted so later rules see earlier ones.
+    A rule system subclasses it with ``fold = staticmethod(its evolve)`` and its own helpers."""
+
+    fold: ClassVar[Callable[[Any, EventData], Any]]
+
+    def __init__(self, state: State, rng: Rng):
+        self.state = state
+        self.rng = rng
+        self.events: list[EventData] = []
+
+    def emit(self, event: EventData) -> None:
+        self.events.append(event)
+        self.state = type(self).fold(self.state, event)

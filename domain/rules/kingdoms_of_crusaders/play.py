@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation
+from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation, Step as BaseStep
 from domain.rules.kingdoms_of_crusaders import events as ev
 from domain.rules.kingdoms_of_crusaders.armies import can_still_beat, strength
 from domain.rules.kingdoms_of_crusaders.commands import KocCommand, Place, Prepare
@@ -78,17 +78,10 @@ def legal(state: KocState, seat: str) -> list[KocCommand]:
 
 
 # -- what happens -----------------------------------------------------------------------------------
-class Step:
-    """The events of one decision, folded as they are emitted so later rules see earlier ones."""
+class Step(BaseStep):
+    """The events of one decision (domain/rules/base.py), with this rule system's helpers."""
 
-    def __init__(self, state: KocState, rng: Rng):
-        self.state = state
-        self.rng = rng
-        self.events: list[EventData] = []
-
-    def emit(self, event: EventData) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+    fold = staticmethod(evolve)
 
     def draw(self, seat: str, count: int) -> None:
         """Draw ``count`` cards from the top of the deck: the first cards in the shuffle's order

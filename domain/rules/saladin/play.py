@@ -6,6 +6,7 @@ from __future__ import annotations
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
+from domain.rules.base import Step as BaseStep
 from domain.rules.saladin import commands as cmd
 from domain.rules.saladin import events as ev
 from domain.rules.saladin.data import ARSUF, SEATS, TAQUI_AL_DIN, TRUE_CROSS, Reaction
@@ -28,17 +29,10 @@ DIE = STANDARD_DICE["saladin-combat"]
 HITS = {"stroke": 1, "double": 2}
 
 
-class Step:
-    """The events of one decision, folded as they are emitted."""
+class Step(BaseStep):
+    """The events of one decision (domain/rules/base.py), with this rule system's helpers."""
 
-    def __init__(self, state: SaladinState, rng: Rng):
-        self.state = state
-        self.rng = rng
-        self.events: list[EventData] = []
-
-    def emit(self, event: EventData) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+    fold = staticmethod(evolve)
 
     @property
     def over(self) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from domain.events import EventData, Outcome
 from domain.rng import Rng
+from domain.rules.base import Step as BaseStep
 from domain.rules.saline import events as ev
 from domain.rules.saline.commands import (
     Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, SalineCommand, Sell,
@@ -47,17 +48,10 @@ def meets(state: SalineState, seat: str, objective: str, either_way: bool) -> bo
     return fits(False) or (either_way and fits(True))
 
 
-class Step:
-    """The events of one decision, folded as they are emitted so later rules see earlier ones."""
+class Step(BaseStep):
+    """The events of one decision (domain/rules/base.py), with this rule system's helpers."""
 
-    def __init__(self, state: SalineState, rng: Rng):
-        self.state = state
-        self.rng = rng
-        self.events: list[EventData] = []
-
-    def emit(self, event: EventData) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+    fold = staticmethod(evolve)
 
     # -- money and salt: never more than there is ------------------------------------------------
     def pay(self, payer: str, payee: str, liards: int, reason: str) -> int:
