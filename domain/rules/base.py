@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -86,6 +88,9 @@ class RuleSystem(Generic[State, Command]):
     die_kinds: ClassVar[dict[str, DieKind]]
     command_type: ClassVar[Any]  # a tagged union of frozen msgspec Structs, tag field "type"
     state_type: ClassVar[type]
+    # The type of what view() returns (JSON-ready builtins that convert to it), for the OpenAPI
+    # contract (domain/rules/schemas.py); None: the rule system does not declare it.
+    view_type: ClassVar[Any] = None
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
     # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that
@@ -151,6 +156,32 @@ class RuleSystem(Generic[State, Command]):
         """A one-line narrative of a recorded command, for timelines."""
         return str(command.get("type", "?"))
 
+    def label(self, state: State, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str:
+        """One readable line for a legal command in its JSON form ("Henry II looses at Al-Afdal
+        (1 Order)"): names from the data, not ids; ``players`` (seat -> player name) where known.
+        The wording lives in the rule system's ``labels.py`` (``label``); without one, the
+        command's type and fields in words."""
+        module = self._labels
+        return module.label(state, seat, command, players) if module else default_label(command)
+
+    def prompt(self, state: State, seat: str, players: Mapping[str, str]) -> str | None:
+        """What the game asks ``seat`` now, in words (``labels.py``'s ``prompt``); None when
+        nothing is asked of it, or the rule system does not say."""
+        module = self._labels
+        return module.prompt(state, seat, players) if module and hasattr(module, "prompt") else None
+
+    @functools.cached_property
+    def _labels(self) -> ModuleType | None:
+        """The rule system package's ``labels`` module (the package layout every rule system
+        shares), if it has one."""
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            return importlib.import_module(f"{package}.labels")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{package}.labels":
+                raise
+            return None
+
     def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
         """A one-line narrative of one of this rule system's own events, in the rulebook's
         words ("Henry II looses at Ala Afdal: 1 lance"); None for the generic wording."""
@@ -202,6 +233,28 @@ class RuleSystem(Generic[State, Command]):
         except msgspec.ValidationError as error:
             message = str(error).replace("`$.command", "`$")
             raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {message}") from None
+
+
+def default_label(command: Mapping[str, Any]) -> str:
+    """A command in words when its rule system has none: its type, then each field
+    (``place: card Knight, sector 3``)."""
+    words = str(command.get("type", "command")).replace("-", " ").replace("_", " ")
+    fields = [f"{name.replace('_', ' ')} {_words(value)}" for name, value in command.items()
+              if name != "type" and value not in (None, "", [], {})]
+    return f"{words}: {', '.join(fields)}" if fields else words
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_words(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return " + ".join(_words(v) for v in value)
+    return str(value)
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 Order``, ``2 Orders`` (``many``: an irregular plural)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 @functools.cache
