@@ -15,7 +15,7 @@ from domain.events import DiceRolled, EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
 from domain.rules.day_of_battle import events as ev
-from domain.rules.day_of_battle import labels, narrate, rules
+from domain.rules.day_of_battle import narrate, rules
 from domain.rules.day_of_battle import view as board
 from domain.rules.day_of_battle.commands import DobCommand
 from domain.rules.day_of_battle.data import (
@@ -44,6 +44,7 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     die_kinds = {"d20": D20}
     command_type = DobCommand
     state_type = DobState
+    view_type = board.DobView
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
 
@@ -111,7 +112,3 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
 
     def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
         return narrate.describe_event(event_type, data)
-
-    def label(self, state: DobState, command: Any) -> str:
-        """One line of human wording for a legal command (labels.py)."""
-        return labels.label(state, command)

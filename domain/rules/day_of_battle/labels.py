@@ -3,10 +3,15 @@ names, not ids."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
+from domain.rules.base import default_label
 from domain.rules.day_of_battle import commands as c
 from domain.rules.day_of_battle.data import CHARTS, WEAPONS
+from domain.rules.day_of_battle.rules import to_act
 from domain.rules.day_of_battle.state import DobState
 
 
@@ -20,7 +25,23 @@ def _leader(state: DobState, lid: str | None) -> str:
     return l.name if l else str(lid)
 
 
-def label(state: DobState, command: Any) -> str:
+def label(state: DobState, seat: str, raw: dict[str, Any], players: Mapping[str, str]) -> str:
+    """"Light crossbowmen fire their light crossbow on Turkoman horse archers (right) at 10" (3 command points)"."""
+    try:
+        command = msgspec.convert({"command": raw}, _Envelope).command
+    except msgspec.ValidationError:
+        return default_label(raw)
+    try:
+        return _label(state, command)
+    except (KeyError, AttributeError):
+        return default_label(raw)
+
+
+class _Envelope(msgspec.Struct, frozen=True):
+    command: c.DobCommand
+
+
+def _label(state: DobState, command: Any) -> str:
     m, f = CHARTS.order_costs.manoeuvre, CHARTS.order_costs.fire
     match command:
         case c.DrawLeader(leader=lid):
@@ -70,4 +91,25 @@ def label(state: DobState, command: Any) -> str:
             return f"Accept ruling {n}"
         case c.RejectRuling(number=n):
             return f"Reject ruling {n}"
-    return str(getattr(command, "type", command))
+    return default_label(msgspec.to_builtins(command))
+
+
+def prompt(state: DobState, seat: str, players: Mapping[str, str]) -> str | None:
+    """What ``seat`` is asked now, if anything."""
+    if seat not in to_act(state):
+        return None
+    who = players.get(seat) or seat
+    if state.ruling is not None:
+        return f"Does {who} accept ruling {state.ruling.number}: {state.ruling.proposal.get('decision')}?"
+    if state.phase == "leaders":
+        return f"{who}: draw the cards of your leaders (social rank, esteem, motivation, skills)"
+    if state.phase == "deployment":
+        return f"{who}: where does each unit of the {state.armies[seat].name} deploy?"
+    if state.charge is not None:
+        return (f"{_unit(state, state.charge.charger)} charge {_unit(state, state.charge.target)}: "
+                f"how does {who} respond?")
+    if state.fire is not None:
+        return f"{_unit(state, state.fire.firer)} fire on {_unit(state, state.fire.target)}: does {who} return fire?"
+    if not state.move_begun:
+        return f"Move {state.move}: {who} begins the game move"
+    return f"Move {state.move}: what does {who} order next?"
