@@ -88,9 +88,6 @@ class RuleSystem(Generic[State, Command]):
     die_kinds: ClassVar[dict[str, DieKind]]
     command_type: ClassVar[Any]  # a tagged union of frozen msgspec Structs, tag field "type"
     state_type: ClassVar[type]
-    # The type of what view() returns (JSON-ready builtins that convert to it), for the OpenAPI
-    # contract (domain/rules/schemas.py); None: the rule system does not declare it.
-    view_type: ClassVar[Any] = None
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
     # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that
@@ -161,26 +158,27 @@ class RuleSystem(Generic[State, Command]):
         (1 Order)"): names from the data, not ids; ``players`` (seat -> player name) where known.
         The wording lives in the rule system's ``labels.py`` (``label``); without one, the
         command's type and fields in words."""
-        module = self._labels
+        module = self._module("labels")
         return module.label(state, seat, command, players) if module else default_label(command)
 
     def prompt(self, state: State, seat: str, players: Mapping[str, str]) -> str | None:
         """What the game asks ``seat`` now, in words (``labels.py``'s ``prompt``); None when
         nothing is asked of it, or the rule system does not say."""
-        module = self._labels
+        module = self._module("labels")
         return module.prompt(state, seat, players) if module and hasattr(module, "prompt") else None
 
-    @functools.cached_property
-    def _labels(self) -> ModuleType | None:
-        """The rule system package's ``labels`` module (the package layout every rule system
-        shares), if it has one."""
-        package = type(self).__module__.rpartition(".")[0]
-        try:
-            return importlib.import_module(f"{package}.labels")
-        except ModuleNotFoundError as missing:
-            if missing.name != f"{package}.labels":
-                raise
-            return None
+    @property
+    def view_type(self) -> Any:
+        """The type of what :meth:`view` returns (its JSON converts to it), for the OpenAPI
+        contract (domain/rules/schemas.py): ``View`` in the package's ``view_types.py``; None
+        when the rule system does not declare it."""
+        module = self._module("view_types")
+        return module.View if module else None
+
+    def _module(self, name: str) -> ModuleType | None:
+        """A module of the rule system's package by the name the shared package layout gives it
+        (``labels``, ``view_types``), if the package has one."""
+        return _package_module(type(self).__module__.rpartition(".")[0], name)
 
     def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
         """A one-line narrative of one of this rule system's own events, in the rulebook's
@@ -233,6 +231,16 @@ class RuleSystem(Generic[State, Command]):
         except msgspec.ValidationError as error:
             message = str(error).replace("`$.command", "`$")
             raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {message}") from None
+
+
+@functools.cache
+def _package_module(package: str, name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{package}.{name}":
+            raise
+        return None
 
 
 def default_label(command: Mapping[str, Any]) -> str:

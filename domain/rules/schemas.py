@@ -38,7 +38,9 @@ def components(system: RuleSystem) -> dict[str, dict[str, Any]]:
         named[view_schema_name(system)] = system.view_type
     types = list(named.values())
     refs, found = msgspec.json.schema_components(types, ref_template=REF.replace("{name}", prefix + "{name}"))
-    out = {prefix + name: schema for name, schema in found.items()}
+    out = {}
+    for name, schema in found.items():  # a generator names its classes by title: prefixed too
+        out[prefix + name] = {**schema, "title": prefix + name} if "title" in schema else schema
     for name, ref in zip(named, refs):
         if ref != {"$ref": REF.format(name=name)}:  # a union (or a Struct named otherwise): its own component
             out[name] = ref
