@@ -20,6 +20,7 @@ from uuid import UUID
 import msgspec
 
 from api.errors import HeraldError, Invalid
+from domain.errors import DomainError
 from api.http import DATABASE_AWAY, MAX_INT, bearer, database_away, decode_body, doc, read_raw, require_json, send_error
 from api.services.games import Games
 from api.wire.games import CommandRequest, CommandResponse
@@ -64,8 +65,8 @@ class CommandRoute:
             payload = _encode(response)
             if replayed:
                 extra = [(b"idempotent-replayed", b"true")]
-        except (HeraldError, *DATABASE_AWAY) as raised:
-            return await send_error(send, raised if isinstance(raised, HeraldError) else database_away(), extra)
+        except (DomainError, *DATABASE_AWAY) as raised:
+            return await send_error(send, raised if isinstance(raised, DomainError) else database_away(), extra)
         except Exception:
             log.exception("internal error")
             return await send_error(send, None)

@@ -24,6 +24,8 @@ from domain.game import (
     take_decision,
 )
 from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng
+from domain.creation import check_created
+from domain.errors import SetupRefused
 from domain.rules.base import RuleViolation
 from domain.seals import is_sealed_form
 from replays.record import FORMAT, Record, RecordEvent, derive_record, from_record_event
@@ -283,6 +285,10 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
         game: Game = voids.keep(apply(None, events[0]))
     except (IncompatibleRecord, UnknownEventType, msgspec.ValidationError, RuleViolation) as error:
         return [RecordProblem(1, None, f"cannot replay: {error}")]
+    try:
+        check_created(game.created)  # the checks the server made when it created the game
+    except SetupRefused as error:
+        return [RecordProblem(1, None, f"the rules refuse this creation: {error.code}: {error.message}")]
     seed_hex = seed.hex() if seed is not None else None
     expected_draw = 0
     i = 1

@@ -15,7 +15,7 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
-from api.errors import Conflict, Illegal, Invalid
+from api.errors import Conflict, Invalid
 from api.http import MAX_INT, RECORD_DEPTH, bearer, doc, error_body, read_body, respond
 from api.live import Live
 from api.services.games import Games
@@ -31,6 +31,7 @@ from api.wire.games import (
     StateAt,
     TimelinePage,
 )
+from domain.rules.base import RuleViolation
 from replays.record import Record
 from replays.verify import Verdict, VerifyRequest
 
@@ -117,7 +118,7 @@ def games_router(settings: Settings) -> APIRouter:
         body = await read_body(request, CommandRequest, settings.max_command_body)
         try:
             await run_in_threadpool(service(request).check, game_id, body, bearer(authorization))
-        except (Illegal, Conflict) as error:
+        except (RuleViolation, Conflict) as error:
             return respond(CheckResult(False, msgspec.json.decode(error_body(error))))
         return respond(CheckResult(True))
 

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from domain.dice import DieKind
+from domain.errors import DomainError
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 
@@ -48,16 +49,9 @@ State = TypeVar("State")
 Command = TypeVar("Command")
 
 
-class RuleViolation(Exception):
+class RuleViolation(DomainError):
     """A command the rules refuse: a stable ``code``, a human ``message`` and the rulebook
     ``rule`` (section) it breaks. Raising one leaves the record unchanged."""
-
-    def __init__(self, code: str, message: str, rule: str | None = None, problems: list[str] | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rule = rule
-        self.problems = problems or []  # every problem found, when there are several (owner data)
 
 
 # Violation codes shared by every rule system (STYLE.md, "What this adds up to").
