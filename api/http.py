@@ -379,11 +379,10 @@ def _ref(type_: Any) -> dict[str, Any]:
 
 
 def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] | None = None,
-                    paths: dict[str, Any] | None = None, links: list[Link] = ()) -> None:
+                    links: list[Link] = ()) -> None:
     """Merge the msgspec schemas of every documented type into FastAPI's OpenAPI document;
-    ``named`` types (unions, such as each rule system's commands) get a component of that name;
-    ``paths`` are operations served outside FastAPI's router. Every operation's problems are
-    documented (:func:`document_problems`) and ``links`` written in."""
+    ``named`` types (unions, such as each rule system's commands) get a component of that name.
+    Every operation's problems are documented (:func:`document_problems`) and ``links`` written in."""
     base = app.openapi
     named = named or {}
 
@@ -391,8 +390,6 @@ def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] 
         if app.openapi_schema:
             return app.openapi_schema
         schema = base()
-        for path, operations in (paths or {}).items():
-            schema["paths"].setdefault(path, {}).update(operations)
         for operations in schema["paths"].values():  # every write may meet the write limits
             for method, operation in operations.items():
                 if method in ("post", "put", "patch", "delete"):

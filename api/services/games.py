@@ -322,15 +322,12 @@ class Games:
         def decide(game: Game) -> Decided:
             typed = produce(game)
             events = chain(game.id, game.version + 1, game.head, typed, clock.now())
-            after = project_game(game, events, self._history(game_id))
+            after = project_game(game, events)
             return Decided(events, after, lambda: MetaResponse(
                 after.version, [to_record_event(e) for e in events], Head(after.version, after.head)))
 
         self._warm(game_id)
         return self.committer.run(game_id, decide)
-
-    def _history(self, game_id: UUID) -> Callable[[int], list[Recorded]]:
-        return lambda upto: self.store.stream(game_id, 0, upto)
 
     def _actor(self, game_id: UUID, token: str | None) -> str:
         """Who a token speaks for: ``umpire`` (the admin or an umpire hook) or a seat."""

@@ -81,7 +81,6 @@ class RuleSystem(Generic[State, Command]):
     scenarios: ClassVar[dict[str, Scenario]]
     die_kinds: ClassVar[dict[str, DieKind]]
     command_type: ClassVar[Any]  # a tagged union of frozen msgspec Structs, tag field "type"
-    state_type: ClassVar[type]
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
     # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that

@@ -141,7 +141,6 @@ class Tables:
         self.banners = {b.id: b for b in data.banners}
         self.cards = {c.id: c for c in data.cards}
         self.leaders = {leader.side: leader for leader in data.leaders}
-        self.banner_ids = tuple(sorted(self.banners))
 
     def banner(self, banner_id: str) -> Banner:
         return self.banners[banner_id]
