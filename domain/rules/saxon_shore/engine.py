@@ -8,6 +8,7 @@ rulebook's words (events.py); the queue is derived state (evolve.py). ``legal_co
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -119,9 +120,12 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     def render_text(self, state: SaxonState) -> str:
         return render_text(state)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
-        return narrate.describe_command(command)
+    def describe_command(self, command: dict[str, Any], players: Mapping[str, str] | None = None) -> str:
+        """A recorded command in words; players by name when ``players`` (seat -> name) is given."""
+        return narrate.describe_command(command, players)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
-        """A one-line narrative of a ``saxon-shore.*`` event, with the map's names."""
-        return narrate.describe_event(event_type, data)
+    def describe_event(self, event_type: str, data: dict[str, Any],
+                       players: Mapping[str, str] | None = None) -> str | None:
+        """A one-line narrative of a ``saxon-shore.*`` event, from its fields: the map's names,
+        counters by kind, players by name when ``players`` (seat -> name) is given."""
+        return narrate.describe_event(event_type, data, players)
