@@ -22,7 +22,7 @@ from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, 
 from domain.rules.saxon_shore.evolve import evolve
 from domain.rules.saxon_shore.commands import Choose, SaxonCommand
 from domain.rules.saxon_shore.phases import PHASES, hires, legal_in_phase
-from domain.rules.saxon_shore.rules import option_ok, play
+from domain.rules.saxon_shore.rules import decide, option_ok
 from domain.rules.saxon_shore.state import Options, SaxonState, victory
 from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
@@ -103,8 +103,15 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
 
     def decide(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> list[EventData]:
         """Check the command against the open prompt, apply it, then run the turn on to the
-        next decision (rules.play); the question then open is recorded as PromptOpened."""
-        return play(state, seat, command, rng).events
+        next decision (rules.decide); the question then open is recorded as PromptOpened."""
+        return decide(state, seat, command, rng).events
+
+    def play(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> tuple[list[EventData], SaxonState]:
+        """:meth:`decide` and the state it leaves, control included, without folding its events
+        again (a rollout's path: no DecisionTaken, so evolve would have no decision to replay)."""
+        ctx = decide(state, seat, command, rng)
+        return ctx.events, msgspec.structs.replace(ctx.state, jobs=tuple(ctx.jobs), prompt=ctx.prompt,
+                                                   phase=ctx.phase, stage=ctx.stage, pending=None)
 
     def evolve(self, state: SaxonState, event: EventData) -> SaxonState:
         """The fold: what each event changes, and the derived control state (evolve.py)."""

@@ -5,7 +5,7 @@ happened; the fold assigns its consequences). :func:`evolve` is ``apply`` plus t
 control state, which is derived, never recorded: a ``DecisionTaken`` opens a :class:`Pending`
 decision (the state it was taken in, the command), each ``DiceRolled`` adds its faces, and when
 the decision's ``PromptOpened`` arrives the decision is run again on those dice
-(``rules.play``), which yields the job queue, the phase and the open prompt exactly as
+(``rules.decide``), which yields the job queue, the phase and the open prompt exactly as
 ``decide`` left them. A decision that leaves the control unchanged (hiring a mercenary, raising a
 regular in the middle of a phase) records no PromptOpened and needs no run.
 """

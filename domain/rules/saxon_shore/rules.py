@@ -163,7 +163,7 @@ def run(ctx: Ctx) -> None:
 
 
 # -- deciding ------------------------------------------------------------------------------------------
-def play(state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> Ctx:
+def decide(state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> Ctx:
     """Check the command against the open prompt, apply it, run the turn on to the next
     decision; a question left open that differs from the one answered is recorded as
     PromptOpened (the control behind it is derived, never recorded)."""
@@ -230,5 +230,5 @@ class ReplayRng:
 def replay(pending: Pending) -> Ctx:
     """The decision ``pending`` run again on its recorded dice: the control it left."""
     command = msgspec.convert(pending.command, SaxonCommand)
-    return play(pending.before, pending.seat, command, ReplayRng(pending.faces))
+    return decide(pending.before, pending.seat, command, ReplayRng(pending.faces))
 

@@ -96,3 +96,26 @@ def test_the_control_is_derived_not_recorded():
         again = project_game(again, [event])
     assert again.state.jobs == game.state.jobs and again.state.prompt == game.state.prompt
     assert again.state.phase == game.state.phase and again.head == game.head
+
+
+def test_a_rollouts_play_leaves_the_state_the_record_folds_to():
+    """RuleSystem.play (the analysis' rollouts, without DecisionTaken) leaves exactly the state that
+    folding the decision's record leaves, the derived job queue and prompt included."""
+    from domain.events import DecisionTaken
+
+    rnd = random.Random(11)
+    state = S.setup("standard", ("p1", "p2", "p3"), OPTIONS)
+    used: dict[tuple, int] = {}
+    for n in range(400):
+        if S.outcome(state) is not None:
+            break
+        [seat] = S.to_act(state)
+        commands = [msgspec.to_builtins(c) for c in S.legal_commands(state, seat)]
+        command = choose_command(rnd, state, seat, commands, True, used)
+        events, played = S.play(state, seat, S.parse_command(command), SeededRng(SEED, UUID(int=11), "", n * 1000))
+        folded = S.evolve(state, DecisionTaken(seat=seat, command=command))
+        for event in events:
+            folded = S.evolve(folded, event)
+        assert msgspec.structs.replace(folded, pending=None) == played, n
+        state = played
+    assert n > 100 and S.outcome(state) is not None  # played to the (house-rule) end
