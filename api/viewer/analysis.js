@@ -28,7 +28,8 @@ export function graphSvg(analysis, version, who) {
   const v0 = points[0].version, v1 = Math.max(points[points.length - 1].version, v0 + 1);
   const x = (v) => L + ((v - v0) / (v1 - v0)) * (W - L - R);
   const y = (p) => T + (1 - p) * (H - T - B);
-  const parts = [];
+  // The click target first: the swings drawn over it take their own clicks.
+  const parts = [`<rect class="hit" x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" data-v0="${v0}" data-v1="${v1}"/>`];
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     parts.push(`<line class="grid" x1="${L}" x2="${W - R}" y1="${y(p)}" y2="${y(p)}"/>`
       + `<text class="axis" x="${L - 4}" y="${y(p) + 3.5}" text-anchor="end">${pct(p)}</text>`);
@@ -58,7 +59,6 @@ export function graphSvg(analysis, version, who) {
   }
   const now = Math.min(Math.max(version, v0), v1);
   parts.push(`<line class="now" x1="${x(now)}" x2="${x(now)}" y1="${T}" y2="${H - B}" data-version="${version}"/>`);
-  parts.push(`<rect class="hit" x="${L}" y="${T}" width="${W - L - R}" height="${H - T - B}" data-v0="${v0}" data-v1="${v1}"/>`);
   const key = seats.map((seat, i) => `<span class="key-item"><i style="background:${colourOf(seat, i)}"></i>${esc(seat === "draw" ? "draw" : who(seat))}</span>`).join("");
   return `<svg class="graph" viewBox="0 0 ${W} ${H}" role="img" aria-label="Chances of winning at every decision"`
     + ` data-points="${points.length}" data-swings="${(analysis.swings || []).length}">${parts.join("")}</svg>`
