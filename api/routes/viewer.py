@@ -142,7 +142,7 @@ class Outlines:
         self._lock = threading.Lock()
 
     def of(self, herald: Any, game_id: UUID) -> Outline:
-        head = herald.game(game_id).version  # 404 for a game that does not exist
+        head = herald.games.game(game_id).version  # 404 for a game that does not exist
         with self._lock:
             held = self._held.get(game_id)
         game, found = held if held else (None, [])
