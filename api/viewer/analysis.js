@@ -49,9 +49,12 @@ export function graphSvg(analysis, version, who) {
   });
   for (const s of analysis.swings || []) {
     if (typeof s.version !== "number") continue;
-    const said = s.decision ? (typeof s.decision === "string" ? s.decision : s.decision.label || s.decision.text || JSON.stringify(s.decision.command || s.decision)) : "";
+    // A swing: the decision's version, its wording (text), each chance's change (change).
+    const said = s.text || (s.command ? JSON.stringify(s.command) : "");
     const by = s.seat ? `${who(s.seat)}: ` : "";
-    const delta = typeof s.delta === "number" ? ` (${s.delta > 0 ? "+" : ""}${Math.round(s.delta * 100)} points)` : "";
+    const changes = Object.entries(s.change || {}).filter(([, d]) => typeof d === "number" && d !== 0)
+      .map(([seat, d]) => `${seat === "draw" ? "draw" : who(seat)} ${d > 0 ? "+" : ""}${Math.round(d * 100)}`).join(", ");
+    const delta = changes ? ` (${changes} points)` : "";
     parts.push(`<g class="swing" data-version="${s.version}" data-goto="${s.version}" tabindex="0" role="button">`
       + `<title>${esc(`Swing at step ${s.version}${delta}: ${by}${said}`)}</title>`
       + `<line x1="${x(s.version)}" x2="${x(s.version)}" y1="${T}" y2="${H - B}"/>`
@@ -63,7 +66,8 @@ export function graphSvg(analysis, version, who) {
   return `<svg class="graph" viewBox="0 0 ${W} ${H}" role="img" aria-label="Chances of winning at every decision"`
     + ` data-points="${points.length}" data-swings="${(analysis.swings || []).length}">${parts.join("")}</svg>`
     + `<div class="graph-key">${key} <span class="muted">· ${esc(analysis.rollouts ?? "?")} rollouts per decision, `
-    + `${esc(analysis.policy || "")} policy · the band is the confidence interval · click to jump, ▼ marks a swing</span></div>`;
+    + `${esc(analysis.policy || "")} policy · the band is the 95% interval · click to jump, ▼ marks a swing`
+    + `${analysis.complete === false ? " · <b>partial</b>: the time budget ran out first" : ""}</span></div>`;
 }
 
 /** The version nearest to a click on the graph (in the hit rect's own coordinates). */
@@ -90,7 +94,7 @@ export function rankedHtml(found, who, labelOf) {
   if (!rows.length) return '<p class="muted">No decision was taken at this step.</p>';
   const seat = found.seat || null;
   const body = rows.map((r, i) => {
-    const label = r.label || labelOf(r.command) || JSON.stringify(r.command);
+    const label = r.text || r.label || labelOf(r.command) || JSON.stringify(r.command);
     const chance = typeof r.score === "number" ? r.score
       : r.win && seat && typeof r.win[seat] === "number" ? r.win[seat]
         : typeof r.win === "number" ? r.win : null;
@@ -107,10 +111,10 @@ export function rankedHtml(found, who, labelOf) {
 }
 
 /** GET the analysis; resolves to {status: 200|202|other, body}. */
-export async function fetchAnalysis(gameId, token) {
+export async function fetchAnalysis(gameId, token, query = "") {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`/games/${gameId}/analysis`, { headers });
+  const response = await fetch(`/games/${gameId}/analysis${query}`, { headers });
   let body = null;
   try { body = await response.json(); } catch { body = null; }
   return { status: response.status, body };
@@ -118,6 +122,9 @@ export async function fetchAnalysis(gameId, token) {
 
 /** What a 202's body says of its progress, as text. */
 export function progressText(body) {
+  if (body && typeof body.done === "number" && typeof body.total === "number" && body.total) {
+    return `${body.done} of ${body.total} (${Math.round((100 * body.done) / body.total)}%)`;
+  }
   const p = body && (body.progress ?? body);
   if (p && typeof p === "object" && typeof p.done === "number" && typeof p.total === "number" && p.total) {
     return `${p.done} of ${p.total} decisions (${Math.round((100 * p.done) / p.total)}%)`;
@@ -126,6 +133,6 @@ export function progressText(body) {
   return "in progress";
 }
 
-export async function fetchRanked(gameId, version, token) {
-  return getJSON(`/games/${gameId}/analysis/${version}/commands`, { token });
+export async function fetchRanked(gameId, version, token, query = "") {
+  return getJSON(`/games/${gameId}/analysis/${version}/commands${query}`, { token });
 }

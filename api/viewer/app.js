@@ -490,7 +490,7 @@ async function loadAnalysis() {
   }
   for (let tries = 0; ; tries++) {
     let found;
-    try { found = await fetchAnalysis(GAME_ID, S.token); } catch (error) { found = { status: 0, body: { detail: String(error) } }; }
+    try { found = await fetchAnalysis(GAME_ID, S.token, analysisQuery()); } catch (error) { found = { status: 0, body: { detail: String(error) } }; }
     if (found.status === 200) {
       S.analysis = found.body;
       state.textContent = "";
@@ -513,10 +513,25 @@ async function loadAnalysis() {
   }
 }
 
-/** The decision the ranked commands are asked about: the version its DecisionTaken holds. */
+/** The policy and rollouts asked for: the page's ?policy= and ?rollouts= (the server's defaults otherwise). */
+function analysisQuery() {
+  const mine = new URLSearchParams(location.search);
+  const q = new URLSearchParams();
+  for (const key of ["policy", "rollouts"]) if (mine.get(key)) q.set(key, mine.get(key));
+  return q.toString() ? `?${q}` : "";
+}
+
+/** The point the ranked commands are asked about: the board the step's decision was taken
+ * from (a point whose ``decision`` is that DecisionTaken), or at the last board the point there. */
 function rankedVersion() {
   const group = groupOf(S.events, S.version);
-  return group.decision ? group.decision.version : null;
+  const points = (S.analysis && S.analysis.points) || [];
+  if (group.decision) {
+    const taken = points.find((p) => p.decision === group.decision.version);
+    if (taken) return taken.version;
+  }
+  const here = points.find((p) => p.version === S.version && p.decision);
+  return here ? here.version : null;
 }
 
 let rankedTimer = null;
@@ -535,7 +550,7 @@ function drawAnalysisNow() {
   rankedTimer = setTimeout(async () => {
     for (let tries = 0; tries < 60 && !S.ranked.has(at); tries++) {
       try {
-        const found = await fetchRanked(GAME_ID, at, S.token);
+        const found = await fetchRanked(GAME_ID, at, S.token, analysisQuery());
         if (found && (found.commands || found.ranked)) S.ranked.set(at, found);
         else await new Promise((r) => setTimeout(r, 1000)); // still being computed (202)
       } catch (error) {
