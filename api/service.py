@@ -22,6 +22,7 @@ from eventsourcing.persistence import IntegrityError
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
 from api.players import NameRegistered, PlayerRegistry, SeatClaim
+from api.config import data_dir
 from api.signing import derived_key, signing_key
 from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id, store_env
 from api.tokens import derived_token, hash_token, matches, new_token, same_secret
@@ -266,17 +267,6 @@ class StateAt(msgspec.Struct, frozen=True):
 class TimelinePage(msgspec.Struct, frozen=True):
     entries: list[TimelineEntry]
     next: int | None
-
-
-def data_dir(settings: dict[str, str], environ: dict[str, str] | None = None) -> Path:
-    """Where the server keeps its files: HERALD_DATA_DIR, else the SQLite file's folder, else ./var."""
-    configured = (os.environ if environ is None else environ).get("HERALD_DATA_DIR")
-    if configured:
-        return Path(configured)
-    db = settings.get("SQLITE_DBNAME")
-    if settings.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and db and db != ":memory:" and not db.startswith("file:"):
-        return Path(db).parent
-    return Path("var")
 
 
 def _now() -> datetime:
