@@ -145,9 +145,9 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     def render_text(self, state: SaxonState) -> str:
         return render_text(state)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
+    def describe_command(self, command: dict[str, Any], names: Any = None) -> str:
         return narrate.describe_command(command)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Any = None) -> str | None:
         """A one-line narrative of a ``saxon-shore.*`` event, with the map's names."""
         return narrate.describe_event(event_type, data)
