@@ -64,13 +64,13 @@ def _core(rules: RuleSystem, kind: str, d: dict[str, Any], names: Names) -> str 
                 return told
             faces = " ".join(seat_name(names, f) if isinstance(f, str) else str(f) for f in d["faces"])
             numbered = re.fullmatch(r"d\d+", d["kind"])
-            dice = f" ({len(d['faces'])}{d['kind']})" if numbered else ""
+            dice = f" ({len(d['faces'])}×{d['kind']})" if numbered else ""
             forced = " (forced, for study)" if kind == "DiceForced" else ""
             return f"{d['purpose']}: {faces}{dice}{forced}"
         case "CardsShuffled":
             return f"the {d['deck']} deck is shuffled ({plural(d['size'], 'card')})"
         case "GameEnded":
-            return outcome_text(d["outcome"], names)
+            return rules.describe_event(kind, d, names) or outcome_text(d["outcome"], names)
         case "SeedRevealed":
             return f"the seed is revealed ({d.get('reason') or 'game ended'}): {d['seed']}"
         case "Annotated":

@@ -3,6 +3,7 @@ lists said as a person says them. Narration is a projection, never part of the r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -45,7 +46,7 @@ def outcome_text(outcome: Mapping[str, Any], names: Names) -> str:
     line = "a draw" if outcome.get("draw") else (
         f"{seat_name(names, outcome['winner'])} wins" if outcome.get("winner") else "the game ends with no winner")
     if outcome.get("reason"):
-        line += f": {outcome['reason']}"
+        line += f": {with_names(str(outcome['reason']), names)}"
     scores = outcome.get("scores") or {}
     if scores:
         line += " (" + ", ".join(f"{seat_name(names, s)} {number(v)}" for s, v in scores.items()) + ")"
@@ -55,3 +56,12 @@ def outcome_text(outcome: Mapping[str, Any], names: Names) -> str:
 def number(value: Any) -> str:
     """A number as people write it: 34, not 34.0."""
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def with_names(text: str, names: Names) -> str:
+    """A rule system's own text (an outcome's reason) with each seat id in it, as a whole word,
+    replaced by the player's name: "equal victory markers with p4" -> "... with Di Marsh"."""
+    if not names:
+        return text
+    pattern = "|".join(re.escape(seat) for seat in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<![\w-])(?:{pattern})(?![\w-])", lambda m: names[m.group(0)], text)

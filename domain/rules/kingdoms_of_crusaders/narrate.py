@@ -37,7 +37,7 @@ def describe_event(event_type: str, data: dict[str, Any], names: Names) -> str |
         case "CardsDrawn":
             return f"{who} draws {plural(data['count'], 'card')} from the top of the deck"
         case "DrawnCards":
-            return f"{who} takes {and_list(_card(c) for c in data['cards'])} into their hand"
+            return f"{who} takes the {plural(len(data['cards']), 'card')} drawn into their hand"
         case "TurnBegan":
             return f"turn {data['turn']}: {who} to move"
         case "CardPlaced":

@@ -29,7 +29,7 @@ def describe_command(command: dict[str, Any], names: Names) -> str:
         case "show-hand":
             return "shows their hand"
         case "end":
-            return f"proposes to end the game: {outcome_text(command.get('outcome') or {}, names)}"
+            return f"proposes to end the game — {outcome_text(command.get('outcome') or {}, names)}"
     return str(kind)
 
 
@@ -51,5 +51,5 @@ def describe_event(event_type: str, data: dict[str, Any], names: Names) -> str |
         case "CardsDrawn":
             return f"{who} draws {and_list(data['cards'])} face up from the {data['deck']} deck"
         case "EndProposed":
-            return f"{who} proposes to end the game: {outcome_text(data['outcome'], names)}"
+            return f"{who} proposes to end the game — {outcome_text(data['outcome'], names)}"
     return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.rules.saline.data import weather_face
 from domain.rules.words import Names, and_list, outcome_text, plural, seat_name
 
 RESERVE = "reserve"
@@ -33,6 +34,12 @@ def _payer(who: str, names: Names) -> str:
 
 def _card(card: dict[str, Any]) -> str:
     return f"{card['id']} ({' / '.join(card['effects'])})"
+
+
+def _face(face: str) -> str:
+    """A météo face: "rain-1" -> "rain −1" (the weather, and the step of the gabelle)."""
+    weather, step = weather_face(face)
+    return f"{weather} {'+' if step > 0 else '−'}1" if step else weather
 
 
 def describe_command(command: dict[str, Any], names: Names) -> str:
@@ -67,6 +74,11 @@ def describe_command(command: dict[str, Any], names: Names) -> str:
 
 def describe_event(event_type: str, d: dict[str, Any], names: Names) -> str | None:
     who = seat_name(names, d.get("seat"))
+    if event_type in ("DiceRolled", "DiceForced"):
+        faces = [str(f) for f in d.get("faces") or []]
+        if faces and all(weather_face(f)[0] in ("sun", "wind", "rain") for f in faces):
+            return f"{d['purpose']}: {and_list(_face(f) for f in faces)}"
+        return None
     match event_type.removeprefix("saline."):
         case "ObjectivesRevealed":
             return f"the objectives on the village square: {and_list(o['name'] for o in d['objectives'])}"
@@ -95,9 +107,10 @@ def describe_event(event_type: str, d: dict[str, Any], names: Names) -> str | No
             production = {"none": "no salt is produced", "single": "the œillets produce once",
                           "double": "the œillets produce twice"}.get(d["production"], d["production"])
             again = "; the rain scale reached 3 and returns to 0: roll again" if d.get("roll_again") else ""
-            return f"the météo reads {and_list(d['faces'])}: {production}; rain scale {d['rain']}{again}"
+            return f"the météo reads {and_list(_face(f) for f in d['faces'])}: {production}; rain scale {d['rain']}{again}"
         case "GabelleMoved":
-            return f"the gabelle goes to {d['value']} ({d['by']})"
+            by = d["by"]
+            return f"the gabelle goes to {d['value']} ({'météo ' + _face(by) if weather_face(by)[1] else by})"
         case "SaltProduced":
             total = sum(d["salt"].values())
             return (f"the œillets of {and_list(seat_name(names, s) for s in d['seats'])} produce "
