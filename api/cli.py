@@ -203,7 +203,7 @@ def open_database(args: argparse.Namespace, *, read_only: bool):
             _fail(f"no signing key at {key.absolute()}: this command reads only and makes none "
                   "(set HERALD_SIGNING_KEY to the key of the server that wrote this database)")
     print(f"herald: database {label}", file=sys.stderr)
-    from api.service import Herald
+    from api.bootstrap import Herald
 
     try:
         return Herald(env=env)
@@ -438,7 +438,7 @@ def _games_list(args: argparse.Namespace) -> int:
     try:
         rows, cursor = [], None
         while len(rows) < args.limit:
-            page, cursor = herald.index.list(rules=args.rules, status=args.status, player=args.player,
+            page, cursor = herald.games.index.list(rules=args.rules, status=args.status, player=args.player,
                                              tournament=args.tournament, after=cursor,
                                              limit=min(500, args.limit - len(rows)))
             rows += page
@@ -483,7 +483,7 @@ def _export(args: argparse.Namespace) -> int:
             args.dir.mkdir(parents=True, exist_ok=True)
         for game_id in progress(ids, len(ids), "game", args.progress):
             try:
-                data = encode_record(herald.record(game_id, herald.reader(game_id, args.token)))
+                data = encode_record(herald.games.record(game_id, herald.games.reader(game_id, args.token)))
             except HeraldError as error:
                 print(f"herald: {game_id}: {error.detail}", file=sys.stderr)
                 failed += 1
@@ -505,7 +505,7 @@ def _export(args: argparse.Namespace) -> int:
 def _every_game(herald: Any) -> list[Any]:
     rows, cursor = [], None
     while True:
-        page, cursor = herald.index.list(after=cursor, limit=500)
+        page, cursor = herald.games.index.list(after=cursor, limit=500)
         rows += page
         if cursor is None:
             return rows
@@ -520,7 +520,7 @@ def _import(args: argparse.Namespace) -> int:
     try:
         for path, record in progress(records, len(records), "record", args.progress):
             try:
-                print(herald.import_record(record))
+                print(herald.games.import_record(record))
             except HeraldError as error:
                 print(f"herald: {path}: {error.detail}", file=sys.stderr)
                 failed += 1
@@ -534,12 +534,8 @@ def _rebuild(args: argparse.Namespace) -> int:
 
     herald = open_database(args, read_only=False)
     try:
-        from api.tournaments import Tournaments
-
-        tournaments = Tournaments(herald)
         total = herald.store.recorder.max_notification_id() or 0
-        for desc, model in (("game index", herald.index), ("dice statistics", herald.dice),
-                            ("tournament results", tournaments.results), ("ratings", tournaments.ratings)):
+        for desc, model in herald.read_models:
             with tqdm(total=total, unit="event", desc=desc, file=sys.stderr,
                       disable=not (args.progress or sys.stderr.isatty())) as bar:
                 model.rebuild(bar.update)
