@@ -54,6 +54,6 @@ def show(record: Record, step: int | None = None) -> str:
     return "\n".join([
         f"{scenario.title if scenario else game.rules.title} — game {record.header.game}",
         "players: " + and_list(f"{seat_name(names, s)} ({s})" for s in game.created.seats),
-        f"step {step} of {last}: {happened.text}",
+        f"step {step} of {last}: {happened.type} — {happened.text}",
         *board,
     ])
