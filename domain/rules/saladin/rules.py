@@ -261,6 +261,9 @@ def _check_target(state, seat, banner, card, action, target) -> None:
             raise violation("nothing_to_reinforce", f"{target} has lost no lance", R_LANCE)
 
 
+CHECKED_EFFECTS = frozenset({"shield-wall", "set-fire", "feed-fire", "reinforce-arsuf"})  # what _check_effect checks
+
+
 def _check_effect(state: SaladinState, seat: str, action: Action) -> None:
     effect = action.effect
     rule = R_HATTIN if state.scenario == "hattin" else R_ARSUF
@@ -437,8 +440,9 @@ def legal(state: SaladinState, seat: str) -> list[object]:
 
 def activations(state: SaladinState, seat: str) -> list[object]:
     """The Activate commands :func:`check_activate` accepts for ``seat``, whose activation it is
-    and who need not take the Horns first: the candidates' filters are the checks on banner,
-    status, Ordered side and cost; target and effect go through the checks themselves."""
+    and who need not take the Horns first: the candidates' filters are its checks on banner,
+    status, Ordered side and cost, :func:`_check_effect` is asked once per action, and of
+    :func:`_check_target` only what :func:`enemy_targets` leaves open is asked per target."""
     out: list[object] = []
     available = state.sides[seat].available
     t = tables(state)
@@ -447,7 +451,9 @@ def activations(state: SaladinState, seat: str) -> list[object]:
         if banner.side != seat or banner.fate != "in-play":
             continue
         card = t.card(banner.card)
-        extra = surcharge(state, banner_id)
+        by_lost = t.surcharge[banner_id]  # surcharge(), inlined
+        lost = len(by_lost) - 1 - banner.lances
+        extra = by_lost[lost] if 0 <= lost < len(by_lost) else surcharge(state, banner_id)
         usable = t.usable[card.id].get((banner.ordered, banner.status))
         if usable is None:  # a status no card prints: check each action
             usable = tuple(a for a in card.actions if card.action(a.id) is a and (a.ordered or not banner.ordered)
@@ -455,19 +461,21 @@ def activations(state: SaladinState, seat: str) -> list[object]:
         for action in usable:
             if (action.cost + extra if action.cost else 0) > available:  # action_cost
                 continue
-            try:
-                _check_effect(state, seat, action)  # the same for every target
-            except RuleViolation:
+            if action.effect in CHECKED_EFFECTS:
+                try:
+                    _check_effect(state, seat, action)  # the same for every target
+                except RuleViolation:
+                    continue
+            if action.target == "none":  # _check_target asks for no target: nothing to check
+                out.append(cmd.Activate(banner=banner_id, action=action.id, target=None))
                 continue
-            if action.target == "none":
-                targets: list[str | None] = [None]
-            elif action.target == "enemy":
-                targets = enemy_targets(state, banner, card)
-            elif action.target == "arsuf":
-                targets = [ARSUF]
-            else:
-                targets = sorted(action.friendly)
-            for target in targets:
+            if action.target == "enemy":  # enemy_targets are the targets _check_target allows, then
+                melee = joins_melee(banner, action)  # its only other check, per target
+                for target in enemy_targets(state, banner, card):
+                    if not melee or can_be_committed(state, target):
+                        out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
+                continue
+            for target in [ARSUF] if action.target == "arsuf" else sorted(action.friendly):
                 try:
                     _check_target(state, seat, banner, card, action, target)
                 except RuleViolation:
