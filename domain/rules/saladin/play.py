@@ -97,9 +97,9 @@ def roll_and_apply(b: Step, acting_side: str, acting: str, target: str | None, r
 def eliminations(b: Step) -> None:
     """Banners with no lance left are given to the opponent (or boxed); Arsuf may fall."""
     t = tables(b.state)
-    for bid in sorted(b.state.banners):
+    for bid in t.banner_ids:
         banner = b.state.banners[bid]
-        if banner.in_play and banner.lances == 0:
+        if banner.lances == 0 and banner.fate == "in-play":
             given = opponent(banner.side) if t.banner(bid).gives else None
             b.emit(ev.BannerEliminated(banner=bid, given_to=given))
             leave_melees(b, bid, "eliminated", release_two_locations=False)

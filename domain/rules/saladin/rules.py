@@ -153,8 +153,9 @@ def must_activate(state: SaladinState, side: str) -> bool:
     """"A player can pass only if all their Banners and Leader cards are on their Ordered
     side": a Deployed banner in play, or a Deployed leader with an action it can take, keeps
     the player from passing."""
-    if any(b.side == side and b.in_play and not b.ordered for b in state.banners.values()):
-        return True
+    for b in state.banners.values():
+        if b.side == side and not b.ordered and b.fate == "in-play":
+            return True
     st = state.sides[side]
     if st.leader_ordered:
         return False
@@ -422,8 +423,11 @@ def legal(state: SaladinState, seat: str) -> list[object]:
         return checked(state, seat, candidates(state, seat))
     out: list[object] = [] if horns_required(state, seat) else activations(state, seat)
     # check() would find the game on and the seat a seat (it is the active one): straight to
-    # the checks of a Leader action and of a pass
-    for a in tables(state).leaders[seat].actions:
+    # the checks of a Leader action (none passes with the leader Ordered, nor seize-initiative
+    # in this phase) and of a pass
+    for a in () if state.sides[seat].leader_ordered else tables(state).leaders[seat].actions:
+        if a.id == "seize-initiative":
+            continue
         c = cmd.Leader(action=a.id)
         try:
             check_leader(state, seat, c)
