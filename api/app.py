@@ -20,6 +20,7 @@ from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.docs_routes import install_docs
 from api.errors import Conflict, Illegal, Invalid, NotFound
+from api import contract
 from api.http import (
     MAX_INT,
     RECORD_DEPTH,
@@ -424,9 +425,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(players_router(settings.max_command_body))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
-    install_openapi(app, [VerifyRequest],
-                    {f"Command-{system}": RULE_SYSTEMS[system].command_type for system in sorted(RULE_SYSTEMS)},
-                    paths=COMMAND_OPERATION, links=LINKS)
+    install_openapi(app, [VerifyRequest], paths=COMMAND_OPERATION, links=LINKS)
+    contract.install(app)
     return app
 
 

@@ -112,7 +112,7 @@ class GameCreatedResponse(msgspec.Struct, frozen=True):
 
 class CommandRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/commands. ``command`` is one of the game's rule system's commands:
-    the ``Command-<system>`` schemas (also served by ``GET /rules/{system}``)."""
+    the ``<System>Command`` schemas (``SaladinCommand``; also served by ``GET /rules/{system}``)."""
 
     seat: str
     command: dict[str, Any]
@@ -234,13 +234,17 @@ class LegalCommands(msgspec.Struct, frozen=True):
     """The commands a seat may send now: ``commands`` ready to post as they are, and
     ``choices``, commands too many to list described as choices a client composes (the
     command ``type``, a ``description``, the values each field may take). ``complete``: the
-    rule system guarantees that every command it would accept is listed or described."""
+    rule system guarantees that every command it would accept is listed or described.
+    ``labels``: one readable line per command, in the same order; ``prompt``: what the game
+    asks the seat now, in words (None when it asks nothing)."""
 
     version: int
     seat: str
     commands: list[Any]
     complete: bool = False
     choices: list[dict[str, Any]] = []
+    labels: list[str] = []
+    prompt: str | None = None
 
 
 class CheckResult(msgspec.Struct, frozen=True):
@@ -799,8 +803,11 @@ class Herald:
         acting = seat in self._to_act(game)
         commands = game.rules.legal_commands(game.state, seat) if acting else []
         choices = game.rules.legal_choices(game.state, seat) if acting else []
-        return LegalCommands(game.version, seat, msgspec.to_builtins(commands), game.rules.legal_complete,
-                             msgspec.to_builtins(choices))
+        listed = msgspec.to_builtins(commands)
+        players = {s: info.player for s, info in game.created.seats.items()}
+        return LegalCommands(game.version, seat, listed, game.rules.legal_complete, msgspec.to_builtins(choices),
+                             [game.rules.label(game.state, seat, c, players) for c in listed],
+                             game.rules.prompt(game.state, seat, players) if acting else None)
 
     def check(self, game_id: UUID, body: CommandRequest, token: str | None) -> None:
         """Raise what recording ``body`` now would raise (Illegal, Conflict...), else return:
