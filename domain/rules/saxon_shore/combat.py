@@ -7,23 +7,21 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.rules.saxon_shore.core import (
+from domain.rules.saxon_shore.rules import Ctx, choice, job, violation
+from domain.rules.saxon_shore.state import (
     REGULAR_KINDS,
     TROOP_KINDS,
-    Ctx,
     alive,
     capacity,
-    choice,
     held,
     is_christian_province,
-    job,
     owned,
     units_at,
-    violation,
 )
-from domain.rules.saxon_shore.events_table import IMPROVEMENTS
-from domain.rules.saxon_shore.flow import eliminate_if_empty
-from domain.rules.saxon_shore.model import Battle, Declare, Job, Prompt, SaxonState, Unit
+from domain.rules.saxon_shore.random_events import IMPROVEMENTS
+from domain.rules.saxon_shore.turn import eliminate_if_empty
+from domain.rules.saxon_shore.commands import Declare
+from domain.rules.saxon_shore.state import Battle, Job, Prompt, SaxonState, Unit
 from domain.rules.saxon_shore.phases import PHASES, Phase
 
 RULE = "8"

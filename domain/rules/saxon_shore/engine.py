@@ -15,11 +15,13 @@ from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation, Scenario
-from domain.rules.saxon_shore import combat, events_table, flow, movement  # noqa: F401 - registers jobs
+from domain.rules.saxon_shore import combat, movement, random_events, turn  # noqa: F401 - registers jobs
 from domain.rules.saxon_shore import narrate
-from domain.rules.saxon_shore.board import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
-from domain.rules.saxon_shore.core import CHOICES, Ctx, evolve, option_ok, run, violation
-from domain.rules.saxon_shore.model import Choose, Done, Hire, Options, SaxonCommand, SaxonState
+from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
+from domain.rules.saxon_shore.evolve import evolve
+from domain.rules.saxon_shore.rules import CHOICES, Ctx, option_ok, run, violation
+from domain.rules.saxon_shore.commands import Choose, Done, Hire, SaxonCommand
+from domain.rules.saxon_shore.state import Options, SaxonState
 from domain.rules.saxon_shore.phases import PHASES, check_command, hire_apply, hire_check, hires, legal_in_phase
 from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
@@ -29,7 +31,7 @@ SEATS = ("p1", "p2", "p3", "p4", "p5")
 
 class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     id = "saxon-shore"
-    version = "1.1.0"
+    version = "2.0.0"
     title = "Saxon Shore: the game of Dark Ages Britain"
     scenarios = {
         "standard": Scenario(id="standard", title="Britain and Ireland, 2 to 5 kingdoms", seats=SEATS,
@@ -46,14 +48,14 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         """§10: seats in game order pick starting provinces; options are §12 and the turn limit."""
         self.scenario(scenario)
         if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats) or any(s not in SEATS for s in seats):
-            raise RuleViolation("saxon_shore.bad_seats", "Saxon Shore takes 2 to 5 of the seats p1..p5", "1")
+            raise RuleViolation("saxon-shore.bad_seats", "Saxon Shore takes 2 to 5 of the seats p1..p5", "1")
         try:
             opts = msgspec.convert(options or {}, Options)
         except msgspec.ValidationError as error:
-            raise RuleViolation("saxon_shore.bad_option", f"options: {error}", "12") from None
+            raise RuleViolation("saxon-shore.bad_option", f"options: {error}", "12") from None
         if opts.turn_limit is not None and not 1 <= opts.turn_limit <= 1000:
-            raise RuleViolation("saxon_shore.bad_option", "turn_limit (a house rule) is 1..1000 turns, or null", "1")
-        return flow.initial_state(tuple(seats), opts, self.board(opts.map))
+            raise RuleViolation("saxon-shore.bad_option", "turn_limit (a house rule) is 1..1000 turns, or null", "1")
+        return turn.initial_state(tuple(seats), opts, self.board(opts.map))
 
     def board(self, data: dict[str, Any] | None) -> Board:
         """Our reconstructed map, or the owner's printed one (``options.map``), checked
@@ -62,7 +64,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
             return BOARD
         found = problems(data)
         if found:
-            raise RuleViolation("saxon_shore.bad_map", f"the map breaks {len(found)} rule(s): " + "; ".join(found[:3])
+            raise RuleViolation("saxon-shore.bad_map", f"the map breaks {len(found)} rule(s): " + "; ".join(found[:3])
                                 + ("; …" if len(found) > 3 else ""), "1", problems=found)
         return owner_board(data)
 

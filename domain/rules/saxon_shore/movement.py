@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.rules.saxon_shore.board import PATH_TYPES
-from domain.rules.saxon_shore.core import Ctx, capacity, job, units_at, units_of, violation
-from domain.rules.saxon_shore.model import Done, ForcedMarch, Job, Move, SaxonState, Unit
+from domain.rules.saxon_shore.data import PATH_TYPES
+from domain.rules.saxon_shore.rules import Ctx, job, violation
+from domain.rules.saxon_shore.state import capacity, units_at, units_of
+from domain.rules.saxon_shore.commands import Done, ForcedMarch, Move
+from domain.rules.saxon_shore.state import Job, SaxonState, Unit
 from domain.rules.saxon_shore.phases import PHASES, Phase
 
 RULE = "7"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from domain.rules.saxon_shore.board import PATH_TYPES, RESOURCES
+from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
 from domain.rules.saxon_shore.view import describe_command as board_command
 
 LIMIT = 160
@@ -293,15 +293,15 @@ def describe_command(command: dict[str, Any]) -> str:
             return clip(f"pays {listing(list(c.get('pay') or [])) or 'nothing'} for {what} in {c.get('province')}")
         case "hire":
             return f"hires mercenary {c.get('unit')} for {c.get('pay')}"
-        case "raise_regular":
+        case "raise-regular":
             return clip(f"raises a regular in {c.get('province')}, paying {listing(list(c.get('pay') or []))}")
-        case "raise_peasants":
+        case "raise-peasants":
             return f"raises peasants in {c.get('province')}, paying {c.get('pay')}"
-        case "raise_boats":
+        case "raise-boats":
             places = listing([f"{p.get('province')} ({p.get('sea')})" for p in c.get("places") or []])
             return clip(f"raises boats in {places}, paying {c.get('pay')}")
-        case "peasant_to_boat":
+        case "peasant-to-boat":
             return f"turns peasant {c.get('unit')} into a boat on the {c.get('sea')}".replace("the The ", "The ")
-        case "raise_monk":
+        case "raise-monk":
             return clip(f"raises a warrior monk in {c.get('province')}, paying {listing(list(c.get('pay') or []))}")
     return clip(board_command(c))

@@ -16,43 +16,37 @@ import msgspec
 
 from domain.rules.base import RuleViolation
 
-from domain.rules.saxon_shore.board import RESOURCES
-from domain.rules.saxon_shore.core import (
-    AFFORDABLE,
+from domain.rules.saxon_shore.data import RESOURCES
+from domain.rules.saxon_shore.rules import AFFORDABLE, Ctx, choice, job, violation
+from domain.rules.saxon_shore.state import (
     REGULAR_KINDS,
     TROOP_KINDS,
-    Ctx,
     alive,
     can_pay,
     capacity,
-    choice,
     decode_tokens,
     encode_tokens,
     held,
-    job,
     owned,
     res_count,
     units_at,
     units_of,
-    violation,
 )
-from domain.rules.saxon_shore.model import (
+from domain.rules.saxon_shore.commands import (
     BoatPlace,
     Convert,
     Done,
     Hire,
     Improve,
-    Job,
     Offer,
     PeasantToBoat,
     PlaceTrade,
-    Prompt,
     RaiseBoats,
     RaiseMonk,
     RaisePeasants,
     RaiseRegular,
-    SaxonState,
 )
+from domain.rules.saxon_shore.state import Job, Prompt, SaxonState
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from typing import Any
 
 import msgspec
 
-from domain.rules.saxon_shore.board import PATH_TYPES, RESOURCES
-from domain.rules.saxon_shore.core import capacity
-from domain.rules.saxon_shore.model import SaxonState
+from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
+from domain.rules.saxon_shore.state import capacity
+from domain.rules.saxon_shore.state import SaxonState
 
 MORALE = {-1: "low", 0: "normal", 1: "high"}
 SHORT = {"king": "K", "regular": "R", "knight": "N", "berserker": "B", "monk": "M", "mercenary": "$",
@@ -114,27 +114,27 @@ def describe_command(command: dict[str, Any]) -> str:
             return "is done with this phase"
         case "offer":
             return f"offers {c.get('to')} {c.get('give')} for {c.get('take')}"
-        case "place_trade":
+        case "place-trade":
             return f"places {c.get('resource')} for trade in {c.get('province')}"
         case "improve":
             return f"pays {'+'.join(c.get('pay', []))} for {c.get('improvement')} in {c.get('province')}"
         case "hire":
             return f"hires mercenary {c.get('unit')} for {c.get('pay')}"
-        case "raise_regular":
+        case "raise-regular":
             return f"raises a regular in {c.get('province')}"
-        case "raise_peasants":
+        case "raise-peasants":
             return f"raises peasants in {c.get('province')}"
-        case "raise_boats":
+        case "raise-boats":
             return "raises boats in " + ", ".join(f"{p.get('province')} ({p.get('sea')})" for p in c.get("places", []))
-        case "peasant_to_boat":
+        case "peasant-to-boat":
             return f"turns peasant {c.get('unit')} into a boat"
-        case "raise_monk":
+        case "raise-monk":
             return f"raises a warrior monk in {c.get('province')}"
         case "convert":
             return "converts to the other religion"
         case "move":
             return f"moves units {c.get('units')} via {' → '.join(c.get('path', []))}"
-        case "forced_march":
+        case "forced-march":
             return f"force-marches the units at {c.get('location')}"
         case "declare":
             pay = f" (paying {c.get('pay')})" if c.get("pay") else ""

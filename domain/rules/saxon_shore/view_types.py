@@ -8,7 +8,7 @@ from typing import Literal
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.saxon_shore.model import Battle, Options, Prompt, Unit
+from domain.rules.saxon_shore.state import Battle, Options, Prompt, Unit
 
 
 class TradeView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -12,7 +12,7 @@ import pytest
 
 from domain.events import EVENT_TYPES
 from domain.rng import SeededRng
-from domain.rules.saxon_shore.model import Job, Prompt
+from domain.rules.saxon_shore.state import Job, Prompt
 from projections.timeline import narrate
 
 from .helpers import DONE, SEED, FakeRng, S, decision, new_game, position, stop, then
@@ -173,5 +173,5 @@ def test_commands_read_in_words():
         "offers p2 2 wheat for 1 gold"
     assert S.describe_command({"type": "improve", "province": "Kent", "improvement": "wall",
                                "pay": ["iron", "wool"]}) == "pays iron and wool for a wall in Kent"
-    assert S.describe_command({"type": "raise_boats", "places": [{"province": "Kent", "sea": "The Channel"}],
+    assert S.describe_command({"type": "raise-boats", "places": [{"province": "Kent", "sea": "The Channel"}],
                                "pay": "wool"}) == "raises boats in Kent (The Channel), paying wool"

@@ -6,7 +6,7 @@ import json
 import msgspec
 
 from domain.rules.registry import RULE_SYSTEMS
-from domain.rules.saxon_shore.model import Prompt
+from domain.rules.saxon_shore.state import Prompt
 
 from .helpers import S, act, new_game, position, stop
 
@@ -15,7 +15,7 @@ def test_registered_with_its_scenario_and_command_schema():
     assert RULE_SYSTEMS["saxon-shore"] is S
     schema = msgspec.json.schema(S.command_type)
     tags = {d["properties"]["type"]["enum"][0] for d in schema["$defs"].values() if "type" in d.get("properties", {})}
-    assert {"choose", "done", "offer", "move", "declare", "improve", "raise_regular"} <= tags
+    assert {"choose", "done", "offer", "move", "declare", "improve", "raise-regular"} <= tags
     assert set(S.die_kinds) == {"d6"}
 
 

@@ -5,28 +5,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations_with_replacement
 
-from domain.rules.saxon_shore.board import PATH_TYPES, RESOURCES
-from domain.rules.saxon_shore.core import (
-    AFFORDABLE,
-    COMPOSED,
+from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
+from domain.rules.saxon_shore.rules import AFFORDABLE, COMPOSED, Ctx, choice, job
+from domain.rules.saxon_shore.state import (
     can_pay,
     REGULAR_KINDS,
     decode_tokens,
     encode_tokens,
     res_count,
-    Ctx,
     alive,
-    choice,
     held,
     is_christian_province,
-    job,
     king_of,
     owned,
     units_at,
     units_of,
 )
-from domain.rules.saxon_shore.flow import crown, eliminate_if_empty
-from domain.rules.saxon_shore.model import Job, Prompt
+from domain.rules.saxon_shore.turn import crown, eliminate_if_empty
+from domain.rules.saxon_shore.state import Job, Prompt
 
 TITLES = {
     11: "Mounted knights / Berserkers", 12: "Mountain path, woodland trail or marsh way", 13: "Mountain path, woodland trail or marsh way",

@@ -6,20 +6,18 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.saxon_shore.board import RESOURCES, Board
-from domain.rules.saxon_shore.core import (
+from domain.rules.saxon_shore.data import RESOURCES, Board
+from domain.rules.saxon_shore.rules import Ctx, choice, job
+from domain.rules.saxon_shore.state import (
     TROOP_KINDS,
-    Ctx,
     alive,
-    choice,
-    job,
     king_of,
     nearest_friendly,
     owned,
     units_at,
     units_of,
 )
-from domain.rules.saxon_shore.model import Job, Options, Player, Prompt, Province, SaxonState
+from domain.rules.saxon_shore.state import Job, Options, Player, Prompt, Province, SaxonState
 
 IRELAND_CHRISTIAN = ("Ulster", "Leinster", "Munster")
 ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
