@@ -20,7 +20,7 @@ from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.docs_routes import install_docs
 from api.errors import Conflict, Illegal, Invalid, NotFound
-from api import contract
+from api import contract, problems
 from api.http import (
     MAX_INT,
     RECORD_DEPTH,
@@ -425,6 +425,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(players_router(settings.max_command_body))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
+    app.include_router(problems.router())
     install_openapi(app, [VerifyRequest], paths=COMMAND_OPERATION, links=LINKS)
     contract.install(app)
     return app

@@ -19,6 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from fastapi import APIRouter, Header
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+
+from api.errors import NotFound
+from api.http import doc, respond
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("domain", "api", "projections", "replays")
@@ -90,6 +96,46 @@ EXPLAINED: dict[str, str] = {
                             "`Retry-After` seconds.",
     "internal": "Herald failed to handle the request; it was logged. Nothing was recorded.",
     "http_405": "This path does not take that method. The `Allow` header lists the methods it takes.",
+    "bad_client_seed": "The client seed is too long (at most 500 characters). It is any text the players agree "
+                       "on; it goes into every draw, so no side alone chooses the dice.",
+    "bad_seed": "A creator-supplied seed (a study game's) is 16 to 64 bytes, written in hex.",
+    "bad_seat": "A seat id is lowercase letters, digits, '-' or '_', up to 32 characters.",
+    "bad_player": "A player name is 1 to 100 characters of text.",
+    "wrong_seat_count": "The scenario takes a different number of seats. `GET /rules/{system}` gives each "
+                        "scenario's seats and player counts.",
+    "bad_dice_policy": "A fork's `dice` is `same` (the parent's dice again), `fresh` (a new secret seed) or "
+                       "`forced` (the faces you state, first).",
+    "bad_idempotency_key": "An Idempotency-Key is 1 to 200 characters.",
+    "idempotency_key_reused": "This Idempotency-Key was first sent with a different seat or command. A retry "
+                              "sends the same command with the same key; a new command takes a new key.",
+    "bad_last_event_id": "Last-Event-ID is the version of the last event the stream sent (a number).",
+    "forced_face_mismatch": "A forced face is not a face of the die it was forced on.",
+    "fork_after_end": "A game whose seed is revealed cannot be forked after its end: fork from a version "
+                      "before the game ended.",
+    "no_such_version": "The game has no such version: versions run from 1 to the game's current version.",
+    "seed_not_revealed": "This needs the game's seed, which stays secret until the game ends (or an umpire "
+                         "reveals it).",
+    "hidden_information": "The play up to that version holds secrets (sealed events): before the seed is "
+                          "revealed only an umpire may copy it.",
+    "game_exists": "A game (or name) with that id is already recorded here: an import never overwrites.",
+    "game_frozen": "Play is frozen: a dispute raised with `freeze` is open. An umpire's ruling (or, with no "
+                   "umpire, the seats agreeing or the freeze lapsing) lets play go on.",
+    "umpire_rules": "This game has an umpire: the freeze lifts when the umpire rules on the dispute, not by "
+                    "the seats' agreement.",
+    "not_umpire": "Only an umpire rules on disputes: the admin token, or the tournament's director for its games.",
+    "not_director": "Only the tournament's director (or the admin) may do this.",
+    "no_such_round": "That round has not been paired yet. The tournament lists the rounds paired.",
+    "rate_limited": "Too many writes from this client or token in a short time. Wait `Retry-After` seconds.",
+    "record_invalid": "The record sent does not verify: its hash chain, seed, draws or replay fail. The "
+                      "detail names the first failure; `POST /records/verify` gives the whole verdict.",
+    "record_chain_broken": "The record's hash chain does not hold: an event was changed, dropped or reordered. "
+                           "It is not opened.",
+    "record_empty": "The record has no events.",
+    "record_unreadable": "The record cannot be replayed: its rule system, version or data are not ones this "
+                         "server can play.",
+    "record_too_long": "The record has more events than the viewer opens (HERALD_VIEWER_MAX_EVENTS).",
+    "record_views_too_large": "The boards of the record's steps are larger than the viewer sends "
+                              "(HERALD_VIEWER_MAX_VIEW_BYTES).",
     "not_your_turn": "It is not this seat's turn: `GET /games/{id}` says who is to act. The record is unchanged.",
     "game_over": "The game has ended: it takes no more commands (audits, annotations and disputes excepted).",
     "unknown_command": "The command is not one of the rule system's commands, or a field of it is wrong. The "
@@ -102,6 +148,10 @@ RULES_EXPLANATION = (
     "of the rulebook it breaks and `detail` says how. `GET /games/{{id}}/legal-commands` lists every "
     "command the seat may send now; `POST /games/{{id}}/commands/check` says whether a command would be "
     "recorded, and why not, without recording it."
+)
+AUDIT_EXPLANATION = (
+    "The audit command (an annotation, a dispute, a ruling, a void, a freeze) is refused as it is; the "
+    "detail says which part. The record is unchanged."
 )
 GENERIC_EXPLANATION = "Herald refuses the request as it is; the detail says why. Nothing was recorded."
 
@@ -129,6 +179,8 @@ def catalogue() -> dict[str, ProblemType]:
             explanation = EXPLAINED[code]
         elif system is not None:
             explanation = RULES_EXPLANATION.format(title=system.title.split(":")[0])
+        elif code.startswith("audit."):
+            explanation = AUDIT_EXPLANATION
         else:
             explanation = GENERIC_EXPLANATION
         out[code] = ProblemType(
@@ -339,7 +391,7 @@ def page(problem: ProblemType) -> str:
         "code{background:#f3f3f3;padding:0 .2em}</style></head><body>"
         f"<h1><code>{e(problem.code)}</code></h1>"
         f"<p><strong>{problem.status} {e(problem.title)}</strong></p>"
-        f"<p>{e(problem.explanation)}</p>{system}"
+        f"<p>{_code_spans(e(problem.explanation))}</p>{system}"
         + (f"<h2>Rulebook sections</h2><ul>{rules}</ul>" if rules else "")
         + (f"<h2>What the detail says</h2><p>For example (… stands for what the request names):</p>"
            f"<ul>{examples}</ul>" if examples else "")
@@ -351,9 +403,50 @@ def page(problem: ProblemType) -> str:
     )
 
 
+def _code_spans(text: str) -> str:
+    """```x``` → ``<code>x</code>`` in escaped text."""
+    parts = text.split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
 def index_page(problems: dict[str, ProblemType]) -> str:
     e = html.escape
     rows = "".join(f"<li><a href='/problems/{e(c)}'><code>{e(c)}</code></a> — {p.status} {e(p.title)}</li>"
                    for c, p in problems.items())
     return ("<!doctype html><html lang=en><head><meta charset=utf-8><title>Herald problem types</title></head>"
             f"<body><h1>Problem types</h1><ul>{rows}</ul></body></html>")
+
+
+class ProblemIndex(msgspec.Struct, frozen=True):
+    """Every problem type Herald answers with."""
+
+    problems: list[ProblemType]
+
+
+def router() -> APIRouter:
+    """``GET /problems`` and ``GET /problems/{code}``: HTML for a person, JSON when asked
+    (``Accept: application/json``)."""
+    routes = APIRouter(tags=["problems"])
+    html_page = {"text/html": {"schema": {"type": "string"}, "example": "<!doctype html>…"}}
+
+    def json_asked(accept: str | None) -> bool:
+        return bool(accept) and "json" in accept and "text/html" not in accept
+
+    @routes.get("/problems", **doc(response=ProblemIndex, also=html_page))
+    async def problem_types(accept: str | None = Header(None)) -> Response:
+        """Every problem type: its code, status and title (a page for a person, JSON when asked)."""
+        found = await run_in_threadpool(catalogue)
+        if json_asked(accept):
+            return respond(ProblemIndex(list(found.values())))
+        return HTMLResponse(index_page(found))
+
+    @routes.get("/problems/{code}", **doc(response=ProblemType, errors=(404,), also=html_page))
+    async def problem_type(code: str, accept: str | None = Header(None)) -> Response:
+        """What a problem ``type`` (``/problems/<code>``) means: when Herald answers with it, what
+        the detail says, the rulebook sections behind a rule system's refusal, what to do."""
+        found = await run_in_threadpool(catalogue)
+        if code not in found:
+            raise NotFound(f"no problem type {code!r}; GET /problems lists them", code="not_found")
+        return respond(found[code]) if json_asked(accept) else HTMLResponse(page(found[code]))
+
+    return routes
