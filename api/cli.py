@@ -215,31 +215,26 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _with_store(args: argparse.Namespace) -> int:
+    from api.bootstrap import Herald
     from api.errors import HeraldError
-    from api.service import Herald
     from replays.record import encode_record
 
     herald = Herald()
     try:
+        games = herald.games
         if args.command == "export":
-            data = encode_record(herald.record(args.game_id, herald.reader(args.game_id, args.token)))
+            data = encode_record(games.record(args.game_id, games.reader(args.game_id, args.token)))
             if args.output:
                 args.output.write_bytes(data)
             else:
                 sys.stdout.buffer.write(data + b"\n")
         elif args.command == "import":
-            print(herald.import_record(_load(args.file)))
+            print(games.import_record(_load(args.file)))
         elif args.command == "projections":
             from tqdm import tqdm
 
             total = herald.store.recorder.max_notification_id() or 0
-            for desc, model in (("game index", herald.index), ("dice statistics", herald.dice)):
-                with tqdm(total=total, unit="event", desc=desc) as bar:
-                    model.rebuild(bar.update)
-            from api.tournaments import Tournaments
-
-            tournaments = Tournaments(herald)
-            for desc, model in (("tournament results", tournaments.results), ("ratings", tournaments.ratings)):
+            for desc, model in herald.read_models:
                 with tqdm(total=total, unit="event", desc=desc) as bar:
                     model.rebuild(bar.update)
         return 0

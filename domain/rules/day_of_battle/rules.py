@@ -427,23 +427,29 @@ class Step(BaseStep):
 
     fold = staticmethod(evolve)
 
+    def __init__(self, state: DobState, rng: Rng):
+        super().__init__(state, rng)
+        self.unrecorded: list[str] = []  # cards drawn in this decision whose event is not yet emitted
+
+    def emit(self, event: EventData) -> None:
+        super().emit(event)
+        self.unrecorded = [x for x in self.unrecorded if x not in self.state.out]
+
     def draw(self, count: int, purpose: str) -> list[str]:
         """``count`` cards from the shared deck: the first cards in the last shuffle's order that
         are not out; when the deck runs out it is reshuffled (a recorded CardsShuffled) with every
-        card but those being drawn now."""
+        card but those drawn and not yet recorded."""
         taken: list[str] = []
         while len(taken) < count:
             s = self.state
-            gone = set(s.out) | set(taken)
+            gone = set(s.out) | set(self.unrecorded) | set(taken)
             if s.shuffle is None or len(gone) >= len(DECK):
                 self.emit(self.rng.shuffle(DECK_NAME, len(DECK), purpose=f"the deck runs out: {purpose}"
                                            if s.shuffle else f"the deck before the battle: {purpose}"))
                 continue
             order = self.rng.order(s.shuffle)
-            for i in order:
-                if DECK[i] not in gone:
-                    taken.append(DECK[i])
-                    break
+            taken.append(next(DECK[i] for i in order if DECK[i] not in gone))
+        self.unrecorded += taken
         return taken
 
     def roll(self, count: int, purpose: str, seat: str | None = None) -> list[int]:

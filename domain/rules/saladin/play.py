@@ -116,8 +116,8 @@ def set_aside(b: Step) -> None:
     changed = True
     while changed:
         changed = False
-        for bid in sorted(b.state.banners):
-            if b.state.banners[bid].in_play and not has_any_target(b.state, bid):
+        for bid in tables(b.state).banner_ids:
+            if b.state.banners[bid].fate == "in-play" and not has_any_target(b.state, bid):
                 b.emit(ev.BannerSetAside(banner=bid))
                 leave_melees(b, bid, "set aside", release_two_locations=False)
                 changed = True

@@ -29,7 +29,7 @@ from projections.timeline import TimelineEntry, narrate
 from replays.record import Record, RecordEvent, RecordHeader, derive_record, from_record_event
 from replays.verify import Verdict, check_chain, verify
 
-VIEWER_DIR = Path(__file__).resolve().parent / "viewer"
+VIEWER_DIR = Path(__file__).resolve().parent.parent / "viewer"
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
