@@ -531,7 +531,7 @@ class Games:
             id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
             status="ended" if game.ended else "active", version=game.version, to_act=self._to_act(game),
             seats=created.seats, view=game.rules.view(game.state, viewer),
-            outcome=msgspec.to_builtins(game.outcome), seed=seed, seed_commitment=created.seed_commitment,
+            outcome=game.outcome, seed=seed, seed_commitment=created.seed_commitment,
             head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
             study=created.study, tournament=created.tournament, fork=created.fork,
         )

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import msgspec
 
 from api.wire.common import Head, documented
-from domain.events import ForkRef, SeatInfo, Target, TournamentRef
+from domain.events import ForkRef, Outcome, SeatInfo, Target, TournamentRef
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
 from projections.timeline import TimelineEntry
@@ -153,7 +153,7 @@ class GameSummary(msgspec.Struct, frozen=True):
     to_act: list[str]
     seats: dict[str, SeatInfo]
     view: Any
-    outcome: Any
+    outcome: Outcome | None
     seed: str | None
     seed_commitment: str
     head: Head
