@@ -53,21 +53,24 @@ def install(app: Any) -> None:
     def openapi() -> dict[str, Any]:
         document = base()
         if id(document) not in completed:
-            apply(document, operation_ids(app))
+            apply(document, operation_ids(document))
             completed.append(id(document))
         return document
 
     app.openapi = openapi
 
 
-def operation_ids(app: Any) -> dict[tuple[str, str], str]:
-    """(path, method) → the name of the function that answers it, for every documented route."""
+def operation_ids(document: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """(path, method) → the name of the function that answers it: FastAPI writes an
+    operation's id as that name, then the path and method with every non-word character as
+    ``_`` (``create_game_games_post``)."""
     out = {}
-    for route in app.routes:
-        methods = getattr(route, "methods", None) or ()
-        if getattr(route, "include_in_schema", False):
-            for method in methods:
-                out[(route.path, method.lower())] = route.endpoint.__name__
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            suffix = re.sub(r"\W", "_", path) + f"_{method}"
+            found = operation.get("operationId", "")
+            if found.endswith(suffix) and len(found) > len(suffix):
+                out[(path, method)] = found[: -len(suffix)]
     return out
 
 
@@ -87,10 +90,17 @@ def apply(document: dict[str, Any], operation_ids: dict[tuple[str, str], str]) -
     _type_properties(found)
     _plain_names(document)
     names = list(operation_ids.values())
+    renamed = {}
     for (path, method), name in operation_ids.items():
         operation = document["paths"].get(path, {}).get(method)
         if operation is not None and names.count(name) == 1:
+            renamed[operation["operationId"]] = name
             operation["operationId"] = name
+    for operations in document["paths"].values():  # the OpenAPI links name their operations too
+        for operation in operations.values():
+            for answer in operation.get("responses", {}).values():
+                for link in (answer.get("links") or {}).values():
+                    link["operationId"] = renamed.get(link.get("operationId"), link.get("operationId"))
     for operations in document["paths"].values():
         for operation in operations.values():
             _examples(operation, found)

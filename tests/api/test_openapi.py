@@ -93,3 +93,15 @@ def test_commands_views_and_lists_are_typed():
     for name, schema in schemas.items():
         for field, value in (schema.get("properties") or {}).items():
             assert value != {} or (name, field) == ("Inspection", "state"), f"{name}.{field} is untyped"
+
+
+def test_operation_ids_are_the_route_names_and_links_follow_them():
+    spec = json.loads(COMMITTED.read_text())
+    ids = [op["operationId"] for _, _, op in _operations(spec)]
+    assert len(ids) == len(set(ids))
+    for name in ("create_game", "post_command", "legal_commands", "get_game", "check_command"):
+        assert name in ids
+    for _, _, operation in _operations(spec):
+        for answer in operation["responses"].values():
+            for link in (answer.get("links") or {}).values():
+                assert link["operationId"] in ids, link
