@@ -19,6 +19,8 @@ from api.health import HealthCheck
 from api.http import Link, install_error_handlers, install_openapi, send_error, unstorable_target
 from api.live import Live, Slots
 from api.ratelimit import WriteLimits
+from api.routes.analysis import analysis_router
+from api.routes.analysis import close as close_analyses
 from api.routes.audit import audit_router
 from api.routes.docs import install_docs
 from api.routes.games import games_router
@@ -27,7 +29,6 @@ from api.routes.players import players_router
 from api.routes.rules import rules_router
 from api.routes.tournaments import router as tournaments_router
 from api.routes.viewer import viewer_router
-from domain.rules.registry import RULE_SYSTEMS
 from replays.verify import VerifyRequest
 
 
@@ -95,6 +96,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         try:
             yield
         finally:
+            close_analyses(app.state)
             await app.state.live.close()
             if owned:
                 app.state.herald.close()
@@ -131,6 +133,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(players_router(settings.max_command_body))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
+    app.include_router(analysis_router())
     app.include_router(problems.router())
     install_openapi(app, [VerifyRequest], paths=COMMAND_OPERATION, links=LINKS)
     contract.install(app)

@@ -1,4 +1,4 @@
-"""The ``herald`` command: serve, replay verify/show, export, import, projections rebuild."""
+"""The ``herald`` command: serve, replay verify/show, export, import, analyse, projections rebuild."""
 
 from __future__ import annotations
 
@@ -56,6 +56,15 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--rules", help="the rule system (default: every one that takes owner data)")
     check.add_argument("--scenario", help="the scenario the file must be for")
 
+    analyse = sub.add_parser("analyse", help="each seat's chances at every decision of a record, offline "
+                                             "(the JSON of GET /games/{id}/analysis on stdout)")
+    analyse.add_argument("file", type=Path)
+    analyse.add_argument("--policy", choices=("random", "heuristic"), default="random")
+    analyse.add_argument("--rollouts", type=int, default=200, help="rollouts per board (default 200)")
+    analyse.add_argument("--workers", type=int, default=2, help="processes (0: this one)")
+    analyse.add_argument("--budget", type=float, default=3600.0, help="seconds before it stops with what it has")
+    analyse.add_argument("--seat", action="append", default=[], help="a seat whose hidden cards this copy holds")
+
     projections = sub.add_parser("projections", help="read models")
     proj_sub = projections.add_subparsers(dest="projections_command", required=True)
     proj_sub.add_parser("rebuild", help="rebuild every read model from the first event")
@@ -79,7 +88,51 @@ def main(argv: list[str] | None = None) -> int:
         return _replay(args)
     if args.command == "rules":
         return _check_owner_data(args)
+    if args.command == "analyse":
+        return _analyse(args)
     return _with_store(args)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    """``herald analyse FILE``: the analysis of a portable record (analysis/), a progress bar on
+    stderr; a copy with sealed events is analysed up to its first sealed one."""
+    from tqdm import tqdm
+
+    from analysis import engine
+    from analysis.pool import Analyst
+    from analysis.rollout import HEURISTICS
+    from domain.rules.registry import RULE_SYSTEMS
+    from replays.record import from_record_event
+
+    record = _decode(args.file, _read(args.file))
+    if record.header.rules not in HEURISTICS:
+        sys.exit(f"herald: {record.header.rules} does not play itself: its records cannot be analysed")
+    if args.rollouts < 1:
+        sys.exit("herald: --rollouts is at least 1")
+    game_id = UUID(record.header.game)
+    events = []
+    for event in record.events:
+        if event.sealed:
+            print(f"herald: version {event.version} is sealed in this copy: analysed up to version "
+                  f"{event.version - 1}", file=sys.stderr)
+            break
+        events.append(from_record_event(game_id, event))
+    try:
+        boards = engine.positions(events)
+    except Exception as error:  # noqa: BLE001 - a record that does not fold is a one-line error
+        sys.exit(f"herald: this record cannot be analysed: {type(error).__name__}: {error}")
+    secrets = RULE_SYSTEMS[record.header.rules].has_secrets
+    seen = None if record.seed or not secrets else frozenset(args.seat)
+    seats = tuple(record.header.seats)
+    units = engine.game_units(record.header.rules, boards, seen, args.policy, args.rollouts, str(game_id))
+    analyst = Analyst(args.workers, args.budget)
+    with tqdm(total=len(units), unit="unit", desc="rollouts", file=sys.stderr) as bar:
+        result = analyst.run(units, len(boards), lambda tallies, complete: engine.game_analysis(
+            record.header.rules, boards, tallies, args.policy, args.rollouts, seats, complete),
+            progress=lambda done, total: bar.update(done - bar.n))
+    analyst.close()
+    print(msgspec.json.format(msgspec.json.encode(result)).decode())
+    return 0
 
 
 def _check_owner_data(args: argparse.Namespace) -> int:

@@ -126,6 +126,14 @@ class RuleSystem(Generic[State, Command]):
         """Fold one event into the state: the only way state changes."""
         raise NotImplementedError
 
+    def play(self, state: State, seat: str, command: Command, rng: Rng) -> tuple[list[EventData], State]:
+        """:meth:`decide`, and the state its events leave: what a rollout needs (issue 19). A
+        rule system whose ``decide`` folds as it goes (a :class:`Step`) returns that state."""
+        events = self.decide(state, seat, command, rng)
+        for event in events:
+            state = self.evolve(state, event)
+        return events, state
+
     def outcome(self, state: State) -> Outcome | None:
         """None while play goes on; how it ended once it has."""
         raise NotImplementedError

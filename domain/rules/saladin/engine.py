@@ -104,6 +104,13 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         execute(step, seat, command, checked)
         return step.events
 
+    def play(self, state: SaladinState, seat: str, command: SaladinCommand, rng: Rng) -> tuple[list[EventData], SaladinState]:
+        """:meth:`decide`, with the state its Step has already folded."""
+        checked = check(state, seat, command)
+        step = Step(state, rng)
+        execute(step, seat, command, checked)
+        return step.events, step.state
+
     def evolve(self, state: SaladinState, event: EventData) -> SaladinState:
         """Fold one event: the only way state changes."""
         return evolve(state, event)

@@ -418,8 +418,20 @@ def legal(state: SaladinState, seat: str) -> list[object]:
     if state.phase != "activation":
         return checked(state, seat, candidates(state, seat))
     out: list[object] = [] if horns_required(state, seat) else activations(state, seat)
-    out += checked(state, seat, [cmd.Leader(action=a.id) for a in tables(state).leaders[seat].actions])
-    out += checked(state, seat, [cmd.Pass()])
+    # check() would find the game on and the seat a seat (it is the active one): straight to
+    # the checks of a Leader action and of a pass
+    for a in tables(state).leaders[seat].actions:
+        c = cmd.Leader(action=a.id)
+        try:
+            check_leader(state, seat, c)
+        except RuleViolation:
+            continue
+        out.append(c)
+    try:
+        check_pass(state, seat)
+        out.append(cmd.Pass())
+    except RuleViolation:
+        pass
     return out
 
 

@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
 
+import httpx
 import msgspec
 
 from domain.events import CardsShuffled, DiceRolled, GameCreated, SeatInfo
@@ -103,3 +104,69 @@ def with_points(game: Game, seat: str, points: int = 20) -> Game:
                for k, l in state.leaders.items()}
     state = msgspec.structs.replace(state, leaders=leaders, mover=seat, move_begun=True)
     return msgspec.structs.replace(game, state=state)
+
+
+# -- over HTTP: two clients reading legal-commands ------------------------------------------------------
+SEATS = {"crusaders": "Bohemond's player", "seljuq-turks": "Kilij Arslan's player"}
+GOALS = ("fire", "charge", "dismount")
+
+
+def choose(seat: str, commands: list[dict], done: set[str], moves: int) -> dict:
+    """The client's policy over the listed commands: the goals not yet met first."""
+    by_type: dict[str, list[dict]] = {}
+    for c in commands:
+        by_type.setdefault(c["type"], []).append(c)
+    for kind in ("accept-ruling", "draw-leader", "decline-scouting", "deploy", "finish-deployment", "begin-move",
+                 "return-fire", "terrain-check", "fall-back", "stand"):
+        if kind in by_type:
+            return by_type[kind][0]
+    if seat == "crusaders" and "fire" not in done:
+        fire = [c for c in by_type.get("fire", []) if c["unit"] == "crusaders/crossbowmen"
+                and "horse-archers" in c["target"]]
+        if fire:
+            return fire[0]
+    if seat == "seljuq-turks" and "fire" in by_type and moves < 6:
+        return by_type["fire"][0]
+    if "charge" not in done:
+        charge = [c for c in by_type.get("charge", []) if "horse-archers" in c["target"]]
+        if charge:
+            return charge[0]
+    if "dismount" in by_type and "dismount" not in done:
+        return by_type["dismount"][0]
+    if seat == "crusaders" and set(GOALS) <= done and "propose-ruling" not in done:
+        done.add("propose-ruling")
+        return {"type": "propose-ruling", "topic": "end-of-battle", "rule": "core rules",
+                "decision": "the Turks draw off; the field is the Crusaders'", "ruled_by": "players",
+                "end": {"winner": "crusaders", "reason": "the Turks draw off"}}
+    return by_type["end-move"][0]
+
+
+
+def battle_over_http(url: str, game: dict, limit: int = 400) -> set[str]:
+    """Two clients, each with its own seat token, post only commands listed by GET /legal-commands
+    (by :func:`choose`) until the battle ends; returns the goals met."""
+    gid = game["id"]
+    http = httpx.Client(base_url=url, timeout=30)
+    clients = {s: httpx.Client(base_url=url, timeout=30, headers={"Authorization": f"Bearer {t}"})
+               for s, t in game["seat_tokens"].items()}
+    done: set[str] = set()
+    for _ in range(limit):
+        summary = http.get(f"/games/{gid}").json()
+        if summary["status"] == "ended":
+            break
+        seat = summary["to_act"][0]
+        client = clients[seat]
+        listed = client.get(f"/games/{gid}/legal-commands", params={"seat": seat}).json()
+        assert listed["commands"] and len(listed.get("labels", listed["commands"])) == len(listed["commands"])
+        command = choose(seat, listed["commands"], done, summary["view"]["move"])
+        response = client.post(f"/games/{gid}/commands",
+                               json={"seat": seat, "command": command, "expected_version": listed["version"]})
+        assert response.status_code == 201, response.text
+        kinds = {e["type"] for e in response.json()["events"]}
+        if "day-of-battle.VolleyFired" in kinds and command["type"] == "return-fire":
+            done.add("fire")
+        if command["type"] in ("fall-back", "terrain-check", "stand", "defensive-fire"):
+            done.add("charge")
+        if "day-of-battle.KnightsDismounted" in kinds:
+            done.add("dismount")
+    return done
