@@ -27,7 +27,7 @@ from api.errors import NotFound
 from api.http import doc, respond
 
 ROOT = Path(__file__).resolve().parents[1]
-SCANNED = ("domain", "api", "projections", "replays")
+SCANNED = ("domain", "api", "projections", "replays", "analysis")
 ERROR_BASES = {"HeraldError", "RuleViolation"}
 
 
@@ -136,6 +136,14 @@ EXPLAINED: dict[str, str] = {
     "record_too_long": "The record has more events than the viewer opens (HERALD_VIEWER_MAX_EVENTS).",
     "record_views_too_large": "The boards of the record's steps are larger than the viewer sends "
                               "(HERALD_VIEWER_MAX_VIEW_BYTES).",
+    "analysis_of_live_game": "No engine help during play: a game is analysed once it has ended, or as a study fork.",
+    "analysis_unavailable": "This rule system cannot play itself, so its games cannot be analysed by rollouts.",
+    "analysis_failed": "The analysis could not be completed just now; it was logged. Try again later.",
+    "unknown_policy": "The analysis policy named is not one Herald has; the detail lists them.",
+    "no_such_position": "No decision was taken from that version: analysis asks about a board where a seat "
+                        "decided. The detail lists the boards analysed.",
+    "hidden_commands": "The commands a seat had at that version name its hidden cards: only that seat (or an "
+                       "umpire) may see them before the seed is revealed.",
     "not_your_turn": "It is not this seat's turn: `GET /games/{id}` says who is to act. The record is unchanged.",
     "game_over": "The game has ended: it takes no more commands (audits, annotations and disputes excepted).",
     "unknown_command": "The command is not one of the rule system's commands, or a field of it is wrong. The "
