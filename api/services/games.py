@@ -80,7 +80,7 @@ from projections.board import Boards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
 from projections.sql import Database
-from projections.timeline import narrate
+from projections.timeline import narrate, player_names
 from replays.record import (
     EVERYONE,
     SPECTATOR,
@@ -609,8 +609,9 @@ class Games:
         """One line per event, told from what ``reader`` may read: a sealed event is told as
         sealed, never by its content."""
         page = self.events(game_id, after, limit, reader)
-        rules = self.game(game_id).rules
-        entries = [narrate(rules, from_record_event(game_id, e)) for e in page.events]
+        game = self.game(game_id)
+        names = player_names(game.created.seats)
+        entries = [narrate(game.rules, from_record_event(game_id, e), names) for e in page.events]
         return TimelinePage(entries, page.next)
 
     def record(self, game_id: UUID, reader: Reader = SPECTATOR) -> Record:
