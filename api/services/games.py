@@ -229,7 +229,9 @@ class Games:
             try:
                 decision = resolve_decision(game, body.seat, body.command, rng, now, seed, idempotency_key)
             except RuleViolation as error:
-                raise self._with_freeze(game, error) from None
+                if error.code == "game_frozen":  # say how the freeze lifts
+                    raise RuleViolation(error.code, self._frozen_detail(game), error.rule) from None
+                raise
             after, events = decision.game, lapsed + decision.events
             return Decided(events, after, lambda: (self._response(after, events, body.seat), False))
 
@@ -251,12 +253,6 @@ class Games:
             game = project_game(game, block)
             events += block
         return game, events
-
-    def _with_freeze(self, game: Game, error: RuleViolation) -> RuleViolation:
-        """``error``, saying how a freeze lifts when that is what refused the command."""
-        if error.code != "game_frozen":
-            return error
-        return RuleViolation(error.code, self._frozen_detail(game), error.rule, error.problems)
 
     def _frozen_detail(self, game: Game) -> str:
         frozen = [d for d in game.disputes if d.freeze]
@@ -499,7 +495,9 @@ class Games:
             resolve_decision(game, body.seat, body.command, SeededRng(bytes(32), game.id, "check", game.next_draw),
                              now, None)
         except RuleViolation as error:
-            raise self._with_freeze(game, error) from None
+            if error.code == "game_frozen":  # say how the freeze lifts
+                raise RuleViolation(error.code, self._frozen_detail(game), error.rule) from None
+            raise
 
     def _to_act(self, game: Game) -> list[str]:
         """Who may act now, as the next command would find it: a freeze that has lapsed (no
