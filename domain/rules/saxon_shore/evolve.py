@@ -15,7 +15,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import DecisionTaken, DiceRolled, EventData
-from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
+from domain.rules.saxon_shore.data import PATH_TYPES
 from domain.rules.saxon_shore.events import (
     BattleBegan,
     BattleEnded,
@@ -74,7 +74,7 @@ from domain.rules.saxon_shore.events import (
     UnitsMoved,
     UnitsPlaced,
 )
-from domain.rules.saxon_shore.state import MORALE_LEVEL, Battle, Pending, Province, SaxonState, Unit, res_add
+from domain.rules.saxon_shore.state import MORALE_LEVEL, Battle, Pending, SaxonState, Unit, res_add
 
 replace = msgspec.structs.replace
 # Cards held for the turn from the random event drawn (§11 33, 54, 55, 56).
@@ -317,5 +317,3 @@ def evolve(state: SaxonState, event: EventData) -> SaxonState:
                            pending=None)
     return apply(state, event)
 
-
-__all__ = ["apply", "evolve", "lift_option", "RESOURCES", "Province"]
