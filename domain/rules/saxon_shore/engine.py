@@ -23,7 +23,7 @@ from domain.rules.saxon_shore.evolve import evolve
 from domain.rules.saxon_shore.commands import Choose, SaxonCommand
 from domain.rules.saxon_shore.phases import PHASES, hires, legal_in_phase
 from domain.rules.saxon_shore.rules import decide, option_ok
-from domain.rules.saxon_shore.state import Options, SaxonState, victory
+from domain.rules.saxon_shore.state import Options, SaxonState
 from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
 
@@ -118,8 +118,8 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         return evolve(state, event)
 
     def outcome(self, state: SaxonState) -> Outcome | None:
-        """A victory of §1, read off the board; or the turn-limit result (a house rule)."""
-        return state.ended or victory(state)
+        """A victory of §1, read off the board (evolve keeps it); or the turn-limit result (a house rule)."""
+        return state.ended or state.won
 
     def view(self, state: SaxonState, seat: str | None) -> dict[str, Any]:
         return view(state, seat)
