@@ -371,9 +371,12 @@ async function drawBoard() {
 async function drawChanges(st, version, seq) {
   const group = groupOf(S.events, version);
   const since = $("#changes-since").value === "decision" ? group.start - 1 : version - 1;
-  let before = null;
+  let before = null, beforeDecision = null;
   if (since >= 1) {
     try { before = (await stateAt(since)).view; } catch { before = null; }
+  }
+  if (group.start > 1) { // the board the step's decision was taken from: its moves are the arrows
+    try { beforeDecision = (await stateAt(group.start - 1)).view; } catch { beforeDecision = null; }
   }
   if (seq !== S.renderSeq) return;
   // The dice of this step (its decision's rolls up to here), beside the board.
@@ -406,7 +409,7 @@ async function drawChanges(st, version, seq) {
   // Marks on the board: moved pieces and attacks as arrows, the command's pieces ringed,
   // what changed haloed, and the study notes' arrows and circles at this step.
   const marks = [];
-  const moved = before && st.view ? moves(before, st.view) : [];
+  const moved = beforeDecision && st.view ? moves(beforeDecision, st.view) : [];
   for (const m of moved) marks.push({ kind: "arrow", from: m.from, to: m.to, style: "move", label: `${m.count} moved ${m.from} → ${m.to}` });
   if (d && d.data && d.data.command) {
     const names = [...new Set(namesIn(d.data.command))];
