@@ -14,6 +14,7 @@ from api.bootstrap import Herald
 from api.command_route import OPERATION as COMMAND_OPERATION
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
+from api import contract, problems
 from api.health import HealthCheck
 from api.http import Link, install_error_handlers, install_openapi, send_error, unstorable_target
 from api.live import Live, Slots
@@ -28,7 +29,6 @@ from api.routes.players import players_router
 from api.routes.rules import rules_router
 from api.routes.tournaments import router as tournaments_router
 from api.routes.viewer import viewer_router
-from domain.rules.registry import RULE_SYSTEMS
 from replays.verify import VerifyRequest
 
 
@@ -134,9 +134,9 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
     app.include_router(analysis_router())
-    install_openapi(app, [VerifyRequest],
-                    {f"Command-{system}": RULE_SYSTEMS[system].command_type for system in sorted(RULE_SYSTEMS)},
-                    paths=COMMAND_OPERATION, links=LINKS)
+    app.include_router(problems.router())
+    install_openapi(app, [VerifyRequest], paths=COMMAND_OPERATION, links=LINKS)
+    contract.install(app)
     return app
 
 

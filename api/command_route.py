@@ -104,7 +104,7 @@ def _operation() -> dict[str, Any]:
         "description": "Record a seat's command (Bearer seat token). `expected_version` (or If-Match) "
                        "gives 409 when stale; an `Idempotency-Key` retry returns the first response "
                        "(with `Idempotent-Replayed: true`) and draws no new dice.",
-        "operationId": "post_command_games__game_id__commands_post",
+        "operationId": "post_command",
         "parameters": [
             {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"},
              "description": "The game's UUID"},

@@ -28,7 +28,7 @@ from api.http import RECORD_DEPTH, read_body, respond
 from domain.game import Game, IncompatibleRecord, apply
 from domain.rules.base import RuleViolation
 from projections.outline import Section, sections
-from projections.timeline import TimelineEntry, narrate
+from projections.timeline import TimelineEntry, narrate, player_names
 from replays.record import Record, RecordEvent, RecordHeader, derive_record, from_record_event
 from replays.verify import Verdict, check_chain, verify
 
@@ -121,7 +121,7 @@ def record_views(record: Record, limits: ViewLimits = ViewLimits()) -> RecordVie
             raise TooLarge(f"the boards of this record's first {event.version} steps exceed "
                            f"{limits.view_bytes} bytes (HERALD_VIEWER_MAX_VIEW_BYTES)", code="record_views_too_large")
         steps.append(RecordStep(event.version, [] if blocked else game.to_act(), view, text))
-        timeline.append(narrate(game.rules, recorded))
+        timeline.append(narrate(game.rules, recorded, player_names(game.created.seats)))
     return RecordViews(header, record.events, verify(record), timeline, steps, record.seed)
 
 
