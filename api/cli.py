@@ -69,7 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.workers > 1 and os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite":
             sys.exit("herald: several workers share one database: use PostgreSQL (PERSISTENCE_MODULE="
                      "eventsourcing.postgres, see docs/deploy.md); one SQLite file takes one process")
-        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers)
+        # the access log formats every request's address and path before its level check drops
+        # them: off unless the level would print it
+        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers,
+                    access_log=args.log_level in ("trace", "debug", "info"))
         return 0
     if args.command == "cluster":
         from api.cluster import run

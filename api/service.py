@@ -309,7 +309,10 @@ class Herald:
         self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
         self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
-        self.committer = Committer(self._load_for_write, self._append, self._cache_put)
+        # PostgreSQL: batches are written by a writer thread while the loop decides the next
+        # (DECISIONS.md, "Storage and speed"); SQLite's local fsync stays on the loop
+        self.committer = Committer(self._load_for_write, self._append, self._cache_put,
+                                   write_beside=self.store.networked)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
         self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
@@ -317,6 +320,7 @@ class Herald:
         self._secrets_lock = threading.Lock()
 
     def close(self) -> None:
+        self.committer.close()
         self.store.close()
 
     # -- internals ----------------------------------------------------------------------------
