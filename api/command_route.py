@@ -21,7 +21,8 @@ import msgspec
 
 from api.errors import HeraldError, Invalid
 from api.http import DATABASE_AWAY, MAX_INT, bearer, database_away, decode_body, doc, read_raw, require_json, send_error
-from api.service import CommandRequest, CommandResponse, Herald
+from api.services.games import Games
+from api.wire.games import CommandRequest, CommandResponse
 
 log = logging.getLogger("herald")
 
@@ -41,10 +42,10 @@ def command_target(scope: dict) -> str | None:
 
 
 class CommandRoute:
-    """ASGI handler of /games/{game_id}/commands: POST records through ``herald()``."""
+    """ASGI handler of /games/{game_id}/commands: POST records through ``games()``."""
 
-    def __init__(self, herald: Callable[[], Herald], *, limit: int) -> None:
-        self.herald = herald  # read per request: the app opens its Herald at start-up
+    def __init__(self, games: Callable[[], Games], *, limit: int) -> None:
+        self.games = games  # read per request: the app opens its Herald at start-up
         self.limit = limit
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
@@ -57,7 +58,7 @@ class CommandRoute:
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in _WANTED}
             require_json(headers.get("content-type"))
             body = decode_body(await read_raw(receive, headers.get("content-length"), self.limit), CommandRequest)
-            response, replayed = await self.herald().command_async(
+            response, replayed = await self.games().command_async(
                 _game_id(raw_id), _expected_version(body, headers.get("if-match")),
                 bearer(headers.get("authorization")), headers.get("idempotency-key"))
             payload = _encode(response)
@@ -103,7 +104,7 @@ def _operation() -> dict[str, Any]:
         "description": "Record a seat's command (Bearer seat token). `expected_version` (or If-Match) "
                        "gives 409 when stale; an `Idempotency-Key` retry returns the first response "
                        "(with `Idempotent-Replayed: true`) and draws no new dice.",
-        "operationId": "post_command_games__game_id__commands_post",
+        "operationId": "post_command",
         "parameters": [
             {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"},
              "description": "The game's UUID"},

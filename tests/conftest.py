@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.config import Settings
-from api.service import Herald
+from api.bootstrap import Herald
 
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = [b.strip() for b in os.environ.get("HERALD_TEST_BACKENDS", "sqlite,postgres").split(",") if b.strip()]

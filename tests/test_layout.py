@@ -12,8 +12,9 @@ ALLOWED = {
     "domain": {"domain"},
     "projections": {"domain", "projections"},
     "replays": {"domain", "projections", "replays"},
+    "analysis": {"domain", "analysis"},  # the rollouts need the rules only (issue 19)
 }
-FIRST_PARTY = {"domain", "projections", "replays", "api", "tests", "bench"}
+FIRST_PARTY = {"domain", "projections", "replays", "api", "tests", "bench", "analysis"}
 IMPURE = {"random", "time", "os", "socket", "subprocess", "secrets", "threading", "urllib", "requests", "httpx"}
 
 

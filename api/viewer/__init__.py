@@ -1,2 +1,2 @@
-"""The replay viewer's static files (HTML, CSS, ES modules), served by api.viewer_routes.
+"""The replay viewer's static files (HTML, CSS, ES modules), served by api.routes.viewer.
 A package only so that a wheel carries them as package data."""

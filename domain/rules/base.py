@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -41,6 +43,7 @@ import msgspec
 from domain.dice import DieKind
 from domain.events import EventData, Outcome
 from domain.rng import Rng
+from domain.rules.words import NO_NAMES, Names, plural  # noqa: F401 - plural: for labels.py
 
 State = TypeVar("State")
 Command = TypeVar("Command")
@@ -124,6 +127,14 @@ class RuleSystem(Generic[State, Command]):
         """Fold one event into the state: the only way state changes."""
         raise NotImplementedError
 
+    def play(self, state: State, seat: str, command: Command, rng: Rng) -> tuple[list[EventData], State]:
+        """:meth:`decide`, and the state its events leave: what a rollout needs (issue 19). A
+        rule system whose ``decide`` folds as it goes (a :class:`Step`) returns that state."""
+        events = self.decide(state, seat, command, rng)
+        for event in events:
+            state = self.evolve(state, event)
+        return events, state
+
     def outcome(self, state: State) -> Outcome | None:
         """None while play goes on; how it ended once it has."""
         raise NotImplementedError
@@ -147,13 +158,42 @@ class RuleSystem(Generic[State, Command]):
         """A board a person can read at a glance, for ``herald replay show``."""
         return msgspec.json.format(msgspec.json.encode(self.view(state, None))).decode()
 
-    def describe_command(self, command: dict[str, Any]) -> str:
-        """A one-line narrative of a recorded command, for timelines."""
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
+        """A one-line narrative of a recorded command, for timelines; ``names`` says who sits in
+        each seat (seat id -> player name), so lines name players, not seat ids."""
         return str(command.get("type", "?"))
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
-        """A one-line narrative of one of this rule system's own events, in the rulebook's
-        words ("Henry II looses at Ala Afdal: 1 lance"); None for the generic wording."""
+    def label(self, state: State, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str:
+        """One readable line for a legal command in its JSON form ("Henry II looses at Al-Afdal
+        (1 Order)"): names from the data, not ids; ``players`` (seat -> player name) where known.
+        The wording lives in the rule system's ``labels.py`` (``label``); without one, the
+        command's type and fields in words."""
+        module = self._module("labels")
+        return module.label(state, seat, command, players) if module else default_label(command)
+
+    def prompt(self, state: State, seat: str, players: Mapping[str, str]) -> str | None:
+        """What the game asks ``seat`` now, in words (``labels.py``'s ``prompt``); None when
+        nothing is asked of it, or the rule system does not say."""
+        module = self._module("labels")
+        return module.prompt(state, seat, players) if module and hasattr(module, "prompt") else None
+
+    @property
+    def view_type(self) -> Any:
+        """The type of what :meth:`view` returns (its JSON converts to it), for the OpenAPI
+        contract (domain/rules/schemas.py): ``View`` in the package's ``view_types.py``; None
+        when the rule system does not declare it."""
+        module = self._module("view_types")
+        return module.View if module else None
+
+    def _module(self, name: str) -> ModuleType | None:
+        """A module of the rule system's package by the name the shared package layout gives it
+        (``labels``, ``view_types``), if the package has one."""
+        return _package_module(type(self).__module__.rpartition(".")[0], name)
+
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
+        """A one-line narrative of one of this rule system's own events (or of a ``DiceRolled``
+        it caused), in the rulebook's words ("Henry II looses at Ala Afdal: 1 lance"), naming
+        players by ``names``; None for the generic wording."""
         return None
 
     # -- shared helpers ---------------------------------------------------------------
@@ -202,6 +242,33 @@ class RuleSystem(Generic[State, Command]):
         except msgspec.ValidationError as error:
             message = str(error).replace("`$.command", "`$")
             raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {message}") from None
+
+
+@functools.cache
+def _package_module(package: str, name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{package}.{name}":
+            raise
+        return None
+
+
+def default_label(command: Mapping[str, Any]) -> str:
+    """A command in words when its rule system has none: its type, then each field
+    (``place: card Knight, sector 3``)."""
+    words = str(command.get("type", "command")).replace("-", " ").replace("_", " ")
+    fields = [f"{name.replace('_', ' ')} {_words(value)}" for name, value in command.items()
+              if name != "type" and value not in (None, "", [], {})]
+    return f"{words}: {', '.join(fields)}" if fields else words
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_words(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return " + ".join(_words(v) for v in value)
+    return str(value)
 
 
 @functools.cache

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.rules.base import RuleSystem
+from domain.rules.day_of_battle import DayOfBattle
 from domain.rules.kingdoms_of_crusaders import KingdomsOfCrusaders
 from domain.rules.open_table import OpenTable
 from domain.rules.saladin import Saladin
@@ -17,6 +18,7 @@ RULE_SYSTEMS: dict[str, RuleSystem] = {
         Saladin(),
         SaxonShore(),
         Saline(),
+        DayOfBattle(),
     )
 }
 

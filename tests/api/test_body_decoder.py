@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from api.errors import HeraldError
 from api.http import MAX_DEPTH, MAX_INT, decode_body
-from api.service import CommandRequest, CreateGame
+from api.wire.games import CommandRequest, CreateGame
 
 texts = st.text(st.characters(codec="utf-8"), max_size=8) | st.sampled_from(["\x00", "a\x00b", "", "é"])
 integers = st.integers() | st.sampled_from([MAX_INT, MAX_INT + 1, -MAX_INT - 1, -MAX_INT - 2, 10**20])

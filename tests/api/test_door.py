@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.config import Settings
-from api.service import CreateGame, Herald, SeatRequest
+from api.bootstrap import Herald
+from api.wire.games import CreateGame, SeatRequest
 from api.store import secrets_id
 from domain.game import Recorded
 from projections.dice import NAME as DICE
@@ -104,9 +105,9 @@ def test_an_event_a_read_model_cannot_apply_is_skipped_and_reported(herald, back
         first = new_game(client)
         _poison(herald)
         # stored without the door: a NUL in a player name and in a die face; PostgreSQL cannot keep them in a row
-        nul = herald.create(CreateGame(rules="open-table", seats={"alice": SeatRequest("Ev\u0000e")},
+        nul = herald.games.create(CreateGame(rules="open-table", seats={"alice": SeatRequest("Ev\u0000e")},
                                        options={"dice": {"coin": ["h\u0000", "t"]}}))
-        herald.command(uuid.UUID(nul.id), msgspec_command("alice", {"type": "roll", "label": "x", "dice": "2xcoin"}),
+        herald.games.command(uuid.UUID(nul.id), msgspec_command("alice", {"type": "roll", "label": "x", "dice": "2xcoin"}),
                        nul.seat_tokens["alice"])
         second = new_game(client)
         listed = games(client)
@@ -133,7 +134,7 @@ def test_an_event_a_read_model_cannot_apply_is_skipped_and_reported(herald, back
 
 
 def msgspec_command(seat, command):
-    from api.service import CommandRequest
+    from api.wire.games import CommandRequest
 
     return CommandRequest(seat=seat, command=command)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from api.service import CommandRequest
+from api.wire.games import CommandRequest
 from tests.conftest import new_game, post
 
 
@@ -12,7 +12,7 @@ def test_ten_thousand_fair_rolls_pass_the_chi_square_test(client, herald):
     game = new_game(client, seats=("alice",))
     gid, token = UUID(game["id"]), game["seat_tokens"]["alice"]
     for _ in range(100):
-        herald.command(gid, CommandRequest("alice", {"type": "roll", "label": "fair", "dice": "100d6"}), token)
+        herald.games.command(gid, CommandRequest("alice", {"type": "roll", "label": "fair", "dice": "100d6"}), token)
     report = client.get(f"/games/{game['id']}/dice").json()
     (d6,) = report["kinds"]
     assert d6["kind"] == "d6" and d6["rolls"] == 10_000

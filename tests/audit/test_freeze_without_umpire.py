@@ -13,10 +13,10 @@ import msgspec
 import pytest
 from fastapi.testclient import TestClient
 
-import api.service
+import api.clock
 from api.app import create_app
 from api.config import Settings
-from api.service import Herald
+from api.bootstrap import Herald
 from domain.game import event_hash
 from tests.conftest import new_game, post
 
@@ -82,11 +82,11 @@ def test_a_freeze_lapses_after_the_configured_time_at_the_next_command(no_umpire
     client = no_umpire
     game = new_game(client, seats=("p1", "p2"))
     dispute = freeze(client, game)
-    real_now = api.service._now
-    monkeypatch.setattr(api.service, "_now", lambda: real_now() + timedelta(seconds=599))
+    real_now = api.clock.now
+    monkeypatch.setattr(api.clock, "now", lambda: real_now() + timedelta(seconds=599))
     assert post(client, game, "p2", ROLL).json()["code"] == "game_frozen"  # not yet
     assert client.get(f"/games/{game['id']}").json()["to_act"] == []
-    monkeypatch.setattr(api.service, "_now", lambda: real_now() + timedelta(seconds=601))
+    monkeypatch.setattr(api.clock, "now", lambda: real_now() + timedelta(seconds=601))
     # reads show play open again (as the next command will find it), recording nothing
     assert client.get(f"/games/{game['id']}").json()["to_act"] == ["p1", "p2"]
     assert client.get(f"/games/{game['id']}/legal-commands", params={"seat": "p2"},
@@ -132,7 +132,7 @@ def test_with_an_umpire_only_the_ruling_lifts_a_freeze(client, monkeypatch):
     refused = client.post(f"/games/{game['id']}/disputes/{dispute}/release", headers=auth(game, "p2"),
                           json={"seat": "p2"})
     assert refused.status_code == 409 and refused.json()["code"] == "umpire_rules"
-    real_now = api.service._now
-    monkeypatch.setattr(api.service, "_now", lambda: real_now() + timedelta(days=30))
+    real_now = api.clock.now
+    monkeypatch.setattr(api.clock, "now", lambda: real_now() + timedelta(days=30))
     still = post(client, game, "p2", ROLL)
     assert still.json()["code"] == "game_frozen" and "umpire must rule" in still.json()["detail"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from api.service import Herald
+from api.bootstrap import Herald
 from tests.conftest import new_game, post
 
 

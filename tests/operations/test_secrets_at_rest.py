@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.config import Settings
-from api.service import CreateGame, CommandRequest, Herald, SeatRequest
+from api.bootstrap import Herald
+from api.wire.games import CommandRequest, CreateGame, SeatRequest
 from tests.conftest import ADMIN_TOKEN
 
 
@@ -33,10 +34,10 @@ def test_the_data_folder_is_0700_and_its_files_0600(tmp_path, loose_umask):
     herald = Herald(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(folder / "herald.db")},
                     signing_key_path=folder / "signing-key.pem")
     try:
-        game = herald.create(CreateGame(rules="open-table", seats={"p1": SeatRequest("Ann"), "p2": SeatRequest("Bo")}))
-        herald.command(game_id := __import__("uuid").UUID(game.id),
+        game = herald.games.create(CreateGame(rules="open-table", seats={"p1": SeatRequest("Ann"), "p2": SeatRequest("Bo")}))
+        herald.games.command(game_id := __import__("uuid").UUID(game.id),
                        CommandRequest("p1", {"type": "roll", "label": "test", "dice": "1d6"}), game.seat_tokens["p1"])
-        assert herald.game(game_id).version >= 3
+        assert herald.games.game(game_id).version >= 3
         files = sorted(p.name for p in folder.iterdir())
         assert {"herald.db", "signing-key.pem"} <= set(files)
         assert mode(folder) == 0o700

@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.cli import main
 from api.config import Settings
-from api.service import Herald
+from api.bootstrap import Herald
 from domain.game import GENESIS_HASH, event_hash
 from tests.conftest import ADMIN_TOKEN, new_game, post
 

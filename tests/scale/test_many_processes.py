@@ -16,12 +16,13 @@ from uuid import UUID
 
 import httpx
 
-from api.service import AnnotationRequest, CommandRequest, CreateGame, DisputeRequest, Herald, SeatRequest
+from api.bootstrap import Herald
+from api.wire.games import AnnotationRequest, CommandRequest, CreateGame, DisputeRequest, SeatRequest
 from tests.api.test_live_streams import _open_stream
 from tests.conftest import ADMIN_TOKEN, Backend
 from tests.scale.conftest import HERALD, process_env, start
 
-OPEN = "from api.service import Herald\nfrom api.tournaments import Tournaments\nh = Herald()\nTournaments(h)\nh.close()\n"
+OPEN = "from api.bootstrap import Herald\nh = Herald()\nh.close()\n"
 
 
 def test_processes_starting_together_on_a_fresh_database_all_start(pg, tmp_path):
@@ -104,17 +105,17 @@ def test_the_cache_follows_games_another_process_writes(pg):
     one = Herald(env=pg.env, admin_token=ADMIN_TOKEN, signing_key_path=pg.key)
     two = Herald(env=pg.env, admin_token=ADMIN_TOKEN, signing_key_path=pg.key)
     try:
-        created = one.create(CreateGame("open-table", {"a": SeatRequest("A"), "b": SeatRequest("B")}))
+        created = one.games.create(CreateGame("open-table", {"a": SeatRequest("A"), "b": SeatRequest("B")}))
         game_id = UUID(created.id)
         token = created.seat_tokens["a"]
         roll = CommandRequest("a", {"type": "roll", "label": "x", "dice": "1d6"})
-        one.command(game_id, roll, token, "key-1")
-        assert two.game(game_id).version == one.game(game_id).version  # two caches it now
+        one.games.command(game_id, roll, token, "key-1")
+        assert two.games.game(game_id).version == one.games.game(game_id).version  # two caches it now
         for i in range(3):
-            one.command(game_id, CommandRequest("a", {"type": "note", "text": f"n{i}"}), token)
-        response, replayed = two.command(game_id, CommandRequest("a", {"type": "note", "text": "late"}), token)
-        assert not replayed and response.version == one.game(game_id).version
-        again, replayed = two.command(game_id, roll, token, "key-1")  # written by the other process
+            one.games.command(game_id, CommandRequest("a", {"type": "note", "text": f"n{i}"}), token)
+        response, replayed = two.games.command(game_id, CommandRequest("a", {"type": "note", "text": "late"}), token)
+        assert not replayed and response.version == one.games.game(game_id).version
+        again, replayed = two.games.command(game_id, roll, token, "key-1")  # written by the other process
         assert replayed and again.head.version < response.version
     finally:
         one.close()
@@ -129,12 +130,12 @@ def test_each_read_model_is_caught_up_by_one_process_at_a_time(pg):
     try:
         games = []
         for _ in range(30):
-            created = writer.create(CreateGame("open-table", {"a": SeatRequest("A"), "b": SeatRequest("B")}))
+            created = writer.games.create(CreateGame("open-table", {"a": SeatRequest("A"), "b": SeatRequest("B")}))
             game_id = UUID(created.id)
             token = created.seat_tokens["a"]
-            writer.command(game_id, CommandRequest("a", {"type": "note", "text": "x"}), token)
-            writer.raise_dispute(game_id, DisputeRequest("a", 2, "why"), token)
-            writer.annotate(game_id, AnnotationRequest("a note"), ADMIN_TOKEN)
+            writer.games.command(game_id, CommandRequest("a", {"type": "note", "text": "x"}), token)
+            writer.games.raise_dispute(game_id, DisputeRequest("a", 2, "why"), token)
+            writer.games.annotate(game_id, AnnotationRequest("a note"), ADMIN_TOKEN)
             games.append(created.id)
         start = threading.Barrier(len(readers))
 

@@ -224,7 +224,7 @@ class LeakScan:
         for reader in self.readers():
             if reader.name == "umpire":
                 continue
-            record = self.herald.record(UUID(self.id), self.herald.reader(UUID(self.id), reader.token))
+            record = self.herald.games.record(UUID(self.id), self.herald.games.reader(UUID(self.id), reader.token))
             data = encode_record(record)
             self._check(reader, "herald export", data, live)
             path = tmp_path / f"{self.id}-{reader.name.replace(' ', '-')}.json"

@@ -34,9 +34,9 @@ def test_which_rule_systems_keep_secrets():
 def test_a_sealed_roll_stays_out_of_the_dice_statistics(client, herald):
     game = new_game(client)
     post(client, game, "alice", {"type": "roll", "label": "open", "dice": "2d6"})
-    stored = herald.game(UUID(game["id"]))
+    stored = herald.games.game(UUID(game["id"]))
     sealed = DiceRolled(draws=[2], kind="d6", faces=[6], purpose="secret", seat="bob")
-    seed = herald.server_seed(stored.id)
+    seed = herald.secrets.server_seed(stored.id)
     herald.store.append(*chain(stored.id, stored.version + 1, stored.head, [sealed], datetime.now(timezone.utc),
                                [frozenset({"bob"})], seed))
     report = client.get(f"/games/{game['id']}/dice").json()

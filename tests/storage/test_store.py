@@ -9,30 +9,31 @@ from uuid import UUID
 import pytest
 
 from api.errors import Conflict, Invalid
-from api.service import CommandRequest, CreateGame, Herald, SeatRequest
+from api.bootstrap import Herald
+from api.wire.games import CommandRequest, CreateGame, SeatRequest
 from domain.game import GENESIS_HASH, event_hash
 
 
 def create(herald: Herald, seats=("alice", "bob")):
-    return herald.create(CreateGame(rules="open-table", seats={s: SeatRequest(s.title()) for s in seats}))
+    return herald.games.create(CreateGame(rules="open-table", seats={s: SeatRequest(s.title()) for s in seats}))
 
 
 def roll(herald, game, seat="alice", expected=None, key=None):
     body = CommandRequest(seat, {"type": "roll", "label": "test", "dice": "2d6"}, expected)
-    return herald.command(UUID(game.id), body, game.seat_tokens[seat], key)
+    return herald.games.command(UUID(game.id), body, game.seat_tokens[seat], key)
 
 
 def test_events_survive_a_restart(herald, backend):
     game = create(herald)
     for _ in range(3):
         roll(herald, game)
-    before = herald.record(UUID(game.id))
+    before = herald.games.record(UUID(game.id))
     herald.close()
     reopened = Herald(env=backend.env, signing_key_path=backend.key)
     try:
-        after = reopened.record(UUID(game.id))
+        after = reopened.games.record(UUID(game.id))
         assert after == before
-        assert reopened.game(UUID(game.id)).next_draw == 6
+        assert reopened.games.game(UUID(game.id)).next_draw == 6
         # the next command continues the chain and the draw numbers
         response, _ = roll(reopened, game)
         assert response.events[1].data["draws"] == [6, 7]
@@ -67,7 +68,7 @@ def test_stale_expected_version_is_a_conflict(herald):
     with pytest.raises(Conflict) as error:
         roll(herald, game, expected=1)
     assert error.value.code == "stale_version"
-    assert herald.game(UUID(game.id)).version == 3
+    assert herald.games.game(UUID(game.id)).version == 3
 
 
 def test_idempotent_retry_returns_the_first_response_and_draws_nothing(herald):
@@ -76,9 +77,9 @@ def test_idempotent_retry_returns_the_first_response_and_draws_nothing(herald):
     assert not replayed
     again, replayed = roll(herald, game, key="k-1")
     assert replayed and again == first
-    assert herald.game(UUID(game.id)).next_draw == 2
+    assert herald.games.game(UUID(game.id)).next_draw == 2
     with pytest.raises(Invalid) as error:
-        herald.command(UUID(game.id), CommandRequest("alice", {"type": "note", "text": "other"}),
+        herald.games.command(UUID(game.id), CommandRequest("alice", {"type": "note", "text": "other"}),
                        game.seat_tokens["alice"], "k-1")
     assert error.value.code == "idempotency_key_reused"
 
@@ -126,7 +127,7 @@ def test_two_processes_on_one_database_stay_consistent(backend):
     a, b = Herald(env=backend.env, signing_key_path=backend.key), Herald(env=backend.env, signing_key_path=backend.key)
     try:
         game = create(a)
-        b.game(UUID(game.id))  # b caches version 1
+        b.games.game(UUID(game.id))  # b caches version 1
         roll(a, game)          # a moves to version 3
         # b fast-forwards from the store before deciding, so it sees version 3
         response, _ = roll(b, game)
@@ -139,10 +140,10 @@ def test_two_processes_on_one_database_stay_consistent(backend):
 
 def test_index_catches_up_and_rebuilds(herald):
     games = [create(herald, seats=("solo",)) for _ in range(3)]
-    rows, _ = herald.index.list(player="Solo", limit=10)
+    rows, _ = herald.games.index.list(player="Solo", limit=10)
     assert [r.id for r in rows] == [g.id for g in reversed(games)]
-    herald.index.rebuild()
-    rows_again, _ = herald.index.list(player="Solo", limit=10)
+    herald.games.index.rebuild()
+    rows_again, _ = herald.games.index.list(player="Solo", limit=10)
     assert rows_again == rows
 
 
@@ -150,16 +151,16 @@ def test_a_write_at_a_taken_version_is_refused_by_the_store(herald):
     """The library's IntegrityError (a stale write) becomes a 409 Conflict."""
     game = create(herald)
     gid = UUID(game.id)
-    stale = herald.game(gid)
+    stale = herald.games.game(gid)
     roll(herald, game)
     from datetime import datetime, timezone
 
     from domain.game import take_decision
     from domain.rng import SeededRng
 
-    seed = bytes.fromhex(herald.secrets(gid).seed)
+    seed = bytes.fromhex(herald.secrets.game(gid).seed)
     events = take_decision(stale, "bob", {"type": "note", "text": "late"},
                            SeededRng(seed, gid, "", stale.next_draw), datetime.now(timezone.utc), seed)
     with pytest.raises(Conflict):
-        herald._save(*events)
+        herald.games.save(*events)
     assert [e.type for e in herald.store.stream(gid)] == ["GameCreated", "DecisionTaken", "DiceRolled"]

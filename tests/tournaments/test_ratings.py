@@ -8,8 +8,8 @@ from uuid import UUID
 
 from openskill.models import PlackettLuce
 
-from api.service import CommandRequest, CreateGame, SeatRequest
-from api.tournaments import CreateTournament
+from api.wire.games import CommandRequest, CreateGame, SeatRequest
+from api.wire.tournaments import CreateTournament
 from tests.conftest import new_game, post
 
 
@@ -78,14 +78,12 @@ def test_unrated_tournament_games_leave_ratings_alone(client):
 
 
 def test_ratings_and_the_tournament_list_rebuild_from_zero_to_the_same(herald):
-    from api.tournaments import Tournaments
-
-    tournaments = Tournaments(herald)
-    tokens = {name: herald.register_player(name).player_token for name in ("Ann", "Bob")}
-    game = herald.create(CreateGame(rules="open-table", seats={"p1": SeatRequest("Ann", tokens["Ann"]),
+    tournaments = herald.tournaments
+    tokens = {name: herald.players.register(name).player_token for name in ("Ann", "Bob")}
+    game = herald.games.create(CreateGame(rules="open-table", seats={"p1": SeatRequest("Ann", tokens["Ann"]),
                                                               "p2": SeatRequest("Bob", tokens["Bob"])}))
     for seat in ("p1", "p2"):
-        herald.command(UUID(game.id), CommandRequest(seat, {"type": "end", "outcome": {"winner": "p2"}}),
+        herald.games.command(UUID(game.id), CommandRequest(seat, {"type": "end", "outcome": {"winner": "p2"}}),
                        game.seat_tokens[seat])
     tournaments.create(CreateTournament(name="Cup", rules="open-table", format="swiss", rounds=1))
     before = (tournaments.player("Ann"), tournaments.results.list()[0])

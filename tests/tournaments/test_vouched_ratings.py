@@ -5,7 +5,6 @@ registered player claimed with their token (at creation, or before play starts).
 
 from __future__ import annotations
 
-from api.tournaments import attach
 
 END = {"type": "end", "outcome": {"winner": "p1"}}
 
@@ -93,5 +92,5 @@ def test_vouching_comes_from_the_record_so_a_rebuild_gives_the_same_ratings(clie
     finish(client, create(client, {"p1": {"player": "Ann"}, "p2": {"player": "Bob"}}).json())
     before = ratings(client, "Ann")
     assert [r["games"] for r in before] == [1]
-    attach(client.app.state).ratings.rebuild()
+    client.app.state.herald.tournaments.ratings.rebuild()
     assert ratings(client, "Ann") == before

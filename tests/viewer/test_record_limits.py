@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.config import Settings
-from api.service import Herald
+from api.bootstrap import Herald
 from tests.conftest import new_game, post
 
 

@@ -1,5 +1,6 @@
 // One renderer module per rule system; anything else falls back to the generic tree.
 // A renderer exports render(target, ctx) with ctx = { view, version, toAct, events, game, width }.
+import * as dayOfBattle from "./day-of-battle.js";
 import * as generic from "./generic.js";
 import * as kingdomsOfCrusaders from "./kingdoms-of-crusaders.js";
 import * as openTable from "./open-table.js";
@@ -7,6 +8,7 @@ import * as saladin from "./saladin.js";
 import * as saline from "./saline.js";
 
 const RENDERERS = {
+  "day-of-battle": dayOfBattle,
   "kingdoms-of-crusaders": kingdomsOfCrusaders,
   "open-table": openTable,
   saladin,

@@ -66,14 +66,25 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     actions: tuple[Action, ...]
     reactions: tuple[Reaction, ...]
 
+    # plain loops rather than next(generator): these run for every candidate command of every
+    # rollout (issue 19), and a card holds a handful of each
     def action(self, action_id: str) -> Action | None:
-        return next((a for a in self.actions if a.id == action_id), None)
+        for a in self.actions:
+            if a.id == action_id:
+                return a
+        return None
 
     def reaction(self, reaction_id: str) -> Reaction | None:
-        return next((r for r in self.reactions if r.id == reaction_id), None)
+        for r in self.reactions:
+            if r.id == reaction_id:
+                return r
+        return None
 
     def target_modes(self, banner_id: str) -> tuple[str, ...]:
-        return next((t.modes for t in self.targets if t.banner == banner_id), ())
+        for t in self.targets:
+            if t.banner == banner_id:
+                return t.modes
+        return ()
 
 
 class Banner(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -142,6 +153,19 @@ class Tables:
         self.cards = {c.id: c for c in data.cards}
         self.leaders = {leader.side: leader for leader in data.leaders}
         self.banner_ids = tuple(sorted(self.banners))
+        # Precomputed for the rules' hot paths (issue 19): per card, its actions usable on each
+        # side (Ordered or not) in each status, each the first with its id (the one Card.action
+        # finds), and the enemy banners it may target in each status, sorted
+        self.usable = {c.id: {(ordered, status): tuple(a for a in c.actions if c.action(a.id) is a
+                                                       and (a.ordered or not ordered) and a.status in ("any", status))
+                              for ordered in (False, True) for status in ("uncommitted", "committed")}
+                       for c in data.cards}
+        self.enemies = {c.id: {status: tuple(sorted(t.banner for t in c.targets if t.banner != ARSUF and status in t.modes))
+                               for status in ("uncommitted", "committed")} for c in data.cards}
+        self.target_ids = {c.id: tuple(t.banner for t in c.targets) for c in data.cards}
+        # the '+1' markers uncovered once n lances are lost, for every n: surcharge[banner][n]
+        self.surcharge = {b.id: tuple(b.track[:lost].count("+1") for lost in range(len(b.track) + 1))
+                          for b in data.banners}
 
     def banner(self, banner_id: str) -> Banner:
         return self.banners[banner_id]

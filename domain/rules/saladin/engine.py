@@ -22,6 +22,7 @@ from domain.rules.saladin.evolve import evolve
 from domain.rules.saladin.play import Step, execute, initiative
 from domain.rules.saladin.rules import check, legal
 from domain.rules.saladin.state import BannerState, Options, SaladinState, SideState
+from domain.rules.words import NO_NAMES, Names
 
 
 def opening(scenario: str, options: Options = Options(), cards: str | None = None) -> SaladinState:
@@ -104,6 +105,13 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         execute(step, seat, command, checked)
         return step.events
 
+    def play(self, state: SaladinState, seat: str, command: SaladinCommand, rng: Rng) -> tuple[list[EventData], SaladinState]:
+        """:meth:`decide`, with the state its Step has already folded."""
+        checked = check(state, seat, command)
+        step = Step(state, rng)
+        execute(step, seat, command, checked)
+        return step.events, step.state
+
     def evolve(self, state: SaladinState, event: EventData) -> SaladinState:
         """Fold one event: the only way state changes."""
         return evolve(state, event)
@@ -120,10 +128,10 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         """The board as text: Order pools, lance tracks, markers, who acts."""
         return board.render_text(state)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         """A one-line narrative of a recorded command."""
-        return narrate.describe_command(command)
+        return narrate.describe_command(command, names)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         """A one-line narrative of a ``saladin.*`` event, with the banners' and leaders' names."""
-        return narrate.describe_event(event_type, data)
+        return narrate.describe_event(event_type, data, names)

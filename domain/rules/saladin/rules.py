@@ -44,8 +44,11 @@ def card_of(state: SaladinState, banner_id: str) -> Card:
 
 def surcharge(state: SaladinState, banner_id: str) -> int:
     """The '+1' markers uncovered by the banner's lost lances."""
+    by_lost = tables(state).surcharge[banner_id]
+    lost = len(by_lost) - 1 - state.banners[banner_id].lances
+    if 0 <= lost < len(by_lost):
+        return by_lost[lost]
     track = tables(state).banner(banner_id).track
-    lost = len(track) - state.banners[banner_id].lances
     return sum(1 for slot in track[:lost] if slot == "+1")
 
 
@@ -58,19 +61,40 @@ def target_in_play(state: SaladinState, target: str) -> bool:
     if target == ARSUF:
         return state.arsuf_lances > 0
     b = state.banners.get(target)
-    return b is not None and b.in_play
+    return b is not None and b.fate == "in-play"
 
 
 def has_any_target(state: SaladinState, banner_id: str) -> bool:
-    return any(target_in_play(state, t.banner) for t in card_of(state, banner_id).targets)
+    banners = state.banners
+    for t in card_of(state, banner_id).targets:  # target_in_play, inlined: set_aside asks it often
+        if t.banner == ARSUF:
+            if state.arsuf_lances > 0:
+                return True
+        else:
+            b = banners.get(t.banner)
+            if b is not None and b.fate == "in-play":
+                return True
+    return False
 
 
 def enemy_targets(state: SaladinState, banner: BannerState, card: Card) -> list[str]:
     """Enemy banners this banner may target now: in play and allowed in its status."""
-    return sorted(
-        t.banner for t in card.targets
-        if t.banner != ARSUF and banner.status in t.modes and target_in_play(state, t.banner)
-    )
+    by_status = tables(state).enemies[card.id].get(banner.status)
+    if by_status is None:
+        return sorted(t.banner for t in card.targets
+                      if t.banner != ARSUF and banner.status in t.modes and target_in_play(state, t.banner))
+    banners = state.banners
+    return [x for x in by_status if x in banners and banners[x].fate == "in-play"]  # target_in_play
+
+
+def may_target(state: SaladinState, banner: BannerState, card: Card, target: str) -> bool:
+    """Whether ``target`` is one of :func:`enemy_targets` (without building the list)."""
+    if target == ARSUF or not target_in_play(state, target):
+        return False
+    for t in card.targets:
+        if t.banner == target and banner.status in t.modes:
+            return True
+    return False
 
 
 def can_be_committed(state: SaladinState, banner_id: str) -> bool:
@@ -129,8 +153,9 @@ def must_activate(state: SaladinState, side: str) -> bool:
     """"A player can pass only if all their Banners and Leader cards are on their Ordered
     side": a Deployed banner in play, or a Deployed leader with an action it can take, keeps
     the player from passing."""
-    if any(b.side == side and b.in_play and not b.ordered for b in state.banners.values()):
-        return True
+    for b in state.banners.values():
+        if b.side == side and not b.ordered and b.fate == "in-play":
+            return True
     st = state.sides[side]
     if st.leader_ordered:
         return False
@@ -219,7 +244,7 @@ def _check_target(state, seat, banner, card, action, target) -> None:
     if target is None:
         raise violation("target_required", f"{action.name} needs a target", R_BANNER)
     if action.target == "enemy":
-        if target not in enemy_targets(state, banner, card):
+        if not may_target(state, banner, card, target):
             raise violation("invalid_target", f"{banner.id} cannot target {target} with {action.name} "
                             f"while {banner.status}", R_REACTION)
         if joins_melee(banner, action) and not can_be_committed(state, target):
@@ -235,6 +260,9 @@ def _check_target(state, seat, banner, card, action, target) -> None:
                             R_HATTIN if state.scenario == "hattin" else R_ARSUF)
         if friend.lances >= len(tables(state).banner(target).track):
             raise violation("nothing_to_reinforce", f"{target} has lost no lance", R_LANCE)
+
+
+CHECKED_EFFECTS = frozenset({"shield-wall", "set-fire", "feed-fire", "reinforce-arsuf"})  # what _check_effect checks
 
 
 def _check_effect(state: SaladinState, seat: str, action: Action) -> None:
@@ -365,14 +393,96 @@ def candidates(state: SaladinState, seat: str) -> Iterator[object]:
         yield cmd.Pass()
 
 
-def legal(state: SaladinState, seat: str) -> list[object]:
-    if state.result is not None or state.active != seat:
-        return []
+def checked(state: SaladinState, seat: str, commands) -> list[object]:
+    """The commands among ``commands`` that :func:`check` accepts, in order."""
     out = []
-    for c in candidates(state, seat):
+    for c in commands:
         try:
             check(state, seat, c)
         except RuleViolation:
             continue
         out.append(c)
+    return out
+
+
+def legal_by_check(state: SaladinState, seat: str) -> list[object]:
+    """The definition of the legal commands: every candidate :func:`check` accepts. :func:`legal`
+    gives the same list faster (tests/rules/saladin/test_perft.py compares them)."""
+    if state.result is not None or state.active != seat:
+        return []
+    return checked(state, seat, candidates(state, seat))
+
+
+def legal(state: SaladinState, seat: str) -> list[object]:
+    """:func:`legal_by_check`, with the activations of the Activation phase checked once per
+    position for what they share (phase, seat, the Horns) and then each by the same
+    :func:`check_activate` pieces: this runs once per decision of every rollout (issue 19)."""
+    if state.result is not None or state.active != seat:
+        return []
+    if state.phase != "activation":
+        return checked(state, seat, candidates(state, seat))
+    out: list[object] = [] if horns_required(state, seat) else activations(state, seat)
+    # check() would find the game on and the seat a seat (it is the active one): straight to
+    # the checks of a Leader action (none passes with the leader Ordered, nor seize-initiative
+    # in this phase) and of a pass
+    for a in () if state.sides[seat].leader_ordered else tables(state).leaders[seat].actions:
+        if a.id == "seize-initiative":
+            continue
+        c = cmd.Leader(action=a.id)
+        try:
+            check_leader(state, seat, c)
+        except RuleViolation:
+            continue
+        out.append(c)
+    try:
+        check_pass(state, seat)
+        out.append(cmd.Pass())
+    except RuleViolation:
+        pass
+    return out
+
+
+def activations(state: SaladinState, seat: str) -> list[object]:
+    """The Activate commands :func:`check_activate` accepts for ``seat``, whose activation it is
+    and who need not take the Horns first: the candidates' filters are its checks on banner,
+    status, Ordered side and cost, :func:`_check_effect` is asked once per action, and of
+    :func:`_check_target` only what :func:`enemy_targets` leaves open is asked per target."""
+    out: list[object] = []
+    available = state.sides[seat].available
+    t = tables(state)
+    for banner_id in t.banner_ids:
+        banner = state.banners[banner_id]
+        if banner.side != seat or banner.fate != "in-play":
+            continue
+        card = t.card(banner.card)
+        by_lost = t.surcharge[banner_id]  # surcharge(), inlined
+        lost = len(by_lost) - 1 - banner.lances
+        extra = by_lost[lost] if 0 <= lost < len(by_lost) else surcharge(state, banner_id)
+        usable = t.usable[card.id].get((banner.ordered, banner.status))
+        if usable is None:  # a status no card prints: check each action
+            usable = tuple(a for a in card.actions if card.action(a.id) is a and (a.ordered or not banner.ordered)
+                           and a.status in ("any", banner.status))
+        for action in usable:
+            if (action.cost + extra if action.cost else 0) > available:  # action_cost
+                continue
+            if action.effect in CHECKED_EFFECTS:
+                try:
+                    _check_effect(state, seat, action)  # the same for every target
+                except RuleViolation:
+                    continue
+            if action.target == "none":  # _check_target asks for no target: nothing to check
+                out.append(cmd.Activate(banner=banner_id, action=action.id, target=None))
+                continue
+            if action.target == "enemy":  # enemy_targets are the targets _check_target allows, then
+                melee = joins_melee(banner, action)  # its only other check, per target
+                for target in enemy_targets(state, banner, card):
+                    if not melee or can_be_committed(state, target):
+                        out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
+                continue
+            for target in [ARSUF] if action.target == "arsuf" else sorted(action.friendly):
+                try:
+                    _check_target(state, seat, banner, card, action, target)
+                except RuleViolation:
+                    continue
+                out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
     return out

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.saxon_shore.board import RESOURCES
-from domain.rules.saxon_shore.core import alive, units_of
-from domain.rules.saxon_shore.model import SaxonState
+from domain.rules.saxon_shore.data import RESOURCES
+from domain.rules.saxon_shore.state import alive, units_of
+from domain.rules.saxon_shore.state import SaxonState
 
 
 def _tokens(state: SaxonState, seat: str) -> dict[str, int]:
@@ -42,7 +42,7 @@ def choices(state: SaxonState, seat: str) -> list[dict[str, Any]]:
     if phase == "raise" and any(state.players[seat].res):
         board = state.board
         places = [{"province": p, "sea": z} for p in board.provinces for z in board.coasts[p]]
-        return [{"type": "raise_boats", "description": "§4.6.4: one resource: two boats in one province, or one "
+        return [{"type": "raise-boats", "description": "§4.6.4: one resource: two boats in one province, or one "
                  "boat in each of two different provinces (listed: every single place)",
                  "places": {"one_or_two_distinct_provinces_of": places},
                  "pay": {"one_of": [r for r in RESOURCES if _tokens(state, seat).get(r)]}}]

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
-from domain.rules.saxon_shore.board import BOARD
+from domain.rules.saxon_shore.data import BOARD
 
 PATIENCE = 12  # a bot's own habit, not a rule: after this many decisions in one phase of a turn it says done
-SPREAD = {"offer", "place_trade", "raise_boats", "peasant_to_boat", "hire", "raise_regular", "raise_peasants"}
-WEIGHTS = {"raise_peasants": 30, "raise_regular": 10, "improve": 0.1, "offer": 0.1, "place_trade": 0.1,
-           "done": 1, "convert": 0.1, "hire": 5, "raise_boats": 0.2, "peasant_to_boat": 0.1}
+SPREAD = {"offer", "place-trade", "raise-boats", "peasant-to-boat", "hire", "raise-regular", "raise-peasants"}
+WEIGHTS = {"raise-peasants": 30, "raise-regular": 10, "improve": 0.1, "offer": 0.1, "place-trade": 0.1,
+           "done": 1, "convert": 0.1, "hire": 5, "raise-boats": 0.2, "peasant-to-boat": 0.1}
 
 
 def weight(state, seat: str, c: dict) -> float:

@@ -15,8 +15,8 @@ from domain.events import DiceRolled, GameCreated, SeatInfo
 from domain.game import Game, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.registry import RULE_SYSTEMS
-from domain.rules.saxon_shore.board import BOARD, RESOURCES
-from domain.rules.saxon_shore.model import Job, Player, Prompt, Province, SaxonState, Unit
+from domain.rules.saxon_shore.data import BOARD, RESOURCES
+from domain.rules.saxon_shore.state import Job, Player, Prompt, Province, SaxonState, Unit
 
 S = RULE_SYSTEMS["saxon-shore"]
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)

@@ -8,7 +8,8 @@ import pytest
 
 from domain.rules.base import RuleViolation
 from domain.rules.saxon_shore.combat import boxes
-from domain.rules.saxon_shore.model import GameDecided, Job, Prompt
+from domain.rules.saxon_shore.events import GameDecided
+from domain.rules.saxon_shore.state import Job, Prompt
 
 from .helpers import DONE, S, act, events_of, legal, position, prov, res, stop, then, units
 
@@ -59,7 +60,7 @@ def test_s8_troops_in_a_non_friendly_province_raid_or_invade_and_cannot_hold():
     there without fighting and march on."""
     game = declaring([("king", "p1", "Surrey")])
     refused(game, "p1", {"type": "declare", "province": "Surrey", "action": "hold"}, "unknown_command")
-    refused(game, "p1", DONE, "saxon_shore.must_declare")
+    refused(game, "p1", DONE, "saxon-shore.must_declare")
     assert {c["action"] for c in legal(game, "p1")} == {"raid"}  # nothing to pay an invasion with
 
 
@@ -204,7 +205,7 @@ def test_s4_6_4_boats_in_any_one_province():
     one boat in two provinces" — any province with a coast, not only one's own."""
     game = position(owners={"Kent": "p1"}, res={"p1": {"wool": 1}}, prompt=Prompt("phase", "p1", args=("raise",)),
                     jobs=(stop(),))
-    game = act(game, "p1", {"type": "raise_boats", "places": [{"province": "Sussex", "sea": "The Channel"}],
+    game = act(game, "p1", {"type": "raise-boats", "places": [{"province": "Sussex", "sea": "The Channel"}],
                             "pay": "wool"}, dice=[])
     assert [(u.kind, u.loc, u.owner) for u in units(game)] == [("boat", "Sussex", "p1")] * 2
 

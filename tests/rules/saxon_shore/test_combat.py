@@ -7,7 +7,7 @@ import pytest
 
 from domain.rules.base import RuleViolation
 from domain.rules.saxon_shore.combat import boxes, raid_strength
-from domain.rules.saxon_shore.model import Battle, Job, Prompt, Unit
+from domain.rules.saxon_shore.state import Battle, Job, Prompt, Unit
 
 from .helpers import DONE, act, legal, position, prov, res, stop, units
 
@@ -35,10 +35,10 @@ def test_s8_invading_costs_one_resource_and_capacity_zero_cannot_be_raided():
     game = declaring([("king", "p1", "Surrey")], res={"p1": {"wool": 1}}, provinces={"Surrey": {"ravage": 1}})
     with pytest.raises(RuleViolation) as error:
         declare(game, "Surrey", "raid")
-    assert error.value.code == "saxon_shore.cannot_raid"
+    assert error.value.code == "saxon-shore.cannot_raid"
     with pytest.raises(RuleViolation) as error:
         declare(game, "Surrey", "invade")
-    assert error.value.code == "saxon_shore.invasion_cost"
+    assert error.value.code == "saxon-shore.invasion_cost"
     assert {c["action"] for c in legal(game, "p1") if c["type"] == "declare"} == {"invade"}
     game = declare(game, "Surrey", "invade", "wool")
     assert res(game, "p1")["wool"] == 0 and game.state.prompt.kind == "conquest"

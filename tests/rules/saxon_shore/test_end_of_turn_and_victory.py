@@ -4,8 +4,8 @@ order rotates), the documented turn limit, and §1 the victory conditions."""
 import pytest
 
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.board import BOARD
-from domain.rules.saxon_shore.model import Job, Prompt
+from domain.rules.saxon_shore.data import BOARD
+from domain.rules.saxon_shore.state import Job, Prompt
 
 from .helpers import DONE, act, position, prov, then, units
 

@@ -6,7 +6,7 @@ p2 (Christian) owns Leinster (king) and Ulster (a regular)."""
 import pytest
 
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.model import Job
+from domain.rules.saxon_shore.state import Job
 
 from .helpers import DONE, act, legal, position, prov, res, then, units
 
@@ -253,7 +253,7 @@ def test_s11_56_heresy_forces_conversion():
     assert legal(game, "p1") == [{"type": "convert"}]
     with pytest.raises(RuleViolation) as error:
         act(game, "p1", DONE, dice=[])
-    assert error.value.code == "saxon_shore.heresy"
+    assert error.value.code == "saxon-shore.heresy"
     game = act(game, "p1", {"type": "convert"}, dice=[])
     assert game.state.players["p1"].christian and not game.state.players["p1"].heresy
 
@@ -305,5 +305,5 @@ def test_s11_66_the_end_times_all_christian_areas_low_morale():
 
 
 def test_s11_every_number_is_implemented():
-    from domain.rules.saxon_shore.events_table import EVENTS
+    from domain.rules.saxon_shore.random_events import EVENTS
     assert sorted(EVENTS) == [10 * a + b for a in range(1, 7) for b in range(1, 7)]

@@ -13,9 +13,9 @@ import msgspec
 
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.board import RESOURCES
-from domain.rules.saxon_shore.core import alive, decode_tokens, encode_tokens
-from domain.rules.saxon_shore.model import Job, Prompt
+from domain.rules.saxon_shore.data import RESOURCES
+from domain.rules.saxon_shore.state import alive, decode_tokens, encode_tokens
+from domain.rules.saxon_shore.state import Job, Prompt
 
 from .bots import choose_command
 from .helpers import SEED, S, act, decision, new_game, position, stop, then
@@ -63,7 +63,7 @@ def candidates(state, seat) -> list[dict]:
     if phase == "raise":
         places = [{"province": p, "sea": z} for p in board.provinces for z in board.coasts[p]]
         for r in held(state, seat):
-            out += [{"type": "raise_boats", "places": [a, b], "pay": r} for a, b in combinations(places, 2)]
+            out += [{"type": "raise-boats", "places": [a, b], "pay": r} for a, b in combinations(places, 2)]
     if phase == "move":
         here: dict[str, list[int]] = {}
         for u in state.units.values():
@@ -93,7 +93,7 @@ def described(choices: list[dict], command: dict) -> bool:
             if (command["to"] in choice["to"]["one_of"] and tokens_ok(give, choice["give"])
                     and tokens_ok(take, choice["take"]["per_recipient"][command["to"]])):
                 return True
-        if command["type"] == "raise_boats":
+        if command["type"] == "raise-boats":
             places = command["places"]
             allowed = choice["places"]["one_or_two_distinct_provinces_of"]
             if (1 <= len(places) <= 2 and all(p in allowed for p in places) and command["pay"] in choice["pay"]["one_of"]
@@ -168,6 +168,6 @@ def test_every_command_decide_accepts_is_listed_or_described():
         for command in listed:
             assert accepted(state, seat, command), command
     # the spaces the issue names were met: multi-token trades and gifts, boats, groups and paths
-    assert {"offer", "raise_boats", "move", "choose"} <= kinds
-    assert {"offer", "raise_boats", "move", "choose"} <= composed  # found only through the choices
+    assert {"offer", "raise-boats", "move", "choose"} <= kinds
+    assert {"offer", "raise-boats", "move", "choose"} <= composed  # found only through the choices
     assert S.legal_complete is True

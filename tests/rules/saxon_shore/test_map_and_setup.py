@@ -5,8 +5,8 @@ import json
 import pytest
 
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.board import BOARD, PACKAGE as BOARD_DIR, problems
-from domain.rules.saxon_shore.model import Prompt
+from domain.rules.saxon_shore.data import BOARD, PACKAGE as BOARD_DIR, problems
+from domain.rules.saxon_shore.state import Prompt
 
 from .helpers import DONE, S, act, legal, new_game, position, prov, res, stop, units
 
@@ -93,10 +93,10 @@ def test_only_the_prompted_seat_acts():
     assert error.value.code == "not_your_turn"
     with pytest.raises(RuleViolation) as error:
         act(game, "p1", DONE)
-    assert error.value.code == "saxon_shore.choose_expected"
+    assert error.value.code == "saxon-shore.choose_expected"
     with pytest.raises(RuleViolation) as error:
         act(game, "p1", {"type": "choose", "option": "The Weald"})
-    assert error.value.code == "saxon_shore.not_an_option"
+    assert error.value.code == "saxon-shore.not_an_option"
 
 
 # -- issue 15, point 9: every map rule live, every fact the text states kept ------------------------
@@ -110,7 +110,7 @@ def test_s7_boats_cannot_end_their_movement_in_a_wild_province_and_the_rule_is_l
                     prompt=Prompt("phase", "p1", args=("move",)), jobs=(stop(),))
     with pytest.raises(RuleViolation) as error:
         act(game, "p1", {"type": "move", "units": [1], "path": ["The Weald"]}, dice=[])
-    assert error.value.code == "saxon_shore.wild_province"
+    assert error.value.code == "saxon-shore.wild_province"
     assert {"type": "move", "units": [1], "path": ["The Weald"]} not in legal(game, "p1")
     passed = act(game, "p1", {"type": "move", "units": [1], "path": ["The Weald", "Sussex"]}, dice=[])
     assert units(passed)[0].loc == "Sussex"
@@ -177,8 +177,9 @@ def test_an_owners_printed_map_is_given_at_creation_checked_and_hashed_into_game
 
 
 def test_a_record_made_under_an_older_version_is_named_as_such():
-    """Version 1.1.0 plays the book's rules on map version 2: a 1.0.0 record is not replayed as
-    if it were one; the verifier says which version made it."""
+    """Version 2.0.0 records what happened in the rulebook's words: a 1.0.0 record is not replayed
+    as if it were one; the verifier says which version made it (a real 1.1.0 record:
+    test_versions.py)."""
     from domain.events import GameCreated
     from domain.game import IncompatibleRecord, rule_system_for
 
@@ -186,4 +187,4 @@ def test_a_record_made_under_an_older_version_is_named_as_such():
                       seats={}, seed_commitment="0" * 64)
     with pytest.raises(IncompatibleRecord) as error:
         rule_system_for(old)
-    assert "saxon-shore 1.0.0" in str(error.value) and S.version == "1.1.0"
+    assert "saxon-shore 1.0.0" in str(error.value) and S.version == "2.0.0"

@@ -5,7 +5,7 @@ storms (§11 51) and forced march (§11 54)."""
 import pytest
 
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.model import Prompt
+from domain.rules.saxon_shore.state import Prompt
 
 from .helpers import act, legal, position, stop, units
 
@@ -24,7 +24,7 @@ def move(game, ids, path, dice=()):
 def refused(game, ids, path, code):
     with pytest.raises(RuleViolation) as error:
         move(game, ids, path)
-    assert error.value.code == f"saxon_shore.{code}", error.value.message
+    assert error.value.code == f"saxon-shore.{code}", error.value.message
     assert {"type": "move", "units": ids, "path": path} not in legal(game, "p1")
 
 
@@ -129,7 +129,7 @@ def test_s11_51_storms_sink_boats_on_4_to_6_with_their_cargo():
 
 def test_s11_54_forced_march_one_extra_movement_point():
     game = moving([("king", "p1", "Hwicce")], MIDLANDS, players={"p1": {"forced_march": True}})
-    game = act(game, "p1", {"type": "forced_march", "location": "Hwicce"}, dice=[])
+    game = act(game, "p1", {"type": "forced-march", "location": "Hwicce"}, dice=[])
     game = move(game, [1], ["Oxford", "Mercia", "Lindsey"])
     assert units(game)[0].loc == "Lindsey" and not game.state.players["p1"].forced_march
 

@@ -3,7 +3,7 @@ improvement roll (and §12.3 feeble rulers)."""
 
 import pytest
 
-from domain.rules.saxon_shore.model import Job
+from domain.rules.saxon_shore.state import Job
 
 from .helpers import DONE, act, position, prov, then, units
 

@@ -4,7 +4,7 @@ improvements, raising troops and boats; §5 conversion; §6 ravage removal; §12
 import pytest
 
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.model import Job, Prompt
+from domain.rules.saxon_shore.state import Job, Prompt
 
 from .helpers import DONE, act, legal, position, prov, res, stop, then, units
 
@@ -16,7 +16,7 @@ def phase(name, seat="p1", **kw):
 def refused(game, seat, command, code):
     with pytest.raises(RuleViolation) as error:
         act(game, seat, command, dice=[])
-    assert error.value.code == f"saxon_shore.{code}", error.value.message
+    assert error.value.code == f"saxon-shore.{code}", error.value.message
     assert command not in legal(game, seat)
 
 
@@ -112,10 +112,10 @@ def test_s4_3_offers_only_what_is_held():
 # -- §4.4 ----------------------------------------------------------------------------------------
 def test_s4_4_one_resource_per_city():
     game = phase("market", res={"p1": {"wool": 2}}, provinces={"Kent": {"city": True}, "Essex": {"city": True}})
-    game = act(game, "p1", {"type": "place_trade", "province": "Kent", "resource": "wool"}, dice=[])
+    game = act(game, "p1", {"type": "place-trade", "province": "Kent", "resource": "wool"}, dice=[])
     assert prov(game, "Kent").trade_res == "wool" and res(game, "p1")["wool"] == 1
-    refused(game, "p1", {"type": "place_trade", "province": "Kent", "resource": "wool"}, "city_taken")
-    refused(game, "p1", {"type": "place_trade", "province": "Surrey", "resource": "wool"}, "no_city")
+    refused(game, "p1", {"type": "place-trade", "province": "Kent", "resource": "wool"}, "city_taken")
+    refused(game, "p1", {"type": "place-trade", "province": "Surrey", "resource": "wool"}, "no_city")
 
 
 # -- §4.5 ----------------------------------------------------------------------------------------
@@ -176,45 +176,45 @@ def test_s4_6_1_hire_a_mercenary_where_your_troops_are():
 def test_s4_6_2_regulars_cost_iron_and_any_capped_by_provinces_owned():
     game = phase("raise", owners={"Kent": "p1", "Surrey": "p1"}, units=[("regular", "p1", "Kent")],
                  res={"p1": {"iron": 2, "wool": 2}})
-    refused(game, "p1", {"type": "raise_regular", "province": "Kent", "pay": ["wool", "wool"]}, "wrong_cost")
-    game = act(game, "p1", {"type": "raise_regular", "province": "Surrey", "pay": ["iron", "wool"]}, dice=[])
+    refused(game, "p1", {"type": "raise-regular", "province": "Kent", "pay": ["wool", "wool"]}, "wrong_cost")
+    game = act(game, "p1", {"type": "raise-regular", "province": "Surrey", "pay": ["iron", "wool"]}, dice=[])
     assert len(units(game, kind="regular", owner="p1")) == 2
-    refused(game, "p1", {"type": "raise_regular", "province": "Kent", "pay": ["iron", "wool"]}, "too_many_regulars")
+    refused(game, "p1", {"type": "raise-regular", "province": "Kent", "pay": ["iron", "wool"]}, "too_many_regulars")
 
 
 def test_s4_6_3_peasants_equal_carrying_capacity_once_per_province_per_turn():
     game = phase("raise", owners={"Kent": "p1", "Surrey": "p1"}, res={"p1": {"wool": 3}},
                  provinces={"Kent": {"road": True, "ravage": 2}, "Surrey": {"ravage": 1}})
-    game = act(game, "p1", {"type": "raise_peasants", "province": "Kent", "pay": "wool"}, dice=[])
+    game = act(game, "p1", {"type": "raise-peasants", "province": "Kent", "pay": "wool"}, dice=[])
     assert len(units(game, "Kent", "p1", "peasant")) == 2  # 3 - 2 + 1
-    refused(game, "p1", {"type": "raise_peasants", "province": "Kent", "pay": "wool"}, "already_nominated")
-    refused(game, "p1", {"type": "raise_peasants", "province": "Surrey", "pay": "wool"}, "no_capacity")
+    refused(game, "p1", {"type": "raise-peasants", "province": "Kent", "pay": "wool"}, "already_nominated")
+    refused(game, "p1", {"type": "raise-peasants", "province": "Surrey", "pay": "wool"}, "no_capacity")
 
 
 def test_s4_6_4_boats_two_in_one_province_or_one_in_each_of_two_devon_has_two_coasts():
     game = phase("raise", owners={"Devon": "p1", "Cornwall": "p1", "Surrey": "p1"}, res={"p1": {"wool": 3}},
                  units=[("peasant", "p1", "Cornwall")])
-    two = act(game, "p1", {"type": "raise_boats", "places": [{"province": "Devon", "sea": "Irish Sea"}],
+    two = act(game, "p1", {"type": "raise-boats", "places": [{"province": "Devon", "sea": "Irish Sea"}],
                            "pay": "wool"}, dice=[])
     assert [(u.loc, u.coast) for u in units(two, kind="boat")] == [("Devon", "Irish Sea")] * 2
-    split = act(game, "p1", {"type": "raise_boats", "places": [{"province": "Devon", "sea": "The Channel"},
+    split = act(game, "p1", {"type": "raise-boats", "places": [{"province": "Devon", "sea": "The Channel"},
                                                                {"province": "Cornwall", "sea": "The Channel"}],
                              "pay": "wool"}, dice=[])
     assert sorted(u.loc for u in units(split, kind="boat")) == ["Cornwall", "Devon"]
-    refused(game, "p1", {"type": "raise_boats", "places": [{"province": "Surrey", "sea": "The Channel"}],
+    refused(game, "p1", {"type": "raise-boats", "places": [{"province": "Surrey", "sea": "The Channel"}],
                          "pay": "wool"}, "not_coastal")
-    boat = act(game, "p1", {"type": "peasant_to_boat", "unit": 1, "sea": "The Channel"}, dice=[])
+    boat = act(game, "p1", {"type": "peasant-to-boat", "unit": 1, "sea": "The Channel"}, dice=[])
     assert [u.kind for u in units(boat, "Cornwall")] == ["boat"]
 
 
 def test_s12_1_warrior_monks_one_per_monastery_two_resources_desert_on_paganism():
     kw = dict(owners={"Kent": "p1"}, res={"p1": {"wool": 4}}, christian=("p1",), provinces={"Kent": {"monastery": True}})
-    refused(phase("raise", **kw), "p1", {"type": "raise_monk", "province": "Kent", "pay": ["wool", "wool"]},
+    refused(phase("raise", **kw), "p1", {"type": "raise-monk", "province": "Kent", "pay": ["wool", "wool"]},
             "option_off")
     game = phase("raise", options={"warrior_monks": True}, **kw)
-    game = act(game, "p1", {"type": "raise_monk", "province": "Kent", "pay": ["wool", "wool"]}, dice=[])
+    game = act(game, "p1", {"type": "raise-monk", "province": "Kent", "pay": ["wool", "wool"]}, dice=[])
     assert [u.kind for u in units(game, "Kent")] == ["monk"]
-    refused(game, "p1", {"type": "raise_monk", "province": "Kent", "pay": ["wool", "wool"]}, "too_many_monks")
+    refused(game, "p1", {"type": "raise-monk", "province": "Kent", "pay": ["wool", "wool"]}, "too_many_monks")
     game = phase("convert", options={"warrior_monks": True}, units=[("monk", "p1", "Kent")], **kw)
     game = act(game, "p1", {"type": "convert"}, dice=[])
     assert not units(game, kind="monk")

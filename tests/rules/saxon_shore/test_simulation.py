@@ -15,8 +15,8 @@ import pytest
 from domain.game import project_game
 from domain.rng import RecordedRng, SeededRng
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.board import BOARD
-from domain.rules.saxon_shore.core import REGULAR_KINDS, owned
+from domain.rules.saxon_shore.data import BOARD
+from domain.rules.saxon_shore.state import REGULAR_KINDS, owned
 
 from .bots import choose_command
 from .helpers import SEED, S, decision, new_game
@@ -49,7 +49,7 @@ def check_invariants(state, last_command: dict | None, seat: str) -> None:
         assert u.loc not in BOARD.wild, f"unit {u} in a wild province"
     for who, player in state.players.items():
         assert min(player.res) >= 0, f"{who} has negative resources {player.res}"
-    if last_command and last_command["type"] == "raise_regular":  # the raiser, after raising (§4.6.2)
+    if last_command and last_command["type"] == "raise-regular":  # the raiser, after raising (§4.6.2)
         regulars = sum(1 for u in state.units.values() if u.owner == seat and u.kind in REGULAR_KINDS)
         assert regulars <= len(owned(state, seat))
 

@@ -6,7 +6,7 @@ import json
 import msgspec
 
 from domain.rules.registry import RULE_SYSTEMS
-from domain.rules.saxon_shore.model import Prompt
+from domain.rules.saxon_shore.state import Prompt
 
 from .helpers import S, act, new_game, position, stop
 
@@ -15,7 +15,7 @@ def test_registered_with_its_scenario_and_command_schema():
     assert RULE_SYSTEMS["saxon-shore"] is S
     schema = msgspec.json.schema(S.command_type)
     tags = {d["properties"]["type"]["enum"][0] for d in schema["$defs"].values() if "type" in d.get("properties", {})}
-    assert {"choose", "done", "offer", "move", "declare", "improve", "raise_regular"} <= tags
+    assert {"choose", "done", "offer", "move", "declare", "improve", "raise-regular"} <= tags
     assert set(S.die_kinds) == {"d6"}
 
 
@@ -46,7 +46,7 @@ def test_render_text_reads_at_a_glance():
 
 def test_describe_command_one_line_narratives():
     assert S.describe_command({"type": "move", "units": [3], "path": ["Kent", "Surrey"]}) == \
-        "moves units [3] via Kent → Surrey"
+        "moves 1 unit to Surrey via Kent"
     assert S.describe_command({"type": "declare", "province": "Kent", "action": "invade", "pay": "wool"}) == \
-        "declares invade in Kent (paying wool)"
+        "declares an invasion of Kent, paying wool"
     assert S.describe_command({"type": "choose", "option": "Kent"}) == "chooses Kent"

@@ -1,7 +1,8 @@
 """The rulebook's worked examples as tests, and legal-command counts from fixed positions
 (a change in command generation shows up here)."""
 
-from domain.rules.saxon_shore.model import EventDrawn, Job, Prompt
+from domain.rules.saxon_shore.events import EventDrawn
+from domain.rules.saxon_shore.state import Job, Prompt
 
 from .helpers import DONE, events_of, legal, new_game, position, stop, then
 
@@ -10,11 +11,11 @@ def test_s11_example_a_4_then_a_2_is_event_42():
     """§11: "you roll a 4 on the first die and a 2 on the second die, the resultant number is 42"."""
     game = position(owners={"Kent": "p1"}, **then(Job("event", "p1")))
     drawn = [e for e in events_of(game, "p1", DONE, [4, 2]) if isinstance(e, EventDrawn)]
-    assert drawn[0].number == 42 and drawn[0].title == "Boats"
+    assert drawn[0].number == 42 and drawn[0].name == "Boats"
 
 
 def test_s2_1_example_kent_population_three_is_its_carrying_capacity():
-    from domain.rules.saxon_shore.core import capacity
+    from domain.rules.saxon_shore.state import capacity
     game = position(provinces={"Kent": {"road": True, "city": True, "monastery": True, "ravage": 1}})
     assert capacity(position().state, "Kent") == 3
     assert capacity(game.state, "Kent") == 5  # 3 - 1 + 1 + 1 + 1

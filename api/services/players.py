@@ -10,39 +10,18 @@ from the notification log."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
 from uuid import UUID
 
-import msgspec
 from eventsourcing.persistence import IntegrityError
-from fastapi import APIRouter, Header, Path, Request
-from fastapi.responses import Response
-from starlette.concurrency import run_in_threadpool
 
+from api import clock
 from api.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
-from api.http import bearer, doc, read_body, respond
 from api.store import HeraldStore
 from api.tokens import hash_token, matches, new_token
+from api.wire.players import NameRegistered
 from domain.players import PlayerRegistered, SeatClaimed, player_stream_id
 
 MAX_NAME = 100
-
-
-class RegisterName(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /players: the name you play under (as seats name it)."""
-
-    name: str
-
-
-class NameRegistered(msgspec.Struct, frozen=True):
-    name: str
-    player_token: str
-
-
-class SeatClaim(msgspec.Struct, frozen=True):
-    game: str
-    seat: str
-    player: str
 
 
 class PlayerRegistry:
@@ -51,13 +30,13 @@ class PlayerRegistry:
     def __init__(self, store: HeraldStore):
         self.store = store
 
-    def register(self, name: str, now: datetime) -> NameRegistered:
+    def register(self, name: str) -> NameRegistered:
         name = name.strip()
         if not name or len(name) > MAX_NAME:
             raise Invalid(f"a player name of 1 to {MAX_NAME} characters", code="bad_player")
         token = new_token()
         try:
-            self.store.append(PlayerRegistered(player_stream_id(name), 1, now, name, hash_token(token)))
+            self.store.append(PlayerRegistered(player_stream_id(name), 1, clock.now(), name, hash_token(token)))
         except IntegrityError:
             raise Conflict(f"the name {name!r} is registered already", code="name_taken") from None
         return NameRegistered(name, token)
@@ -74,24 +53,3 @@ class PlayerRegistry:
             raise Forbidden(f"that is not {name!r}'s player token", code="wrong_token")
         return SeatClaimed(player_stream_id(name), stream[-1].originator_version + 1, now, name, str(game_id), seat)
 
-
-def players_router(max_body: int) -> APIRouter:
-    router = APIRouter(tags=["players"])
-
-    @router.post("/players", **doc(body=RegisterName, response=NameRegistered, status=201, errors=(400, 409, 413, 422)))
-    async def register(request: Request) -> Response:
-        """Register the name you play under. The player token is shown once: keep it. Casual
-        games count for ratings only when every seat's player vouched with their token."""
-        body = await read_body(request, RegisterName, max_body)
-        made = await run_in_threadpool(request.app.state.herald.register_player, body.name)
-        return respond(made, 201)
-
-    @router.post("/games/{game_id}/seats/{seat}/claim",
-                 **doc(response=SeatClaim, status=201, errors=(401, 403, 404, 409)))
-    def claim(request: Request, game_id: Annotated[UUID, Path(description="The game's UUID")], seat: str,
-              authorization: Annotated[str | None, Header(description="Bearer <player token>")] = None) -> Response:
-        """Vouch, with your player token, that you sit in ``seat`` (before play starts): a
-        casual game is rated once every seat's player has."""
-        return respond(request.app.state.herald.claim_seat(game_id, seat, bearer(authorization)), 201)
-
-    return router

@@ -1,30 +1,55 @@
-"""The application service: load a game, run one command through the domain, save,
-return plain data. The HTTP layer and the CLI both call this; neither touches the store."""
+"""The games service: load a game, run one command through the domain, save, return plain
+data (:mod:`api.wire.games`). Seats' commands go through the group committer
+(:mod:`api.committer`); audit commands (annotations, disputes, rulings, inspections,
+abandonment) through the same committer; reads fold from the store and its read models."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import secrets as token_source
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
-from typing import Annotated, Any
+from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID, uuid4
 
 import msgspec
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
+from api import clock
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
-from api.players import NameRegistered, PlayerRegistry, SeatClaim
-from api.signing import derived_key, signing_key
-from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id, store_env
-from api.tokens import derived_token, hash_token, matches, new_token, same_secret
+from api.services.players import PlayerRegistry
+from api.services.secrets import Secrets
+from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id
+from api.tokens import hash_token, new_token
+from api.wire.common import Head
+from api.wire.games import (
+    MAX_KEY,
+    MAX_PLAYER_NAME,
+    SEAT_ID,
+    AbandonRequest,
+    AnnotationRequest,
+    CommandRequest,
+    CommandResponse,
+    CreateGame,
+    DisputeRequest,
+    EventsPage,
+    ForkRequest,
+    GameCreatedResponse,
+    GameSummary,
+    Inspection,
+    InspectionRequest,
+    LegalCommands,
+    MetaResponse,
+    ReleaseRequest,
+    RulingRequest,
+    SeatRequest,
+    StateAt,
+    TimelinePage,
+)
+from api.wire.players import SeatClaim
 from domain.audit import (
     UMPIRE,
     agree_to_abandon,
@@ -35,7 +60,7 @@ from domain.audit import (
     raise_dispute,
     rule_dispute,
 )
-from domain.events import BLOCK_STARTS, EventData, ForkRef, GameCreated, SeatInfo, Target, TournamentRef
+from domain.events import BLOCK_STARTS, EventData, ForkRef, GameCreated, SeatInfo
 from domain.game import (
     Game,
     IncompatibleRecord,
@@ -55,7 +80,7 @@ from projections.board import Boards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
 from projections.sql import Database
-from projections.timeline import TimelineEntry, narrate
+from projections.timeline import narrate, player_names
 from replays.record import (
     EVERYONE,
     SPECTATOR,
@@ -66,248 +91,22 @@ from replays.record import (
     from_record_event,
     to_record_event,
 )
-from replays.signature import public_hex, sign
+from replays.signature import sign
 from replays.verify import Receipt, Verdict, verify
 
-SEAT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-MAX_PLAYER_NAME = 100
-MAX_KEY = 200
 
-
-# -- request and response bodies: the one definition of each shape --------------------------
-def documented(**schema: Any) -> msgspec.Meta:
-    """JSON-schema facts about a field for the OpenAPI contract only: the service still checks
-    them, answering with its own problem codes (``unknown_rules``, ``bad_player``...)."""
-    return msgspec.Meta(extra_json_schema=schema)
-
-
-class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Who sits in a seat. ``player_token`` (from POST /players) vouches that it is that
-    registered player: a casual game is rated only when every seat's player vouched."""
-
-    player: Annotated[str, documented(minLength=1, maxLength=MAX_PLAYER_NAME)]
-    player_token: str | None = None
-
-
-class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games."""
-
-    rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
-    seats: Annotated[dict[str, SeatRequest], documented(minProperties=1, maxProperties=8,
-                                                        propertyNames={"pattern": SEAT_ID.pattern})]
-    scenario: str | None = None
-    seed: str | None = None
-    client_seed: str = ""
-    options: dict[str, Any] = {}
-    tournament: TournamentRef | None = None
-
-
-class GameCreatedResponse(msgspec.Struct, frozen=True):
-    id: str
-    version: int
-    seed_commitment: str
-    seat_tokens: dict[str, str]
-    head: dict[str, Any]
-
-
-class CommandRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/commands. ``command`` is one of the game's rule system's commands:
-    the ``Command-<system>`` schemas (also served by ``GET /rules/{system}``)."""
-
-    seat: str
-    command: dict[str, Any]
-    expected_version: int | None = None
-
-
-class Head(msgspec.Struct, frozen=True):
-    version: int
-    hash: str
-
-
-class CommandResponse(msgspec.Struct, frozen=True):
-    version: int
-    events: list[RecordEvent]
-    head: Head
-    view: Any
-
-
-class MetaResponse(msgspec.Struct, frozen=True):
-    """What an audit command recorded, and the new chain head (a receipt)."""
-
-    version: int
-    events: list[RecordEvent]
-    head: Head
-
-
-class AnnotationRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/annotations: a note at a version (the latest when omitted)."""
-
-    text: str
-    at_version: int | None = None
-    target: Target | None = None
-    arrow: list[str] | None = None
-
-
-class DisputeRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/disputes: a seat disputes the play at a version."""
-
-    seat: str
-    about_version: int
-    reason: str
-    freeze: bool = False
-
-
-class RulingRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/rulings: an umpire rules on an open dispute."""
-
-    dispute: int
-    ruling: str
-    reason: str
-    void_from: int | None = None
-    reveal_seed: bool = False
-
-
-class ReleaseRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/disputes/{dispute}/release: a seat agrees that frozen play may go on
-    (games with no umpire)."""
-
-    seat: str
-
-
-class AbandonRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/abandon: a seat agrees to abandon the game."""
-
-    seat: str
-
-
-class InspectionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/inspections: an umpire looks at the full state at a version (the
-    latest when omitted), every hand included; the record keeps who looked and when."""
-
-    at_version: int | None = None
-    reason: str = ""
-
-
-class Inspection(msgspec.Struct, frozen=True):
-    """The full state an umpire asked for, and the Inspected event that records the look."""
-
-    version: int
-    at_version: int
-    state: Any
-    view: Any
-    events: list[RecordEvent]
-    head: Head
-
-
-class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /games/{id}/fork: a study game from ``version``."""
-
-    version: int
-    dice: str = "fresh"
-    forced: list[int | str] = []
-    seats: dict[str, SeatRequest] = {}
-
-
-class GameSummary(msgspec.Struct, frozen=True):
-    """GET /games/{id}."""
-
-    id: str
-    rules: str
-    rules_version: str
-    scenario: str
-    status: str
-    version: int
-    to_act: list[str]
-    seats: dict[str, SeatInfo]
-    view: Any
-    outcome: Any
-    seed: str | None
-    seed_commitment: str
-    head: Head
-    created_at: str
-    study: bool
-    tournament: TournamentRef | None = None
-    fork: ForkRef | None = None
-
-
-class LegalCommands(msgspec.Struct, frozen=True):
-    """The commands a seat may send now: ``commands`` ready to post as they are, and
-    ``choices``, commands too many to list described as choices a client composes (the
-    command ``type``, a ``description``, the values each field may take). ``complete``: the
-    rule system guarantees that every command it would accept is listed or described."""
-
-    version: int
-    seat: str
-    commands: list[Any]
-    complete: bool = False
-    choices: list[dict[str, Any]] = []
-
-
-class CheckResult(msgspec.Struct, frozen=True):
-    """Whether a command would be recorded now (``POST /games/{id}/commands/check``), and the
-    problem it would meet if not: nothing is recorded and none of the game's dice is drawn."""
-
-    accepted: bool
-    problem: dict[str, Any] | None = None
-
-
-class EventsPage(msgspec.Struct, frozen=True):
-    events: list[RecordEvent]
-    next: int | None
-
-
-class StateAt(msgspec.Struct, frozen=True):
-    version: int
-    to_act: list[str]
-    view: Any
-    text: str
-
-
-class TimelinePage(msgspec.Struct, frozen=True):
-    entries: list[TimelineEntry]
-    next: int | None
-
-
-def data_dir(settings: dict[str, str], environ: dict[str, str] | None = None) -> Path:
-    """Where the server keeps its files: HERALD_DATA_DIR, else the SQLite file's folder, else ./var."""
-    configured = (os.environ if environ is None else environ).get("HERALD_DATA_DIR")
-    if configured:
-        return Path(configured)
-    db = settings.get("SQLITE_DBNAME")
-    if settings.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and db and db != ":memory:" and not db.startswith("file:"):
-        return Path(db).parent
-    return Path("var")
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def _authorize(secrets: GameSecrets, seat: str, token: str | None) -> None:
-    if not token:
-        raise Unauthorized("send the seat's token as 'Authorization: Bearer <token>'")
-    expected = secrets.token_hashes.get(seat)
-    if expected is None:
-        raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
-    if not matches(expected, token):
-        raise Forbidden(f"that token does not act for seat {seat!r}", code="wrong_token")
-
-
-class Herald:
+class Games:
     """Every game operation, over one event store held for the life of the process."""
 
-    def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None,
-                 signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600):
-        settings = store_env(env)
-        self.store = HeraldStore(env=settings)
-        self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
-        self.public_key = public_hex(self.signing_key.public_key())
-        self._token_key = derived_key(self.signing_key, "seat tokens")
-        self.admin_token = admin_token
+    def __init__(self, store: HeraldStore, secrets: Secrets, players: PlayerRegistry,
+                 signing_key: Ed25519PrivateKey, freeze_lapse_seconds: int = 3600):
+        self.store = store
+        self.secrets = secrets
+        self.players = players
+        self.index = GameIndex(Database.of(store.recorder), self._notifications)
+        self.dice = DiceStats(Database.of(store.recorder), self._notifications)
+        self.signing_key = signing_key
         self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
-        self.players = PlayerRegistry(self.store)
-        self.index = GameIndex(Database.of(self.store.recorder), self._notifications)
-        self.dice = DiceStats(Database.of(self.store.recorder), self._notifications)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
         # PostgreSQL: batches are written by a writer thread while the loop decides the next
         # (DECISIONS.md, "Storage and speed"); SQLite's local fsync stays on the loop
@@ -316,12 +115,6 @@ class Herald:
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
         self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
-        self._secrets: OrderedDict[UUID, GameSecrets] = OrderedDict()
-        self._secrets_lock = threading.Lock()
-
-    def close(self) -> None:
-        self.committer.close()
-        self.store.close()
 
     # -- internals ----------------------------------------------------------------------------
     def _notifications(self, start: int, limit: int) -> list[tuple[int, Recorded | None]]:
@@ -336,21 +129,6 @@ class Herald:
         except IncompatibleRecord as error:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
 
-    def secrets(self, game_id: UUID) -> GameSecrets:
-        with self._secrets_lock:
-            found = self._secrets.get(game_id)
-            if found is not None:
-                self._secrets.move_to_end(game_id)
-                return found
-        found = self.store.secrets(game_id)
-        if found is None:
-            raise NotFound(f"no game {game_id}")
-        with self._secrets_lock:
-            self._secrets[game_id] = found
-            while len(self._secrets) > 4096:
-                self._secrets.popitem(last=False)
-        return found
-
     def _append(self, *events: Any) -> None:
         """Write events in one transaction, then tell the written hooks (live streams)."""
         self.store.append(*events)
@@ -359,30 +137,13 @@ class Herald:
             for hook in self.written_hooks:
                 hook(games)
 
-    def _save(self, *events: Any) -> None:
+    def save(self, *events: Any) -> None:
+        """Write events outside the committer (a game's creation, a claim, a tournament's
+        changes): one transaction, the written hooks told, a taken version a 409."""
         try:
             self._append(*events)
         except IntegrityError:
-            raise Conflict("another command was recorded first; reload and retry", code="stale_version") from None
-
-    def authorize_seat(self, game_id: UUID, seat: str, token: str | None) -> None:
-        """A seat's token acts only for that seat."""
-        _authorize(self.secrets(game_id), seat, token)
-
-    def seat_of(self, game_id: UUID, token: str | None) -> str | None:
-        """The seat a token belongs to, if any (for redacted views)."""
-        if not token:
-            return None
-        found = None
-        for seat, expected in sorted(self.secrets(game_id).token_hashes.items()):
-            if matches(expected, token):
-                found = seat  # no early return: the time taken does not say which seat matched
-        return found
-
-    def derived_seat_token(self, game_id: UUID, seat: str) -> str:
-        """A seat token made from the server's key (tournament games): never stored, made
-        again when its player asks for it."""
-        return derived_token(self._token_key, "seat", str(game_id), seat)
+            raise Conflict("another change was recorded first; reload and retry", code="stale_version") from None
 
     def reader(self, game_id: UUID, token: str | None, game: Game | None = None) -> Reader:
         """Who a token reads as: its seat (a seat token, or a tournament player's token for
@@ -390,7 +151,7 @@ class Herald:
         revealed. An umpire reads as nobody here: only a recorded inspection shows them more."""
         game = game or self.game(game_id)
         seats = set()
-        seat = self.seat_of(game_id, token)
+        seat = self.secrets.seat_of(game_id, token)
         if seat is not None:
             seats.add(seat)
         if token:
@@ -398,14 +159,6 @@ class Herald:
                 seats |= hook(game_id, token)
         return Reader(frozenset(seats), everything=game.revealed)  # its seats still choose its view
 
-    def server_seed(self, game_id: UUID) -> bytes:
-        """The game's seed, for the salts of the sealed events a reader may read. Never served."""
-        return bytes.fromhex(self.secrets(game_id).seed)
-
-    def is_admin(self, token: str | None) -> bool:
-        return same_secret(self.admin_token, token)
-
-    # -- commands --------------------------------------------------------------------------------
     def create(self, body: CreateGame, *, fork: ForkRef | None = None, study: bool | None = None,
                copy: list[Recorded] = (), seat_token: Callable[[UUID, str], str] | None = None
                ) -> GameCreatedResponse:
@@ -460,7 +213,7 @@ class Herald:
             tournament=body.tournament,
             fork=fork,
         )
-        now = _now()
+        now = clock.now()
         try:
             events = create_game(game_id, created, now)
         except RuleViolation as error:
@@ -472,9 +225,9 @@ class Herald:
                             {s: hash_token(t) for s, t in tokens.items()})
         claims = [self.players.claim(created.seats[s].player, i.player_token, game_id, s, now)
                   for s, i in body.seats.items() if i.player_token is not None]
-        self._save(*events, vault, *claims)
+        self.save(*events, vault, *claims)
         return GameCreatedResponse(str(game_id), events[-1].version, created.seed_commitment, tokens,
-                                   {"version": events[-1].version, "hash": events[-1].hash})
+                                   Head(events[-1].version, events[-1].hash))
 
     def command(self, game_id: UUID, body: CommandRequest, token: str | None,
                 idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
@@ -499,8 +252,8 @@ class Herald:
             raise Invalid(f"Idempotency-Key is 1 to {MAX_KEY} characters", code="bad_idempotency_key")
 
         def decide(game: Game) -> Decided:
-            secrets = self.secrets(game_id)
-            _authorize(secrets, body.seat, token)
+            secrets = self.secrets.game(game_id)
+            self.secrets.authorize_seat(game_id, body.seat, token)
             if idempotency_key is not None:
                 used = game.key_use(idempotency_key)
                 if used is not None:
@@ -512,7 +265,7 @@ class Herald:
                 raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
                                code="stale_version", version=game.version)
             seed = bytes.fromhex(secrets.seed)
-            now = _now()
+            now = clock.now()
             lapsed: list[Recorded] = []
             if game.frozen:
                 game, lapsed = self._lapse(game, now)
@@ -530,7 +283,7 @@ class Herald:
     def has_umpire(self, game: Game) -> bool:
         """Whether someone may rule on this game's disputes: the admin (configured) or its
         tournament's director."""
-        return bool(self.admin_token) or game.created.tournament is not None
+        return bool(self.secrets.admin_token) or game.created.tournament is not None
 
     def _lapse(self, game: Game, now: datetime) -> tuple[Game, list[Recorded]]:
         """With no umpire, the freezes open longer than the configured time lapse now: each
@@ -560,7 +313,7 @@ class Herald:
     def _is_warm(self, game_id: UUID) -> bool:
         """Whether deciding on ``game_id`` needs no read from the store."""
         cache = self.store.repository.cache
-        if cache is None or game_id not in self._secrets:
+        if cache is None or not self.secrets.cached(game_id):
             return False
         try:
             cache.get(game_id)
@@ -570,7 +323,7 @@ class Herald:
 
     def _warm(self, game_id: UUID) -> None:
         """Load what deciding on ``game_id`` reads, so the decision itself reads nothing."""
-        self.secrets(game_id)
+        self.secrets.game(game_id)
         self.game(game_id)
 
     def _load_for_write(self, game_id: UUID, fresh: bool) -> Game:
@@ -588,7 +341,7 @@ class Herald:
 
     def _response(self, game: Game, events: list[Recorded], seat: str) -> CommandResponse:
         reader = Reader(frozenset({seat}), everything=game.revealed)
-        seed = self.server_seed(game.id) if any(e.readers for e in events) else None
+        seed = self.secrets.server_seed(game.id) if any(e.readers for e in events) else None
         return CommandResponse(
             version=game.version,
             events=[to_record_event(e, reader, seed) for e in events],
@@ -615,7 +368,7 @@ class Herald:
                 typed = produce(game)
             except RuleViolation as error:
                 raise Illegal(error.message, code=error.code, rule=error.rule) from None
-            events = chain(game.id, game.version + 1, game.head, typed, _now())
+            events = chain(game.id, game.version + 1, game.head, typed, clock.now())
             after = project_game(game, events, self._history(game_id))
             return Decided(events, after, lambda: MetaResponse(
                 after.version, [to_record_event(e) for e in events], Head(after.version, after.head)))
@@ -630,7 +383,7 @@ class Herald:
         """Who a token speaks for: ``umpire`` (the admin or an umpire hook) or a seat."""
         if self.is_umpire(game_id, token):
             return UMPIRE
-        seat = self.seat_of(game_id, token)
+        seat = self.secrets.seat_of(game_id, token)
         if seat is None:
             if not token:
                 raise Unauthorized("send a seat's or the umpire's token as 'Authorization: Bearer <token>'")
@@ -639,7 +392,7 @@ class Herald:
 
     def is_umpire(self, game_id: UUID, token: str | None) -> bool:
         """The admin token, or any umpire hook (a tournament's director) that accepts it."""
-        return self.is_admin(token) or any(hook(game_id, token) for hook in self.umpire_hooks if token)
+        return self.secrets.is_admin(token) or any(hook(game_id, token) for hook in self.umpire_hooks if token)
 
     def annotate(self, game_id: UUID, body: AnnotationRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
@@ -649,7 +402,7 @@ class Herald:
 
     def raise_dispute(self, game_id: UUID, body: DisputeRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
-        self.authorize_seat(game_id, body.seat, token)
+        self.secrets.authorize_seat(game_id, body.seat, token)
         return self._submit_meta(game_id, lambda g: raise_dispute(g, body.seat, body.about_version, body.reason,
                                                                   body.freeze))
 
@@ -658,14 +411,14 @@ class Herald:
         if not self.is_umpire(game_id, token):
             raise Forbidden("only an umpire (the admin token or the tournament director) rules on disputes",
                             code="not_umpire")
-        seed = self.secrets(game_id).seed
+        seed = self.secrets.game(game_id).seed
         return self._submit_meta(game_id, lambda g: rule_dispute(
             g, body.dispute, body.ruling, body.reason, UMPIRE, body.void_from, body.reveal_seed, seed))
 
     def release(self, game_id: UUID, dispute: int, body: ReleaseRequest, token: str | None) -> MetaResponse:
         """A seat agrees that play frozen by ``dispute`` may go on (games with no umpire)."""
         game = self.game(game_id)
-        self.authorize_seat(game_id, body.seat, token)
+        self.secrets.authorize_seat(game_id, body.seat, token)
         if self.has_umpire(game):
             raise Conflict("this game has an umpire: the freeze lifts when the umpire rules on the dispute",
                            code="umpire_rules")
@@ -673,15 +426,15 @@ class Herald:
 
     def abandon(self, game_id: UUID, body: AbandonRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
-        self.authorize_seat(game_id, body.seat, token)
-        seed = self.secrets(game_id).seed
+        self.secrets.authorize_seat(game_id, body.seat, token)
+        seed = self.secrets.game(game_id).seed
         return self._submit_meta(game_id, lambda g: agree_to_abandon(g, body.seat, seed))
 
     def inspect(self, game_id: UUID, body: InspectionRequest, token: str | None) -> Inspection:
         """The umpire's inspection: recorded first (who looked, at which version, why), then
         answered with the full rule state at that version, every secret included."""
         self.game(game_id)
-        if self.is_admin(token):
+        if self.secrets.is_admin(token):
             by = "admin"
         elif self.is_umpire(game_id, token):
             by = "director"
@@ -697,9 +450,6 @@ class Herald:
                           recorded.events, recorded.head)
 
     # -- registered players: who vouched for which seat (ratings) ------------------------------
-    def register_player(self, name: str) -> NameRegistered:
-        return self.players.register(name, _now())
-
     def claim_seat(self, game_id: UUID, seat: str, token: str | None) -> SeatClaim:
         """A registered player vouches, with their token, that they sit in ``seat``: only
         before play starts, so nobody vouches for a game once they see how it goes."""
@@ -709,7 +459,7 @@ class Herald:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
         if game.played:
             raise Conflict("play has started: seats are claimed before the first command", code="play_started")
-        self._save(self.players.claim(info.player, token, game_id, seat, _now()))
+        self.save(self.players.claim(info.player, token, game_id, seat, clock.now()))
         return SeatClaim(str(game_id), seat, info.player)
 
     def fork(self, game_id: UUID, body: ForkRequest, token: str | None = None) -> GameCreatedResponse:
@@ -725,7 +475,7 @@ class Herald:
             raise Invalid("dice is 'same', 'fresh' or 'forced'", code="bad_dice_policy")
         if body.forced and body.dice != "forced":
             raise Invalid("forced faces go with dice 'forced'", code="bad_dice_policy")
-        secrets = self.secrets(game_id)
+        secrets = self.secrets.game(game_id)
         public = parent.created.study or parent.seed is not None
         prefix = self.store.stream(game_id, 1, body.version) + self._rest_of_block(game_id, body.version)
         version = prefix[-1].version if prefix else body.version
@@ -742,7 +492,7 @@ class Herald:
             if body.dice == "forced":
                 raise Conflict("forced dice make a study game, whose record is public: fork play holding sealed "
                                "events with fresh dice before the seed is revealed", code="hidden_information")
-            by = "admin" if self.is_admin(token) else "director"  # the look is recorded like an inspection
+            by = "admin" if self.secrets.is_admin(token) else "director"  # the look is recorded like an inspection
             self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()}
         if body.seats:
@@ -774,17 +524,17 @@ class Herald:
         self.game(game_id)
         return self.index.forks(str(game_id))
 
-    # -- reads ---    # -- reads -------------------------------------------------------------------------------------
+    # -- reads -------------------------------------------------------------------------------------
     def summary(self, game_id: UUID, token: str | None = None) -> GameSummary:
         game = self.game(game_id)
         viewer = self.reader(game_id, token, game).seat
         created = game.created
-        seed = game.seed or (self.secrets(game_id).seed if created.study else None)
+        seed = game.seed or (self.secrets.game(game_id).seed if created.study else None)
         return GameSummary(
             id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
             status="ended" if game.ended else "active", version=game.version, to_act=self._to_act(game),
             seats=created.seats, view=game.rules.view(game.state, viewer),
-            outcome=msgspec.to_builtins(game.outcome), seed=seed, seed_commitment=created.seed_commitment,
+            outcome=game.outcome, seed=seed, seed_commitment=created.seed_commitment,
             head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
             study=created.study, tournament=created.tournament, fork=created.fork,
         )
@@ -803,19 +553,22 @@ class Herald:
         acting = seat in self._to_act(game)
         commands = game.rules.legal_commands(game.state, seat) if acting else []
         choices = game.rules.legal_choices(game.state, seat) if acting else []
-        return LegalCommands(game.version, seat, msgspec.to_builtins(commands), game.rules.legal_complete,
-                             msgspec.to_builtins(choices))
+        listed = msgspec.to_builtins(commands)
+        players = {s: info.player for s, info in game.created.seats.items()}
+        return LegalCommands(game.version, seat, listed, game.rules.legal_complete, msgspec.to_builtins(choices),
+                             [game.rules.label(game.state, seat, c, players) for c in listed],
+                             game.rules.prompt(game.state, seat, players) if acting else None)
 
     def check(self, game_id: UUID, body: CommandRequest, token: str | None) -> None:
         """Raise what recording ``body`` now would raise (Illegal, Conflict...), else return:
         the command is decided against a copy of the game with dice from a throwaway seed, so
         nothing is recorded and no draw of the game is used or revealed."""
         game = self.game(game_id)
-        _authorize(self.secrets(game_id), body.seat, token)
+        self.secrets.authorize_seat(game_id, body.seat, token)
         if body.expected_version is not None and body.expected_version != game.version:
             raise Conflict(f"expected version {body.expected_version}, but the game is at {game.version}",
                            code="stale_version", version=game.version)
-        now = _now()
+        now = clock.now()
         if game.frozen:
             game, _ = self._lapse(game, now)
         try:
@@ -829,7 +582,7 @@ class Herald:
         """Who may act now, as the next command would find it: a freeze that has lapsed (no
         umpire) no longer holds play, though its FreezeLapsed is recorded only by that command."""
         if game.frozen:
-            game, _ = self._lapse(game, _now())
+            game, _ = self._lapse(game, clock.now())
         return game.to_act()
 
     def events(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> EventsPage:
@@ -839,7 +592,7 @@ class Herald:
         last = stream[-1].version if stream else after
         if game.revealed:
             reader = EVERYONE
-        seed = self.server_seed(game_id) if any(e.readers and reader.reads(e) for e in stream) else None
+        seed = self.secrets.server_seed(game_id) if any(e.readers and reader.reads(e) for e in stream) else None
         return EventsPage([to_record_event(e, reader, seed) for e in stream], last if last < game.version else None)
 
     def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
@@ -851,16 +604,17 @@ class Herald:
         viewer = self.reader(game_id, token, current).seat
         return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), game.rules.render_text(game.state))
 
-    def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[dict[str, Any]]:
+    def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[RecordEvent]:
         self.game(game_id)
-        return [msgspec.to_builtins(to_record_event(e)) for e in self.store.stream(game_id) if e.type in types]
+        return [to_record_event(e) for e in self.store.stream(game_id) if e.type in types]
 
     def timeline(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> TimelinePage:
         """One line per event, told from what ``reader`` may read: a sealed event is told as
         sealed, never by its content."""
         page = self.events(game_id, after, limit, reader)
-        rules = self.game(game_id).rules
-        entries = [narrate(rules, from_record_event(game_id, e)) for e in page.events]
+        game = self.game(game_id)
+        names = player_names(game.created.seats)
+        entries = [narrate(game.rules, from_record_event(game_id, e), names) for e in page.events]
         return TimelinePage(entries, page.next)
 
     def record(self, game_id: UUID, reader: Reader = SPECTATOR) -> Record:
@@ -868,8 +622,8 @@ class Herald:
         signed over its chain head with this server's key."""
         game = self.game(game_id)
         stream = self.store.stream(game_id)
-        public = self.secrets(game_id).seed if game.created.study else None
-        seed = self.server_seed(game_id) if any(e.readers and reader.reads(e) for e in stream) else None
+        public = self.secrets.game(game_id).seed if game.created.study else None
+        seed = self.secrets.server_seed(game_id) if any(e.readers and reader.reads(e) for e in stream) else None
         record = build_record(stream, public, reader, seed)
         head = stream[-1]
         return msgspec.structs.replace(record, signature=sign(self.signing_key, str(game_id), head.version, head.hash))
@@ -896,5 +650,5 @@ class Herald:
             raise Conflict(f"game {game_id} already exists here", code="game_exists")
         events = [from_record_event(game_id, e) for e in record.events]
         vault = GameSecrets(secrets_id(game_id), 1, events[0].timestamp, game_id, record.seed, {})
-        self._save(*events, vault)
+        self.save(*events, vault)
         return game_id

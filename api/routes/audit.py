@@ -6,56 +6,40 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-import msgspec
 from fastapi import APIRouter, Header, Path, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
 from api.http import bearer, doc, read_body, respond
-from api.service import (
+from api.services.games import Games
+from api.wire.games import (
     AbandonRequest,
     AnnotationRequest,
     DisputeRequest,
+    Entries,
+    ForkList,
     ForkRequest,
     GameCreatedResponse,
-    Herald,
     Inspection,
     InspectionRequest,
+    Keys,
     MetaResponse,
+    PublicKey,
     ReleaseRequest,
     RulingRequest,
 )
 from projections.dice import DiceReport
-from projections.index import GameRow
 from replays.signature import key_id
 
 GameId = Annotated[UUID, Path(description="The game's UUID")]
 
 
-class PublicKey(msgspec.Struct, frozen=True):
-    alg: str
-    key: str
-    id: str
-
-
-class Keys(msgspec.Struct, frozen=True):
-    keys: list[PublicKey]
-
-
-class ForkList(msgspec.Struct, frozen=True):
-    forks: list[GameRow]
-
-
-class Entries(msgspec.Struct, frozen=True):
-    events: list[dict]
-
-
 def audit_router(settings: Settings) -> APIRouter:
     router = APIRouter(tags=["audit and study"])
 
-    def herald(request: Request) -> Herald:
-        return request.app.state.herald
+    def games(request: Request) -> Games:
+        return request.app.state.herald.games
 
     meta_errors = (400, 401, 403, 404, 409, 413, 422)
 
@@ -65,12 +49,12 @@ def audit_router(settings: Settings) -> APIRouter:
                        authorization: Annotated[str | None, Header()] = None) -> Response:
         """A study note (or arrow) at a version, by a seat or the umpire; it changes no state."""
         body = await read_body(request, AnnotationRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).annotate, game_id, body, bearer(authorization)), 201)
+        return respond(await run_in_threadpool(games(request).annotate, game_id, body, bearer(authorization)), 201)
 
     @router.get("/games/{game_id}/annotations", **doc(response=Entries, errors=(404,)))
     def annotations(request: Request, game_id: GameId) -> Response:
         """Every annotation of a game, in order."""
-        return respond(Entries(herald(request).events_of_type(game_id, ("Annotated",))))
+        return respond(Entries(games(request).events_of_type(game_id, ("Annotated",))))
 
     @router.post("/games/{game_id}/disputes", **doc(body=DisputeRequest, response=MetaResponse, status=201,
                                                     errors=meta_errors))
@@ -78,13 +62,13 @@ def audit_router(settings: Settings) -> APIRouter:
                       authorization: Annotated[str | None, Header()] = None) -> Response:
         """A seat disputes the play at a version (``freeze`` stops play until the ruling)."""
         body = await read_body(request, DisputeRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).raise_dispute, game_id, body, bearer(authorization)),
+        return respond(await run_in_threadpool(games(request).raise_dispute, game_id, body, bearer(authorization)),
                        201)
 
     @router.get("/games/{game_id}/disputes", **doc(response=Entries, errors=(404,)))
     def disputes(request: Request, game_id: GameId) -> Response:
         """Every dispute and ruling of a game, and any play they voided, in order."""
-        return respond(Entries(herald(request).events_of_type(
+        return respond(Entries(games(request).events_of_type(
             game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided", "FreezeReleaseAgreed", "FreezeLifted",
                       "FreezeLapsed"))))
 
@@ -95,7 +79,7 @@ def audit_router(settings: Settings) -> APIRouter:
         """An umpire's ruling: upheld or rejected; upheld may void play from a version on
         (the voided events stay in the record) and may reveal the seed."""
         body = await read_body(request, RulingRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).rule, game_id, body, bearer(authorization)), 201)
+        return respond(await run_in_threadpool(games(request).rule, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/inspections", **doc(body=InspectionRequest, response=Inspection, status=201,
                                                        errors=meta_errors))
@@ -105,7 +89,7 @@ def audit_router(settings: Settings) -> APIRouter:
         a version, every hand included. Recorded first as an ``Inspected`` event naming who
         looked and when, so the players see it."""
         body = await read_body(request, InspectionRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).inspect, game_id, body, bearer(authorization)), 201)
+        return respond(await run_in_threadpool(games(request).inspect, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/disputes/{dispute}/release",
                  **doc(body=ReleaseRequest, response=MetaResponse, status=201, errors=meta_errors))
@@ -116,7 +100,7 @@ def audit_router(settings: Settings) -> APIRouter:
         agrees, or every other seat has; it also lapses on its own after
         HERALD_FREEZE_LAPSE_SECONDS (recorded as FreezeLapsed when the next command comes)."""
         body = await read_body(request, ReleaseRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).release, game_id, dispute, body,
+        return respond(await run_in_threadpool(games(request).release, game_id, dispute, body,
                                                bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, response=MetaResponse, status=201,
@@ -125,7 +109,7 @@ def audit_router(settings: Settings) -> APIRouter:
                       authorization: Annotated[str | None, Header()] = None) -> Response:
         """A seat agrees to abandon; once every seat has, the game ends with no winner and its seed is revealed."""
         body = await read_body(request, AbandonRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(herald(request).abandon, game_id, body, bearer(authorization)), 201)
+        return respond(await run_in_threadpool(games(request).abandon, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, response=GameCreatedResponse, status=201,
                                                 errors=(400, 401, 403, 404, 409, 413, 422)))
@@ -135,30 +119,30 @@ def audit_router(settings: Settings) -> APIRouter:
         ``fresh`` dice (a new seed) or ``forced`` faces. The original is untouched. Before the
         seed is revealed, play holding sealed events is forked by an umpire only (403)."""
         body = await read_body(request, ForkRequest, settings.max_command_body)
-        created = await run_in_threadpool(herald(request).fork, game_id, body, bearer(authorization))
+        created = await run_in_threadpool(games(request).fork, game_id, body, bearer(authorization))
         return respond(created, 201, {"Location": f"/games/{created.id}"})
 
     @router.get("/games/{game_id}/forks", **doc(response=ForkList, errors=(404,)))
     def forks(request: Request, game_id: GameId) -> Response:
         """The games forked from this one."""
-        return respond(ForkList(herald(request).forks(game_id)))
+        return respond(ForkList(games(request).forks(game_id)))
 
     @router.get("/games/{game_id}/dice", **doc(response=DiceReport, errors=(404,)))
     def game_dice(request: Request, game_id: GameId) -> Response:
         """Every roll of a game by die kind and seat: counts, expected counts, chi-square."""
-        service = herald(request)
+        service = games(request)
         service.game(game_id)
         return respond(service.dice.for_game(str(game_id)))
 
     @router.get("/players/{name}/dice", **doc(response=DiceReport))
     def player_dice(request: Request, name: str) -> Response:
         """Every roll a player made, in every game, by die kind."""
-        return respond(herald(request).dice.for_player(name))
+        return respond(games(request).dice.for_player(name))
 
     @router.get("/keys", **doc(response=Keys))
     def keys(request: Request) -> Response:
         """The public key that signs exported records (verify with it: `herald replay verify --key`)."""
-        public = herald(request).public_key
+        public = request.app.state.herald.public_key
         return respond(Keys([PublicKey("ed25519", public, key_id(public))]))
 
     return router

@@ -1,0 +1,45 @@
+"""The one place Herald is wired: the event store, the server's key, the application
+services and the read models, for the web app (:mod:`api.app`) and the CLI alike
+(``herald export``, ``herald import``, ``herald projections rebuild``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from api.config import data_dir
+from api.services.games import Games
+from api.services.players import PlayerRegistry
+from api.services.secrets import Secrets
+from api.services.tournaments import Tournaments
+from api.signing import signing_key
+from api.store import HeraldStore, store_env
+from replays.signature import public_hex
+
+
+class Herald:
+    """One process's Herald: the store it holds for its whole life, the services over it, and
+    the read models they keep (each catches up from the event log and rebuilds from zero)."""
+
+    def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None,
+                 signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600):
+        settings = store_env(env)
+        self.store = HeraldStore(env=settings)
+        self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
+        self.public_key = public_hex(self.signing_key.public_key())
+        self.secrets = Secrets(self.store, self.signing_key, admin_token)
+        self.players = PlayerRegistry(self.store)
+        self.games = Games(self.store, self.secrets, self.players, self.signing_key, freeze_lapse_seconds)
+        self.tournaments = Tournaments(self.store, self.games, self.secrets)
+        self.games.umpire_hooks.append(self.tournaments.directs_game)  # a director rules on its games' disputes
+        self.games.seat_hooks.append(self.tournaments.seats_of_player)  # a player token reads as its seats
+        self.read_models: list[tuple[str, Any]] = [
+            ("game index", self.games.index),
+            ("dice statistics", self.games.dice),
+            ("tournament results", self.tournaments.results),
+            ("ratings", self.tournaments.ratings),
+        ]
+
+    def close(self) -> None:
+        self.games.committer.close()
+        self.store.close()

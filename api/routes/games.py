@@ -1,0 +1,236 @@
+"""The game routes: create and list games, read one (summary, legal commands, events, live
+stream, state, timeline, record), check a command, verify a record. Thin: parse, call the
+games service (:mod:`api.services.games`), encode. Recording a command is
+:mod:`api.command_route`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi.responses import Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from api.config import Settings
+from api.errors import Conflict, Illegal, Invalid
+from api.http import MAX_INT, RECORD_DEPTH, bearer, doc, error_body, read_body, respond
+from api.live import Live
+from api.services.games import Games
+from api.wire.games import (
+    CheckResult,
+    CommandRequest,
+    CreateGame,
+    EventsPage,
+    GameCreatedResponse,
+    GamesPage,
+    GameSummary,
+    LegalCommands,
+    StateAt,
+    TimelinePage,
+)
+from replays.record import Record
+from replays.verify import Verdict, VerifyRequest
+
+GameId = Annotated[UUID, Path(description="The game's UUID")]
+KEEP_ALIVE_SECONDS = 15  # an idle live stream sends a comment this often
+GAME_EXAMPLE = {"rules": "open-table", "seats": {"alice": {"player": "Alice"}, "bob": {"player": "Bob"}}}
+
+
+class LiveResponse(StreamingResponse):
+    """A live stream that gives its slot back however it ends (even before its first byte)."""
+
+    def __init__(self, content: Any, release: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
+
+
+def _last_event_id(value: str) -> int:
+    """A Last-Event-ID header: the version of an event Herald sent (ASCII digits, 64 bits)."""
+    if not (value.isascii() and value.isdigit() and int(value) <= MAX_INT):
+        raise Invalid(f"Last-Event-ID is the version of an event, not {value[:40]!r}", code="bad_last_event_id")
+    return int(value)
+
+
+def games_router(settings: Settings) -> APIRouter:
+    router = APIRouter()
+
+    def service(request: Request) -> Games:
+        return request.app.state.herald.games
+
+    @router.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201,
+                              errors=(400, 401, 403, 413, 422),
+                              example=GAME_EXAMPLE))
+    async def create_game(request: Request) -> Response:
+        """Create a game. The seat tokens are shown once: keep them."""
+        body = await read_body(request, CreateGame, settings.max_command_body)
+        created = await run_in_threadpool(service(request).create, body)
+        return respond(created, 201, {"Location": f"/games/{created.id}"})
+
+    @router.get("/games", **doc(response=GamesPage, errors=(422,)))
+    def list_games(
+        request: Request,
+        player: str | None = None,
+        rules: str | None = None,
+        status: Annotated[str | None, Query(pattern="^(active|ended)$")] = None,
+        tournament: str | None = None,
+        after: Annotated[int | None, Query(ge=0, le=MAX_INT,
+                                           description="the `next` cursor of the previous page")] = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    ) -> Response:
+        """The game index, newest first, filtered and paginated by cursor."""
+        rows, cursor = service(request).index.list(
+            player=player, rules=rules, status=status, tournament=tournament, after=after, limit=limit
+        )
+        return respond(GamesPage(rows, cursor))
+
+    @router.get("/games/{game_id}", **doc(response=GameSummary, errors=(404,)))
+    def get_game(request: Request, game_id: GameId, authorization: Annotated[str | None, Header()] = None) -> Response:
+        """One game: status, version, who is to act, the current view (a seat's token shows its own view)."""
+        return respond(service(request).summary(game_id, bearer(authorization)))
+
+    @router.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(401, 403, 404, 422)))
+    def legal_commands(request: Request, game_id: GameId, seat: str,
+                       authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Every command ``seat`` may send now: ``commands``, each ready to post as it is, and
+        ``choices``, larger spaces described as choices a client composes (the command
+        ``type``, a ``description``, the values each field may take; see the rule system's
+        notes). ``complete``: every command the rules would accept is listed or described.
+        In a game with secrets (before its seed is revealed) only with that seat's token."""
+        return respond(service(request).legal_commands(game_id, seat, bearer(authorization)))
+
+    @router.post("/games/{game_id}/commands/check", **doc(body=CommandRequest, response=CheckResult,
+                                                       errors=(400, 401, 403, 404, 413, 422)))
+    async def check_command(request: Request, game_id: GameId,
+                            authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Would this command be recorded now? The same body as ``POST /games/{id}/commands``
+        (with the seat's token): 200 with ``accepted`` and, if not, the ``problem`` the command
+        would get (its code and the rule it breaks). Nothing is recorded, no die is drawn."""
+        body = await read_body(request, CommandRequest, settings.max_command_body)
+        try:
+            await run_in_threadpool(service(request).check, game_id, body, bearer(authorization))
+        except (Illegal, Conflict) as error:
+            return respond(CheckResult(False, msgspec.json.decode(error_body(error))))
+        return respond(CheckResult(True))
+
+    @router.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422)))
+    def list_events(
+        request: Request,
+        game_id: GameId,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """The history, oldest first: each event with its hash link. An event sealed for
+        seats the reader (by its token) is not comes as ``{"sealed", "for"}``."""
+        games = service(request)
+        return respond(games.events(game_id, after, limit, games.reader(game_id, bearer(authorization))))
+
+    @router.get("/games/{game_id}/events/stream",
+             responses={200: {"content": {"text/event-stream": {}}}, **doc(errors=(404, 429))["responses"]})
+    async def stream_events(
+        request: Request,
+        game_id: GameId,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        last_event_id: Annotated[str | None, Header(
+            pattern="^[0-9]{1,19}$",
+            description="the id of the last event received: the stream resumes after it")] = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones,
+        each as this connection's reader (by its token) may see it. The stream closes once
+        the game has ended and every event was sent. Open streams are capped per client and
+        in total (429 with Retry-After beyond)."""
+        games = service(request)
+        await run_in_threadpool(games.game, game_id)  # 404 before the stream starts
+        reader = await run_in_threadpool(games.reader, game_id, bearer(authorization))
+        start = after if last_event_id is None else _last_event_id(last_event_id)
+        live: Live = request.app.state.live
+        client = request.client.host if request.client else "unknown"
+        request.app.state.stream_slots.take(client)
+
+        def read(sent: int) -> tuple[EventsPage, bool]:
+            """The next page, and whether the game has ended with nothing left to send."""
+            game = games.game(game_id)
+            page = games.events(game_id, sent, 500, reader)  # redacted for this connection's reader
+            last = page.events[-1].version if page.events else sent
+            return page, game.ended and last >= game.version
+
+        async def events() -> AsyncIterator[bytes]:
+            sent = start
+            with live.listen(game_id) as listener:  # registered before the first read: no write is missed
+                while True:
+                    listener.changed.clear()
+                    page, ended = await run_in_threadpool(read, sent)
+                    for event in page.events:
+                        yield (f"id: {event.version}\nevent: {event.type}\ndata: ".encode()
+                               + msgspec.json.encode(event) + b"\n\n")
+                        sent = event.version
+                    if ended:
+                        return
+                    if page.next is not None:
+                        continue
+                    if not await listener.wait(KEEP_ALIVE_SECONDS):
+                        yield b": keep-alive\n\n"
+
+        return LiveResponse(events(), lambda: request.app.state.stream_slots.give_back(client),
+                            media_type="text/event-stream",
+                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @router.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422)))
+    def state_at(
+        request: Request,
+        game_id: GameId,
+        at: Annotated[int | None, Query(ge=1, le=MAX_INT, description="a version; the latest when omitted")] = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """The board as it stood at version ``at``."""
+        return respond(service(request).state_at(game_id, at, bearer(authorization)))
+
+    @router.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422)))
+    def timeline(
+        request: Request,
+        game_id: GameId,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        """The game told as one readable line per event; a sealed event is told as sealed."""
+        games = service(request)
+        return respond(games.timeline(game_id, after, limit, games.reader(game_id, bearer(authorization))))
+
+    @router.get("/games/{game_id}/record", **doc(response=Record, errors=(404,)))
+    def get_record(request: Request, game_id: GameId,
+                   authorization: Annotated[str | None, Header()] = None) -> Response:
+        """The portable record: header, seed commitment (and seed once revealed), every event;
+        sealed events as the reader (by its token) may see them, whole once the seed is revealed."""
+        games = service(request)
+        return respond(games.record(game_id, games.reader(game_id, bearer(authorization))))
+
+    @router.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 422)))
+    async def verify_record(request: Request) -> Response:
+        """Verify a portable record: hash chain, seed commitment, every draw, full replay.
+        The body is a record, or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest)
+        to also prove the record holds each receipted head and was signed by that key."""
+        raw = await read_body(request, dict, settings.max_body, RECORD_DEPTH)
+        try:
+            if "record" in raw and "header" not in raw:
+                wrapped = msgspec.convert(raw, VerifyRequest)
+            else:
+                wrapped = VerifyRequest(msgspec.convert(raw, Record))
+        except msgspec.ValidationError as error:
+            raise Invalid(f"the body is not a record nor a VerifyRequest: {error}", code="invalid_body") from None
+        verdict = await run_in_threadpool(service(request).verify, wrapped.record, wrapped.receipts,
+                                          wrapped.public_key)
+        return respond(verdict)
+
+
+    return router

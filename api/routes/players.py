@@ -1,0 +1,37 @@
+"""The registered-player routes (issue 11, point 7): ``POST /players`` registers the name
+you play under; ``POST /games/{id}/seats/{seat}/claim`` vouches for a seat before play
+starts. The registry is :mod:`api.services.players`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Header, Path, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from api.http import bearer, doc, read_body, respond
+from api.wire.players import NameRegistered, RegisterName, SeatClaim
+
+
+def players_router(max_body: int) -> APIRouter:
+    router = APIRouter(tags=["players"])
+
+    @router.post("/players", **doc(body=RegisterName, response=NameRegistered, status=201, errors=(400, 409, 413, 422)))
+    async def register(request: Request) -> Response:
+        """Register the name you play under. The player token is shown once: keep it. Casual
+        games count for ratings only when every seat's player vouched with their token."""
+        body = await read_body(request, RegisterName, max_body)
+        made = await run_in_threadpool(request.app.state.herald.players.register, body.name)
+        return respond(made, 201)
+
+    @router.post("/games/{game_id}/seats/{seat}/claim",
+                 **doc(response=SeatClaim, status=201, errors=(401, 403, 404, 409)))
+    def claim(request: Request, game_id: Annotated[UUID, Path(description="The game's UUID")], seat: str,
+              authorization: Annotated[str | None, Header(description="Bearer <player token>")] = None) -> Response:
+        """Vouch, with your player token, that you sit in ``seat`` (before play starts): a
+        casual game is rated once every seat's player has."""
+        return respond(request.app.state.herald.games.claim_seat(game_id, seat, bearer(authorization)), 201)
+
+    return router

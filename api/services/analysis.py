@@ -1,0 +1,82 @@
+"""The analysis service (issue 19): who may ask, which boards, and the jobs of the worker pool
+(:mod:`analysis.pool`) that compute them, cached per game version, policy, rollouts and what
+the reader may see."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from uuid import UUID
+
+from analysis import engine
+from analysis.pool import Analyst, Job
+from analysis.rollout import HEURISTICS, POLICIES
+from api.errors import Forbidden, Invalid, NotFound
+from api.services.games import Games
+from domain.game import Game
+
+
+def analyst_from_env(environ: dict[str, str] | None = None) -> Analyst:
+    """The pool: ``HERALD_ANALYSIS_WORKERS`` processes (2), ``HERALD_ANALYSIS_BUDGET`` seconds a job (120)."""
+    env = os.environ if environ is None else environ
+    return Analyst(int(env.get("HERALD_ANALYSIS_WORKERS", 2)), float(env.get("HERALD_ANALYSIS_BUDGET", 120)))
+
+
+class Analyses:
+    def __init__(self, games: Games, analyst: Analyst):
+        self.games = games
+        self.analyst = analyst
+
+    def _game(self, game_id: UUID, token: str | None, policy: str) -> tuple[Game, frozenset[str] | None]:
+        """The game, if this reader may have it analysed, and the seats whose secrets it sees
+        (None: everything)."""
+        game = self.games.game(game_id)
+        rules = game.created.rules
+        if rules not in HEURISTICS:
+            raise Invalid(f"{rules} does not play itself: its games cannot be analysed by rollouts",
+                          code="analysis_unavailable")
+        if policy not in POLICIES:
+            raise Invalid(f"policy is one of {', '.join(POLICIES)}, not {policy!r}", code="unknown_policy")
+        study = game.created.study or game.created.fork is not None
+        if not game.ended and not study:
+            raise Forbidden("no engine help during play: a game is analysed once it has ended, or as a study fork",
+                            code="analysis_of_live_game")
+        reader = self.games.reader(game_id, token, game)
+        seen = None if reader.everything or not game.rules.has_secrets else reader.seats
+        return game, seen
+
+    def analysis(self, game_id: UUID, token: str | None, policy: str, rollouts: int) -> Job:
+        game, seen = self._game(game_id, token, policy)
+        key = ("game", game_id, game.version, policy, rollouts, seen)
+        found = self.analyst.cached(key)
+        if found is not None:
+            return found
+        boards = engine.positions(self.games.store.stream(game_id))
+        seats = tuple(game.created.seats)
+        units = engine.game_units(game.created.rules, boards, seen, policy, rollouts, str(game_id))
+        return self.analyst.job(key, units, len(boards), lambda tallies, complete: engine.game_analysis(
+            game.created.rules, boards, tallies, policy, rollouts, seats, complete))
+
+    def commands(self, game_id: UUID, version: int, token: str | None, policy: str, rollouts: int) -> Job:
+        game, seen = self._game(game_id, token, policy)
+        key = ("commands", game_id, game.version, version, policy, rollouts, seen)
+        found = self.analyst.cached(key)
+        if found is not None:
+            return found
+        boards = engine.positions(self.games.store.stream(game_id))
+        board = next((b for b in boards if b.version == version), None)
+        if board is None:
+            raise NotFound(f"no decision was taken from version {version}: the boards analysed are "
+                           f"{', '.join(str(b.version) for b in boards[:8])}{', …' if len(boards) > 8 else ''}",
+                           code="no_such_position")
+        rules = game.rules
+        seat = board.seat or next(iter(rules.to_act(board.state)), None)
+        if seen is not None and seat is not None and seat not in seen:
+            raise Forbidden(f"the commands {seat} had at version {version} name its hidden cards: only {seat} "
+                            "may see them before the seed is revealed", code="hidden_commands")
+        seats = tuple(game.created.seats)
+        commands, units = engine.command_units(game.created.rules, board, seen, policy, rollouts, str(game_id))
+        return self.analyst.job(key, units, len(commands), lambda tallies, complete: engine.ranked_commands(
+            game.created.rules, board, commands, tallies, policy, rollouts, seats, complete))
+
+

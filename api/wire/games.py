@@ -1,0 +1,251 @@
+"""The bodies of the game routes: ``/games…``, ``/rules…``, ``/records/verify``."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+import msgspec
+
+from api.wire.common import Head, documented
+from domain.events import ForkRef, Outcome, SeatInfo, Target, TournamentRef
+from domain.rules.registry import RULE_SYSTEMS
+from projections.index import GameRow
+from projections.timeline import TimelineEntry
+from replays.record import RecordEvent
+
+SEAT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+MAX_PLAYER_NAME = 100
+MAX_KEY = 200
+
+
+class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Who sits in a seat. ``player_token`` (from POST /players) vouches that it is that
+    registered player: a casual game is rated only when every seat's player vouched."""
+
+    player: Annotated[str, documented(minLength=1, maxLength=MAX_PLAYER_NAME)]
+    player_token: str | None = None
+
+
+class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games."""
+
+    rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
+    seats: Annotated[dict[str, SeatRequest], documented(minProperties=1, maxProperties=8,
+                                                        propertyNames={"pattern": SEAT_ID.pattern})]
+    scenario: str | None = None
+    seed: str | None = None
+    client_seed: str = ""
+    options: dict[str, Any] = {}
+    tournament: TournamentRef | None = None
+
+
+class GameCreatedResponse(msgspec.Struct, frozen=True):
+    id: str
+    version: int
+    seed_commitment: str
+    seat_tokens: dict[str, str]
+    head: Head
+
+
+class CommandRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/commands. ``command`` is one of the game's rule system's commands:
+    the ``<System>Command`` schemas (``SaladinCommand``; also served by ``GET /rules/{system}``)."""
+
+    seat: str
+    command: dict[str, Any]
+    expected_version: int | None = None
+
+
+class CommandResponse(msgspec.Struct, frozen=True):
+    version: int
+    events: list[RecordEvent]
+    head: Head
+    view: Any
+
+
+class MetaResponse(msgspec.Struct, frozen=True):
+    """What an audit command recorded, and the new chain head (a receipt)."""
+
+    version: int
+    events: list[RecordEvent]
+    head: Head
+
+
+class AnnotationRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/annotations: a note at a version (the latest when omitted)."""
+
+    text: str
+    at_version: int | None = None
+    target: Target | None = None
+    arrow: list[str] | None = None
+
+
+class DisputeRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/disputes: a seat disputes the play at a version."""
+
+    seat: str
+    about_version: int
+    reason: str
+    freeze: bool = False
+
+
+class RulingRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/rulings: an umpire rules on an open dispute."""
+
+    dispute: int
+    ruling: str
+    reason: str
+    void_from: int | None = None
+    reveal_seed: bool = False
+
+
+class ReleaseRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/disputes/{dispute}/release: a seat agrees that frozen play may go on
+    (games with no umpire)."""
+
+    seat: str
+
+
+class AbandonRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/abandon: a seat agrees to abandon the game."""
+
+    seat: str
+
+
+class InspectionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/inspections: an umpire looks at the full state at a version (the
+    latest when omitted), every hand included; the record keeps who looked and when."""
+
+    at_version: int | None = None
+    reason: str = ""
+
+
+class Inspection(msgspec.Struct, frozen=True):
+    """The full state an umpire asked for, and the Inspected event that records the look."""
+
+    version: int
+    at_version: int
+    state: Any
+    view: Any
+    events: list[RecordEvent]
+    head: Head
+
+
+class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/fork: a study game from ``version``."""
+
+    version: int
+    dice: str = "fresh"
+    forced: list[int | str] = []
+    seats: dict[str, SeatRequest] = {}
+
+
+class GameSummary(msgspec.Struct, frozen=True):
+    """GET /games/{id}."""
+
+    id: str
+    rules: str
+    rules_version: str
+    scenario: str
+    status: str
+    version: int
+    to_act: list[str]
+    seats: dict[str, SeatInfo]
+    view: Any
+    outcome: Outcome | None
+    seed: str | None
+    seed_commitment: str
+    head: Head
+    created_at: str
+    study: bool
+    tournament: TournamentRef | None = None
+    fork: ForkRef | None = None
+
+
+class LegalCommands(msgspec.Struct, frozen=True):
+    """The commands a seat may send now: ``commands`` ready to post as they are, and
+    ``choices``, commands too many to list described as choices a client composes (the
+    command ``type``, a ``description``, the values each field may take). ``complete``: the
+    rule system guarantees that every command it would accept is listed or described.
+    ``labels``: one readable line per command, in the same order; ``prompt``: what the game
+    asks the seat now, in words (None when it asks nothing)."""
+
+    version: int
+    seat: str
+    commands: list[Any]
+    complete: bool = False
+    choices: list[dict[str, Any]] = []
+    labels: list[str] = []
+    prompt: str | None = None
+
+
+class CheckResult(msgspec.Struct, frozen=True):
+    """Whether a command would be recorded now (``POST /games/{id}/commands/check``), and the
+    problem it would meet if not: nothing is recorded and none of the game's dice is drawn."""
+
+    accepted: bool
+    problem: dict[str, Any] | None = None
+
+
+class EventsPage(msgspec.Struct, frozen=True):
+    events: list[RecordEvent]
+    next: int | None
+
+
+class StateAt(msgspec.Struct, frozen=True):
+    version: int
+    to_act: list[str]
+    view: Any
+    text: str
+
+
+class TimelinePage(msgspec.Struct, frozen=True):
+    entries: list[TimelineEntry]
+    next: int | None
+
+
+
+
+class GamesPage(msgspec.Struct, frozen=True):
+    games: list[GameRow]
+    next: int | None
+
+
+class ScenarioInfo(msgspec.Struct, frozen=True):
+    id: str
+    title: str
+    seats: list[str]
+    players: dict[str, int]
+
+
+class RuleSystemInfo(msgspec.Struct, frozen=True):
+    id: str
+    version: str
+    title: str
+    scenarios: list[ScenarioInfo]
+    die_kinds: dict[str, list[int | str]]
+    command_schema: dict[str, Any]
+    owner_data: dict[str, Any] | None = None  # {"option", "schema"}: the owner's own data file, if taken
+
+
+class RuleSystemList(msgspec.Struct, frozen=True):
+    rules: list[RuleSystemInfo]
+
+
+class PublicKey(msgspec.Struct, frozen=True):
+    alg: str
+    key: str
+    id: str
+
+
+class Keys(msgspec.Struct, frozen=True):
+    keys: list[PublicKey]
+
+
+class ForkList(msgspec.Struct, frozen=True):
+    forks: list[GameRow]
+
+
+class Entries(msgspec.Struct, frozen=True):
+    events: list[RecordEvent]

@@ -1,0 +1,22 @@
+"""The bodies of the registered-player routes: ``POST /players`` and seat claims."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class RegisterName(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /players: the name you play under (as seats name it)."""
+
+    name: str
+
+
+class NameRegistered(msgspec.Struct, frozen=True):
+    name: str
+    player_token: str
+
+
+class SeatClaim(msgspec.Struct, frozen=True):
+    game: str
+    seat: str
+    player: str

@@ -1,0 +1,114 @@
+"""Day of Battle, First Crusade: the rule system behind the interface of :mod:`domain.rules.base`.
+
+What is legal and what happens live in :mod:`.rules` (fire in :mod:`.fire`, the table in
+:mod:`.table`); the fold in :mod:`.evolve`; what each seat sees in :mod:`.view`; the armies and
+charts in the data files (``armies.json``, ``charts.json``, ``scenarios.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.events import DiceRolled, EventData, Outcome
+from domain.rng import Rng
+from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.day_of_battle import events as ev
+from domain.rules.day_of_battle import narrate, rules
+from domain.rules.day_of_battle import view as board
+from domain.rules.day_of_battle.commands import DobCommand
+from domain.rules.day_of_battle.data import (
+    ARMIES, ARMY_SCHEMA, D20, PACKAGE, SCENARIOS, SYSTEM, armies_problems, validate_armies,
+)
+from domain.rules.day_of_battle.state import DobState
+
+SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
+
+
+class DobOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``armies``: the players' own Army Profiles, one per seat (replace ``armies.json``'s)."""
+
+    armies: Any = None
+
+
+class DayOfBattle(RuleSystem[DobState, DobCommand]):
+    id = SYSTEM
+    version = "1.0.0"
+    title = "Day of Battle: The First Crusade"
+    scenarios = {
+        s.id: Scenario(id=s.id, title=s.title, seats=tuple(x.seat for x in s.seats), min_players=len(s.seats),
+                       max_players=len(s.seats), data_file="armies.json")
+        for s in SCENARIOS.values()
+    }
+    die_kinds = {"d20": D20}
+    command_type = DobCommand
+    state_type = DobState
+    view_type = board.DobView
+    package_dir = PACKAGE
+    owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
+
+    def owner_data_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the option ``armies``: seat → Army Profile (``armies.json``'s shape)."""
+        return ARMY_SCHEMA
+
+    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
+        """Every way the profiles break the schema or the rules (points, Note 8, Eastern spearmen…)."""
+        seats = self.scenarios[scenario_id].seats if scenario_id in self.scenarios else None
+        return armies_problems(data, seats)
+
+    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> DobState:
+        """The armies (the players' profiles or ours), the table sized by 1-1, nothing drawn."""
+        spec = self.scenario(scenario)
+        if tuple(sorted(seats)) != tuple(sorted(spec.seats)):
+            raise RuleViolation(f"{SYSTEM}.bad_seats", f"{scenario} is fought by {', '.join(spec.seats)}", "1-1")
+        try:
+            opts = msgspec.convert(options, DobOptions)
+        except msgspec.ValidationError as error:
+            raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "1-1") from None
+        data = SCENARIOS[scenario]
+        if opts.armies is None:
+            profiles = {x.seat: ARMIES[x.army] for x in data.seats}
+        else:
+            profiles = validate_armies(opts.armies, spec.seats)
+        return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, profiles)
+
+    def to_act(self, state: DobState) -> list[str]:
+        return rules.to_act(state)
+
+    def legal_commands(self, state: DobState, seat: str) -> list[Any]:
+        """Every command ``seat`` may send now, each one decide accepts (positions and ranges
+        are a large space: ``legal_choices`` describes them)."""
+        return rules.legal(state, seat)
+
+    def legal_choices(self, state: DobState, seat: str) -> list[dict[str, Any]]:
+        return rules.choices(state, seat)
+
+    def decide(self, state: DobState, seat: str, command: Any, rng: Rng) -> list[EventData]:
+        return rules.decide(state, seat, command, rng)
+
+    def evolve(self, state: DobState, event: EventData) -> DobState:
+        return rules.evolve(state, event)
+
+    def outcome(self, state: DobState) -> Outcome | None:
+        return state.result
+
+    def readers(self, state: DobState, event: EventData) -> frozenset[str] | None:
+        """A leader's attribute cards, his initiative die and his command cards are his seat's."""
+        if isinstance(event, SECRET):
+            return frozenset({event.seat})
+        if isinstance(event, DiceRolled) and event.seat is not None:
+            return frozenset({event.seat})
+        return None
+
+    def view(self, state: DobState, seat: str | None) -> dict[str, Any]:
+        return msgspec.to_builtins(board.view(state, seat))
+
+    def render_text(self, state: DobState) -> str:
+        return board.render_text(state)
+
+    def describe_command(self, command: dict[str, Any], names: Any = None) -> str:
+        return narrate.describe_command(command)
+
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Any = None) -> str | None:
+        return narrate.describe_event(event_type, data)

@@ -1,0 +1,771 @@
+"""What is legal and what happens. ``legal`` and ``decide`` share :func:`check`, so a listed
+command is exactly an accepted one. Sections cited are the First Crusade supplement's; where
+the core rules are not in the record the chart used is a labelled reconstruction
+(``charts.json``) or a free, recorded ruling (``propose-ruling``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import msgspec
+
+from domain.events import EventData, Outcome
+from domain.rng import Rng
+from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation, Step as BaseStep
+from domain.rules.day_of_battle import commands as c
+from domain.rules.day_of_battle import events as ev
+from domain.rules.day_of_battle.data import (
+    CHARTS, D20, DECK, DECK_NAME, NOTE_SKIRMISH_WEAPONS, SYSTEM, ArmyProfile, army_points, card_value, rank_of,
+)
+from domain.rules.day_of_battle.evolve import evolve
+from domain.rules.day_of_battle.fire import Volley, can_fire_on, damage, order_of_fire, range_band, volley, weapon_of
+from domain.rules.day_of_battle.state import Army, DobState, Leader, Unit
+from domain.rules.day_of_battle.table import deployment_problem, table_width_feet
+
+R_SETUP, R_DEPLOY, R_RESPONSE, R_DISMOUNT, R_RANKS = "1-1", "1-1.2", "1-2", "1-3", "1-4"
+R_SPEARMEN, R_SQUARE, R_SCOUTING, R_SKIRMISH, R_WEAPONS, R_REACTION = "1-5", "1-6", "1-7", "1-8", "1-9", "1-10"
+R_CORE = "core rules (see RULES_NOTES.md)"
+HORSE_HOLDER_DISTANCE = 3  # "must be placed within 3" of the knights"
+
+
+def violation(reason: str, message: str, rule: str) -> RuleViolation:
+    return RuleViolation(f"{SYSTEM}.{reason}", message, rule)
+
+
+# -- the opening --------------------------------------------------------------------------------------
+def opening(scenario: str, seats: tuple[str, ...], edges: dict[str, str], profiles: dict[str, ArmyProfile]) -> DobState:
+    """The armies from their profiles, the table sized by 1-1, nothing drawn or deployed."""
+    armies, units, leaders = {}, {}, {}
+    for seat in seats:
+        p = profiles[seat]
+        armies[seat] = Army(p.id, p.name, edges[seat], p.western, p.eastern, p.handicap, army_points(p))
+        for l in p.leaders:
+            lid = f"{seat}/{l.id}"
+            leaders[lid] = Leader(lid, seat, l.name, eastern=not p.western, fixed_rank=l.social_rank)
+        for u in p.units:
+            uid = f"{seat}/{u.id}"
+            units[uid] = Unit(
+                uid, seat, u.name, u.troop_type, u.figures_per_cos, u.cos * u.figures_per_cos, u.combat_value,
+                f"{seat}/{u.leader}", weapon=u.weapon, note8=NOTE_SKIRMISH_WEAPONS in u.notes, skirmish=u.skirmish,
+                eastern_spearmen=u.eastern_spearmen, mounted=u.mounted,
+                may_dismount=u.mounted and u.dismounted is not None, dismounted_as=u.dismounted)
+    total = sum(a.points + a.handicap for a in armies.values())
+    return DobState(scenario=scenario, seats=seats, armies=armies, width_feet=table_width_feet(total),
+                    units=units, leaders=leaders)
+
+
+def facing_eastern(state: DobState, seat: str) -> bool:
+    return any(state.armies[o].eastern for o in state.opponents(seat))
+
+
+def deployment_zone(state: DobState, seat: str) -> str:
+    army = state.armies[seat]
+    if army.western and facing_eastern(state, seat):
+        return "western facing eastern"
+    return "eastern" if army.eastern else "original"
+
+
+# -- who acts ---------------------------------------------------------------------------------------------
+def to_act(state: DobState) -> list[str]:
+    if state.phase == "over":
+        return []
+    if state.ruling is not None:
+        awaiting = [s for s in state.seats if s != state.ruling.proposed_by and s not in state.ruling.accepted]
+        return awaiting
+    if state.phase == "leaders":
+        return [s for s in state.seats if any(not l.drawn for l in state.leaders.values() if l.seat == s)]
+    if state.phase == "deployment":
+        return [s for s in state.seats if s not in state.deployed]
+    if state.charge is not None:
+        return [state.units[state.charge.target].seat]
+    if state.fire is not None:
+        return [state.units[state.fire.target].seat]
+    return [state.mover]
+
+
+# -- checks -------------------------------------------------------------------------------------------------
+def _own_unit(state: DobState, seat: str, uid: str, rule: str) -> Unit:
+    unit = state.units.get(uid)
+    if unit is None or unit.seat != seat:
+        raise violation("not_your_unit", f"{uid!r} is not a unit of the {seat} army", rule)
+    return unit
+
+
+def _enemy_unit(state: DobState, seat: str, uid: str, rule: str) -> Unit:
+    unit = state.units.get(uid)
+    if unit is None or unit.seat not in state.opponents(seat):
+        raise violation("not_an_enemy_unit", f"{uid!r} is not a unit of an army facing {seat}", rule)
+    if not unit.deployed or unit.condition == "lost":
+        raise violation("target_not_on_table", f"{uid} is not on the table", rule)
+    return unit
+
+
+def _order(state: DobState, seat: str, uid: str, order: str, rule: str) -> tuple[Unit, Leader, int]:
+    """The unit, its commanding leader and the order's cost, or the rule the order breaks."""
+    if not state.move_begun:
+        raise violation("move_not_begun", "begin the game move first: initiative and command cards", R_CORE)
+    unit = _own_unit(state, seat, uid, rule)
+    if unit.condition in ("routed", "lost") or not unit.deployed:
+        raise violation("unit_cannot_act", f"{unit.name} is {unit.condition} and takes no orders", rule)
+    if unit.troop_type == "horse-holders":
+        raise violation("unit_cannot_act", "horse holders take no orders", R_DISMOUNT)
+    cost = CHARTS.order_costs.fire if order == "fire" else CHARTS.order_costs.manoeuvre
+    leader = state.leaders[unit.leader]
+    if leader.command_points < cost:
+        raise violation("not_enough_command_points",
+                        f"{leader.name} has {leader.command_points} command points; a {order} costs {cost}",
+                        R_DISMOUNT if order == "dismount" else R_CORE)
+    return unit, leader, cost
+
+
+def _attached(state: DobState, seat: str, lid: str | None, rule: str) -> None:
+    if lid is not None and (lid not in state.leaders or state.leaders[lid].seat != seat):
+        raise violation("not_your_leader", f"{lid!r} is not a leader of the {seat} army", rule)
+
+
+def responses(state: DobState, charger: Unit, target: Unit, caught: bool, from_front: bool,
+              terrain_check: bool | None = None) -> list[str]:
+    """What the Crusader Response Chart (1-2, 1-10) allows the target of a charge."""
+    if target.troop_type == "horse-archers":
+        if not caught or terrain_check:
+            return ["fall-back"]
+        return ["terrain-check"] if terrain_check is None else []
+    options = []
+    w = weapon_of(target)
+    if w is not None and (target.note8 or target.skirmish) and from_front and target.condition != "routed":
+        options.append("defensive-fire")
+    return options + ["stand"]
+
+
+def check(state: DobState, seat: str, command: Any) -> None:
+    """Raise the RuleViolation that refuses ``command`` from ``seat`` now, if any."""
+    if state.phase == "over":
+        raise RuleViolation(GAME_OVER, "the battle has ended", R_CORE)
+    if seat not in to_act(state):
+        raise RuleViolation(NOT_YOUR_TURN, f"{seat} may not act now", R_CORE)
+    match command:
+        case c.AcceptRuling(number=n) | c.RejectRuling(number=n):
+            if state.ruling is None or state.ruling.number != n:
+                raise violation("no_such_ruling", f"no ruling {n} awaits an answer", R_CORE)
+            return
+        case _ if state.ruling is not None:
+            raise violation("ruling_pending", f"ruling {state.ruling.number} awaits an answer first", R_CORE)
+        case c.ProposeRuling():
+            _check_ruling(state, command)
+            return
+    if state.phase == "leaders" or state.phase == "deployment":
+        _check_pre_battle(state, seat, command)
+        return
+    if state.charge is not None:
+        _check_response(state, seat, command)
+        return
+    if state.fire is not None:
+        if not isinstance(command, (c.ReturnFire, c.HoldFire)):
+            raise violation("fire_pending", "the target of the fire answers first: return-fire or hold-fire", R_WEAPONS)
+        return
+    _check_move(state, seat, command)
+
+
+def _check_ruling(state: DobState, command: c.ProposeRuling) -> None:
+    for deed in command.honour:
+        if deed.leader not in state.leaders:
+            raise violation("no_such_leader", f"no leader {deed.leader!r}", R_CORE)
+        if deed.deed not in CHARTS.honour.deeds:
+            raise violation("no_such_deed", f"honour deeds are {', '.join(CHARTS.honour.deeds)}", R_CORE)
+    for item in [*command.conditions, *command.casualties]:
+        if item.unit not in state.units:
+            raise violation("no_such_unit", f"no unit {item.unit!r}", R_CORE)
+    for item in command.casualties:
+        if item.figures < 1:
+            raise violation("bad_casualties", "casualties are at least 1 figure", R_CORE)
+    if command.topic == "end-of-battle":
+        if command.end is None:
+            raise violation("end_needs_outcome", "an end-of-battle ruling says who won (or a draw)", R_CORE)
+        if command.end.winner is not None and command.end.winner not in state.seats:
+            raise violation("no_such_seat", f"no seat {command.end.winner!r}", R_CORE)
+    elif command.end is not None:
+        raise violation("end_needs_topic", "only an end-of-battle ruling ends the battle", R_CORE)
+    if not command.decision.strip() or len(command.decision) > 500:
+        raise violation("bad_decision", "say the decision in 1 to 500 characters", R_CORE)
+
+
+def _check_pre_battle(state: DobState, seat: str, command: Any) -> None:
+    match command:
+        case c.DrawLeader(leader=lid):
+            if state.phase != "leaders":
+                raise violation("leaders_drawn", "every leader is already drawn", R_RANKS)
+            leader = state.leaders.get(lid)
+            if leader is None or leader.seat != seat:
+                raise violation("not_your_leader", f"{lid!r} is not a leader of the {seat} army", R_RANKS)
+            if leader.drawn:
+                raise violation("leader_drawn", f"{leader.name} is already drawn", R_RANKS)
+        case c.InitiateScouting() | c.DeclineScouting():
+            if state.armies[seat].id != "byzantines":
+                raise violation("scouting_byzantine_only",
+                                "only the Byzantine army may initiate scouting as a pre-battle function", R_SCOUTING)
+            if state.scouting is not None:
+                raise violation("scouting_decided", "the Byzantine player has already decided on scouting", R_SCOUTING)
+        case c.Deploy(unit=uid, x=x, y=y):
+            if state.phase != "deployment":
+                raise violation("not_deploying", "draw every leader before deploying", R_DEPLOY)
+            unit = _own_unit(state, seat, uid, R_DEPLOY)
+            if unit.troop_type == "horse-holders":
+                raise violation("not_deployable", "horse holders are placed when knights dismount", R_DISMOUNT)
+            army = state.armies[seat]
+            problem = deployment_problem(
+                eastern=army.eastern, western_facing_eastern=army.western and facing_eastern(state, seat),
+                skirmish=unit.skirmish, horse_archers=unit.troop_type == "horse-archers", x=x, y=y,
+                width=state.width_inches)
+            if problem:
+                raise violation("outside_deployment_zone", f"{unit.name}: {problem}", R_DEPLOY)
+        case c.FinishDeployment():
+            if state.phase != "deployment":
+                raise violation("not_deploying", "draw every leader before deploying", R_DEPLOY)
+            missing = [u.name for u in state.units.values() if u.seat == seat and not u.deployed]
+            if missing:
+                raise violation("units_not_deployed", f"not yet deployed: {', '.join(missing)}", R_DEPLOY)
+        case _:
+            raise violation("not_before_battle", f"{type(command).__name__} comes once the battle begins", R_CORE)
+
+
+def _check_response(state: DobState, seat: str, command: Any) -> None:
+    ch = state.charge
+    charger, target = state.units[ch.charger], state.units[ch.target]
+    allowed = responses(state, charger, target, ch.caught, ch.from_front, ch.terrain_check)
+    name = {c.FallBack: "fall-back", c.TerrainCheck: "terrain-check", c.DefensiveFire: "defensive-fire",
+            c.Stand: "stand"}.get(type(command))
+    rule = R_REACTION if target.troop_type == "horse-archers" else R_RESPONSE
+    if name not in allowed:
+        raise violation("response_not_on_chart", f"{target.name} charged: the response chart allows "
+                        f"{', '.join(allowed) or 'nothing more'}", rule)
+    if isinstance(command, (c.DefensiveFire, c.Stand)):
+        _attached(state, seat, command.attached_leader, R_SPEARMEN)
+
+
+def _check_move(state: DobState, seat: str, command: Any) -> None:
+    match command:
+        case c.BeginMove():
+            if state.move_begun:
+                raise violation("move_begun", "the game move has begun", R_CORE)
+            return
+        case c.EndMove():
+            if not state.move_begun:
+                raise violation("move_not_begun", "begin the game move first", R_CORE)
+            return
+        case c.Move(unit=uid, x=x, y=y):
+            unit, _, _ = _order(state, seat, uid, "move", R_CORE)
+            if not (0 <= x <= state.width_inches and 0 <= y <= 48):
+                raise violation("off_table", f"({x}\", {y}\") is off the table", R_SETUP)
+            if command.fire_at is not None:
+                _check_free_fire(state, seat, unit, command.fire_at, command.fire_range_inches)
+        case c.ChangeFormation(unit=uid, formation=formation):
+            unit, _, _ = _order(state, seat, uid, "change-formation", R_CORE)
+            if formation == "square" and unit.eastern_spearmen:
+                raise violation("no_square", "Eastern spearmen may not form square", R_SQUARE)
+            if formation == unit.formation:
+                raise violation("same_formation", f"{unit.name} is already in {formation}", R_CORE)
+        case c.Fire(unit=uid, target=tid, range_inches=rng):
+            unit, _, _ = _order(state, seat, uid, "fire", R_WEAPONS)
+            target = _enemy_unit(state, seat, tid, R_WEAPONS)
+            _check_reach(unit, target, rng)
+        case c.Charge(unit=uid, target=tid):
+            unit, _, _ = _order(state, seat, uid, "charge", R_RESPONSE)
+            target = _enemy_unit(state, seat, tid, R_RESPONSE)
+            if target.troop_type == "horse-holders":
+                raise violation("contact_horse_holders", "horse holders are contacted, not charged: "
+                                "contact-horse-holders", R_DISMOUNT)
+            _attached(state, seat, command.attached_leader, R_SPEARMEN)
+            if command.fire_before_contact and not (unit.note8 and weapon_of(unit)):
+                raise violation("no_skirmish_weapons", f"{unit.name} has no integral skirmish weapons (Note 8)",
+                                R_SKIRMISH)
+        case c.Dismount(unit=uid, horse_holders_x=hx, horse_holders_y=hy):
+            unit, _, _ = _order(state, seat, uid, "dismount", R_DISMOUNT)
+            if unit.dismounted:
+                raise violation("already_dismounted", "knights dismount once; they fight on foot for the rest "
+                                "of the battle", R_DISMOUNT)
+            if not unit.may_dismount:
+                raise violation("not_mounted_knights", f"{unit.name} are not knights that began the game mounted",
+                                R_DISMOUNT)
+            gap = math.hypot(hx - unit.x, hy - unit.y)
+            if gap > HORSE_HOLDER_DISTANCE:
+                raise violation("horse_holders_too_far",
+                                f"the horse holders must be placed within 3\" of the knights, not {gap:.1f}\"",
+                                R_DISMOUNT)
+        case c.ContactHorseHolders(unit=uid, horse_holders=hid):
+            if not state.move_begun:
+                raise violation("move_not_begun", "begin the game move first", R_CORE)
+            unit = _own_unit(state, seat, uid, R_DISMOUNT)
+            if unit.condition in ("routed", "lost") or not unit.deployed:
+                raise violation("unit_cannot_act", f"{unit.name} is {unit.condition}", R_DISMOUNT)
+            holders = _enemy_unit(state, seat, hid, R_DISMOUNT)
+            if holders.troop_type != "horse-holders":
+                raise violation("not_horse_holders", f"{holders.name} are not horse holders", R_DISMOUNT)
+        case c.ReturnFire() | c.HoldFire():
+            raise violation("no_fire_pending", "no fire awaits an answer", R_WEAPONS)
+        case c.FallBack() | c.TerrainCheck() | c.DefensiveFire() | c.Stand():
+            raise violation("no_charge_pending", "no charge awaits a response", R_RESPONSE)
+        case _:
+            raise violation("not_in_battle", f"{type(command).__name__} comes before the battle", R_CORE)
+
+
+def _check_reach(unit: Unit, target: Unit, rng: float) -> None:
+    w = weapon_of(unit)
+    if w is None:
+        raise violation("no_missile_weapon", f"{unit.name} has no missile weapon", R_WEAPONS)
+    if rng <= 0:
+        raise violation("bad_range", "a range is a positive number of inches", R_WEAPONS)
+    if range_band(w, rng) is None:
+        reach = max(w.effective, w.ineffective)
+        raise violation("out_of_range", f"{w.name} reaches {reach}\"; {target.name} is {rng:g}\" away", R_WEAPONS)
+
+
+def _check_free_fire(state: DobState, seat: str, unit: Unit, tid: str, rng: float | None) -> None:
+    if not unit.note8:
+        raise violation("no_skirmish_weapons", f"{unit.name} has no integral skirmish weapons (Note 8)", R_SKIRMISH)
+    target = _enemy_unit(state, seat, tid, R_SKIRMISH)
+    if rng is None:
+        raise violation("bad_range", "say the range of the free fire", R_SKIRMISH)
+    _check_reach(unit, target, rng)
+
+
+# -- legal commands --------------------------------------------------------------------------------------------
+def candidates(state: DobState, seat: str) -> list[Any]:
+    """Commands to try: every one ``legal`` lists is checked by :func:`check`."""
+    if state.phase == "over" or seat not in to_act(state):
+        return []
+    if state.ruling is not None:
+        return [c.AcceptRuling(state.ruling.number), c.RejectRuling(state.ruling.number)]
+    if state.phase in ("leaders", "deployment"):
+        out: list[Any] = [c.DrawLeader(l.id) for l in state.leaders.values() if l.seat == seat and not l.drawn]
+        if state.armies[seat].id == "byzantines" and state.scouting is None:
+            out += [c.InitiateScouting(), c.DeclineScouting()]
+        if state.phase == "deployment":
+            for u in state.units.values():
+                if u.seat == seat and not u.deployed:
+                    out.append(c.Deploy(u.id, *suggested_position(state, seat, u)))
+            out.append(c.FinishDeployment())
+        return out
+    if state.charge is not None:
+        return [c.FallBack("15-inches-away"), c.FallBack("into-rough-or-difficult-terrain"),
+                c.FallBack("through-supporting-friend-in-good-order"), c.TerrainCheck(), c.DefensiveFire(), c.Stand()]
+    if state.fire is not None:
+        return [c.ReturnFire(), c.HoldFire()]
+    if not state.move_begun:
+        return [c.BeginMove()]
+    out = []
+    mine = [u for u in state.units.values() if u.seat == seat and u.deployed and u.condition not in ("routed", "lost")]
+    enemies = [u for u in state.units.values() if u.seat in state.opponents(seat) and u.deployed
+               and u.condition != "lost"]
+    for u in mine:
+        w = weapon_of(u)
+        for t in enemies:
+            if t.troop_type == "horse-holders":
+                out.append(c.ContactHorseHolders(u.id, t.id))
+                continue
+            if w is not None:
+                out.append(c.Fire(u.id, t.id, float(w.effective)))
+            out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=True))
+            out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=False))
+        if u.may_dismount:
+            out.append(c.Dismount(u.id, u.x, max(u.y - 2, 0.0)))
+        out.append(c.ChangeFormation(u.id, "column" if u.formation == "line" else "line"))
+    out.append(c.EndMove())
+    return out
+
+
+def legal(state: DobState, seat: str) -> list[Any]:
+    ok = []
+    for command in candidates(state, seat):
+        try:
+            check(state, seat, command)
+        except RuleViolation:
+            continue
+        ok.append(command)
+    return ok
+
+
+def suggested_position(state: DobState, seat: str, unit: Unit) -> tuple[float, float]:
+    """A legal spot in the unit's zone, spread across the table by the unit's place in its army."""
+    mine = [u.id for u in state.units.values() if u.seat == seat and u.troop_type != "horse-holders"]
+    i, n = mine.index(unit.id), len(mine)
+    w = state.width_inches
+    margin = 12 if deployment_zone(state, seat) == "western facing eastern" else 6
+    x = margin + (w - 2 * margin) * (i + 1) / (n + 1)
+    y = 10.0 if deployment_zone(state, seat) == "western facing eastern" else 6.0
+    return round(x, 1), y
+
+
+def choices(state: DobState, seat: str) -> list[dict[str, Any]]:
+    """The spaces a client composes (RULES_NOTES.md, "Legal commands"): positions and ranges."""
+    if seat not in to_act(state) or state.ruling is not None:
+        return []
+    out = []
+    if state.phase == "deployment":
+        units = [u.id for u in state.units.values() if u.seat == seat and u.troop_type != "horse-holders"]
+        out.append({"type": "deploy", "description": "place a unit anywhere its army's deployment zone allows (1-1.2)",
+                    "unit": units, "x": {"min": 0, "max": state.width_inches}, "y": {"min": 0, "max": 48},
+                    "zone": deployment_zone(state, seat)})
+    if state.phase == "battle" and state.move_begun and state.charge is None and state.fire is None:
+        out.append({"type": "move", "description": "move a unit to any point on the table, inches in its army's frame",
+                    "unit": [u.id for u in state.units.values() if u.seat == seat and u.deployed
+                             and u.troop_type != "horse-holders" and u.condition not in ("routed", "lost")],
+                    "x": {"min": 0, "max": state.width_inches}, "y": {"min": 0, "max": 48}})
+        out.append({"type": "fire", "description": "fire at any range up to the weapon's reach (1-9)",
+                    "range_inches": {"min": 0, "exclusive_min": True, "max": "the weapon's ineffective (or effective) range"},
+                    "modifiers": "reason → value, added after the weapon bonus"})
+    out.append({"type": "propose-ruling", "description": "a ruling the other seats accept: topic, rule, decision, "
+                "ruled_by and its effects", "topic": ["combat-result", "response", "morale", "honour", "casualties",
+                                                     "end-of-battle", "other"],
+                "deeds": dict(CHARTS.honour.deeds)})
+    return out
+
+
+# -- what happens -----------------------------------------------------------------------------------------------
+class Step(BaseStep):
+    """The events of one decision (domain/rules/base.py), with this rule system's helpers."""
+
+    fold = staticmethod(evolve)
+
+    def __init__(self, state: DobState, rng: Rng):
+        super().__init__(state, rng)
+        self.unrecorded: list[str] = []  # cards drawn in this decision whose event is not yet emitted
+
+    def emit(self, event: EventData) -> None:
+        super().emit(event)
+        self.unrecorded = [x for x in self.unrecorded if x not in self.state.out]
+
+    def draw(self, count: int, purpose: str) -> list[str]:
+        """``count`` cards from the shared deck: the first cards in the last shuffle's order that
+        are not out; when the deck runs out it is reshuffled (a recorded CardsShuffled) with every
+        card but those drawn and not yet recorded."""
+        taken: list[str] = []
+        while len(taken) < count:
+            s = self.state
+            gone = set(s.out) | set(self.unrecorded) | set(taken)
+            if s.shuffle is None or len(gone) >= len(DECK):
+                self.emit(self.rng.shuffle(DECK_NAME, len(DECK), purpose=f"the deck runs out: {purpose}"
+                                           if s.shuffle else f"the deck before the battle: {purpose}"))
+                continue
+            order = self.rng.order(s.shuffle)
+            taken.append(next(DECK[i] for i in order if DECK[i] not in gone))
+        self.unrecorded += taken
+        return taken
+
+    def roll(self, count: int, purpose: str, seat: str | None = None) -> list[int]:
+        if count <= 0:
+            return []
+        rolled = self.rng.roll(D20, count, purpose, seat)
+        self.emit(rolled)
+        return [int(f) for f in rolled.faces]
+
+
+def decide(state: DobState, seat: str, command: Any, rng: Rng) -> list[EventData]:
+    check(state, seat, command)
+    step = Step(state, rng)
+    match command:
+        case c.DrawLeader(leader=lid):
+            draw_leader(step, lid)
+        case c.InitiateScouting():
+            scout(step, seat)
+        case c.DeclineScouting():
+            step.emit(ev.ScoutingDeclined(by=seat))
+        case c.Deploy(unit=uid, x=x, y=y):
+            step.emit(ev.UnitDeployed(unit=uid, x=x, y=y, zone=deployment_zone(state, seat)))
+        case c.FinishDeployment():
+            step.emit(ev.DeploymentFinished(seat=seat))
+        case c.BeginMove():
+            begin_move(step, seat)
+        case c.Move():
+            give_order(step, command.unit, "move")
+            if command.fire_at and command.fire_when == "before":
+                free_fire(step, command.unit, command.fire_at, command.fire_range_inches)
+            step.emit(ev.UnitMoved(unit=command.unit, x=command.x, y=command.y))
+            if command.fire_at and command.fire_when == "after":
+                free_fire(step, command.unit, command.fire_at, command.fire_range_inches)
+        case c.ChangeFormation(unit=uid, formation=formation):
+            give_order(step, uid, "change-formation")
+            step.emit(ev.FormationChanged(unit=uid, formation=formation))
+        case c.Fire():
+            give_order(step, command.unit, "fire")
+            declare_fire(step, command)
+        case c.ReturnFire(modifiers=mods):
+            resolve_exchange(step, returned=tuple(sorted(mods.items())))
+        case c.HoldFire():
+            resolve_exchange(step, returned=None)
+        case c.Charge():
+            charge(step, command)
+        case c.FallBack(how=how):
+            ch = step.state.charge
+            step.emit(ev.FellBack(unit=ch.target, charger=ch.charger, how=how))
+        case c.TerrainCheck():
+            terrain_check(step)
+        case c.DefensiveFire(attached_leader=lid):
+            ch = step.state.charge
+            shoot_once(step, ch.target, ch.charger, reaction=True, why="defensive fire before the combat")
+            contact(step, half_dice=False, target_leader=lid)
+        case c.Stand(attached_leader=lid):
+            contact(step, half_dice=False, target_leader=lid)
+        case c.Dismount():
+            dismount(step, command)
+        case c.ContactHorseHolders(unit=uid, horse_holders=hid):
+            step.emit(ev.HorseHoldersLost(unit=hid, contacted_by=uid))
+            leader = step.state.units[uid].leader
+            step.emit(ev.HonourAwarded(leader=leader, deed="defeated-knights",
+                                       points=CHARTS.honour.deeds["defeated-knights"], rule=R_DISMOUNT))
+        case c.EndMove():
+            i = state.seats.index(seat)
+            step.emit(ev.MoveEnded(seat=seat, move=state.move, next_seat=state.seats[(i + 1) % len(state.seats)]))
+        case c.ProposeRuling():
+            proposal = msgspec.to_builtins(command)
+            proposal.pop("type", None)
+            step.emit(ev.RulingProposed(number=state.rulings + 1, proposed_by=seat,
+                                        awaiting=[s for s in state.seats if s != seat], proposal=proposal))
+        case c.AcceptRuling(number=n):
+            step.emit(ev.RulingAccepted(number=n, seat=seat))
+            if not to_act(step.state):
+                record_ruling(step)
+        case c.RejectRuling(number=n):
+            step.emit(ev.RulingWithdrawn(number=n, rejected_by=seat))
+    return step.events
+
+
+# -- leaders (1-4 and the core rules) -------------------------------------------------------------------------
+def rank_from(card: str, eastern: bool) -> tuple[str, int] | None:
+    table = CHARTS.eastern_ranks if eastern else CHARTS.western_ranks.table
+    r = rank_of(card)
+    line = next((l for l in table if r in l.cards), None)
+    return (line.title, line.social_rank) if line else None
+
+
+def draw_leader(step: Step, lid: str) -> None:
+    leader = step.state.leaders[lid]
+    seat = leader.seat
+    fixed = leader.fixed_rank
+    if fixed is not None:
+        titles = CHARTS.eastern_fixed_titles if leader.eastern else CHARTS.western_ranks.fixed_titles
+        step.emit(ev.SocialRankSet(leader=lid, title=titles[str(fixed)], social_rank=fixed))
+    else:
+        cards = step.draw(1, f"social rank of {leader.name}")
+        while not leader.eastern and rank_of(cards[-1]) in CHARTS.western_ranks.draw_again:
+            cards += step.draw(1, f"social rank of {leader.name}, drawn again")
+        title, rank = rank_from(cards[-1], leader.eastern)
+        step.emit(ev.SocialRankDrawn(leader=lid, cards=cards, table="eastern" if leader.eastern else "western",
+                                     title=title, social_rank=rank))
+    rank = step.state.leaders[lid].social_rank
+    esteem_card, motivation_card, *skill_cards = step.draw(6, f"attributes of {leader.name}")
+    esteem = card_value(esteem_card) + rank
+    mv = card_value(motivation_card)
+    motivation = next(m.motivation for m in CHARTS.motivation if mv in m.values)
+    skills = dict(zip(("initiative", "morale", "combat", "personal_combat"), skill_cards))
+    values = {k: card_value(v) + CHARTS.skills[k] for k, v in skills.items()}
+    step.emit(ev.LeaderAttributesDrawn(
+        leader=lid, seat=seat, esteem_card=esteem_card, esteem=esteem, household=rank + esteem,
+        motivation_card=motivation_card, motivation=motivation, skill_cards=skills, **values))
+    step.emit(ev.LeaderReady(leader=lid, seat=seat))
+
+
+def scout(step: Step, seat: str) -> None:
+    """1-7: each army's scouting points from a card (reconstruction); the opponents' halved."""
+    s = step.state
+    cards = dict(zip(s.seats, step.draw(len(s.seats), "scouting points")))
+    halved = s.opponents(seat)
+    points = {p: card_value(card) // 2 if p in halved else card_value(card) for p, card in cards.items()}
+    step.emit(ev.ScoutingResolved(by=seat, cards=cards, points=points, halved=halved))
+
+
+# -- the game move -------------------------------------------------------------------------------------------------
+def begin_move(step: Step, seat: str) -> None:
+    step.emit(ev.MoveBegan(seat=seat, move=step.state.move))
+    for leader in [l for l in step.state.leaders.values() if l.seat == seat]:
+        roll, = step.roll(1, f"initiative of {leader.name}", seat)
+        total = roll + leader.distraction
+        passed = total <= leader.initiative
+        step.emit(ev.InitiativeChecked(leader=leader.id, seat=seat, roll=roll, distraction=leader.distraction,
+                                       total=total, initiative=leader.initiative, passed=passed))
+        count = max(leader.social_rank + 1, 1) if passed else CHARTS.command.cards_on_initiative_fail
+        step.emit(ev.CommandCardsCounted(leader=leader.id, seat=seat, count=count))
+        cards = step.draw(count, f"command cards of {leader.name}")
+        step.emit(ev.CommandCardsDrawn(leader=leader.id, seat=seat, cards=cards,
+                                       command_points=sum(card_value(x) for x in cards)))
+
+
+def give_order(step: Step, uid: str, order: str) -> None:
+    unit = step.state.units[uid]
+    cost = CHARTS.order_costs.fire if order == "fire" else CHARTS.order_costs.manoeuvre
+    step.emit(ev.OrderGiven(leader=unit.leader, unit=uid, order=order, cost=cost))
+
+
+# -- fire ---------------------------------------------------------------------------------------------------------
+def declare_fire(step: Step, command: c.Fire) -> None:
+    s = step.state
+    firer, target = s.units[command.unit], s.units[command.target]
+    can_return = can_fire_on(target, firer, command.range_inches)
+    step.emit(ev.FireDeclared(exchange=s.exchanges + 1, firer=firer.id, target=target.id,
+                              range_inches=command.range_inches, in_open=command.in_open, can_return=can_return,
+                              modifiers=dict(sorted(command.modifiers.items()))))
+    if not can_return:  # nothing to wait for: the volley now
+        v = volley(firer, target, command.range_inches, command.in_open, tuple(sorted(command.modifiers.items())))
+        shoot(step, s.exchanges + 1, 1, firer.id, target.id, command.range_inches, v, reaction=False)
+
+
+def resolve_exchange(step: Step, returned: tuple[tuple[str, int], ...] | None) -> None:
+    """1-9: the higher rate of fire fires first; the slower returns fire in its current state
+    after any morale checks; identical rates fire simultaneously."""
+    s = step.state
+    pending = s.fire
+    firer_mods = pending.modifiers
+    if returned is None:
+        step.emit(ev.FireHeld(exchange=pending.exchange, unit=pending.target))
+        f, t = step.state.units[pending.firer], step.state.units[pending.target]
+        shoot(step, pending.exchange, 1, f.id, t.id, pending.range_inches,
+              volley(f, t, pending.range_inches, pending.in_open, firer_mods), reaction=False)
+        return
+    mods = {pending.firer: firer_mods, pending.target: returned}
+    other = {pending.firer: pending.target, pending.target: pending.firer}
+    steps = order_of_fire(s.units[pending.firer], s.units[pending.target])
+    for n, shooters in enumerate(steps, start=1):
+        now = step.state
+        volleys = []
+        for u in shooters:
+            shooter, target = now.units[u.id], now.units[other[u.id]]
+            if shooter.condition in ("routed", "lost") or shooter.cos == 0:
+                continue
+            volleys.append((shooter.id, target.id, volley(shooter, target, pending.range_inches, pending.in_open,
+                                                          mods[u.id])))
+        for shooter_id, target_id, v in volleys:
+            shoot(step, pending.exchange, n, shooter_id, target_id, pending.range_inches, v,
+                  reaction=shooter_id == pending.target)
+
+
+def shoot(step: Step, exchange: int, order: int, firer_id: str, target_id: str, range_inches: float,
+          v: Volley | None, reaction: bool) -> None:
+    """Roll a volley's dice, record it, then any morale check it calls for and, for fire without
+    orders, the (-) distraction of the commanding leader (1-8)."""
+    if v is None:
+        return
+    firer = step.state.units[firer_id]
+    target = step.state.units[target_id]
+    faces = step.roll(v.dice, f"{firer.name} fire on {target.name}: {v.dice} dice needing {v.target_number} or less")
+    hits = sum(1 for f in faces if f <= v.target_number)
+    level = damage(hits)
+    step.emit(ev.VolleyFired(
+        exchange=exchange, order=order, firer=firer_id, target=target_id, weapon=v.weapon.id,
+        rate_of_fire=v.weapon.rate_of_fire, range_inches=range_inches, range_band=v.range_band,
+        combat_value=v.combat_value, modifiers=v.modifiers, target_number=v.target_number, dice=v.dice,
+        half_dice=v.half_dice, faces=faces, hits=hits, damage=level.damage,
+        figures_lost=min(level.figures, target.figures), disordered=level.disorder, reaction=reaction))
+    hit = step.state.units[target_id]
+    if level.morale_check and hit.condition not in ("lost", "routed"):
+        roll, = step.roll(1, f"morale check of {hit.name}")
+        passed = roll <= hit.combat_value
+        step.emit(ev.MoraleChecked(unit=hit.id, roll=roll, target_number=hit.combat_value, passed=passed,
+                                   condition=hit.condition if passed else "routed"))
+    if reaction:
+        step.emit(ev.DistractionIncurred(leader=firer.leader, unit=firer_id, modifier=CHARTS.command.distraction))
+
+
+def shoot_once(step: Step, firer_id: str, target_id: str, reaction: bool, why: str,
+               range_inches: float | None = None) -> None:
+    """A one-way volley at effective range (defensive fire, fire before contact, a horse archer
+    unit that stands): its own exchange, order 1."""
+    s = step.state
+    firer, target = s.units[firer_id], s.units[target_id]
+    w = weapon_of(firer)
+    if w is None or firer.condition in ("routed", "lost"):
+        return
+    rng = float(w.effective) if range_inches is None else range_inches
+    n = s.exchanges + 1
+    step.emit(ev.FireDeclared(exchange=n, firer=firer_id, target=target_id, range_inches=rng, in_open=True,
+                              can_return=False, modifiers={}))
+    shoot(step, n, 1, firer_id, target_id, rng, volley(firer, target, rng, True), reaction=reaction)
+
+
+def free_fire(step: Step, uid: str, tid: str, rng: float | None) -> None:
+    """1-8: a free fire as skirmishers before or after the manoeuvre."""
+    shoot_once(step, uid, tid, reaction=False, why="free fire", range_inches=rng)
+
+
+# -- charges and reactions (1-2, 1-10) ----------------------------------------------------------------------------
+def charge(step: Step, command: c.Charge) -> None:
+    give_order(step, command.unit, "charge")
+    if command.fire_before_contact:
+        shoot_once(step, command.unit, command.target, reaction=False, why="fire before contact")
+    s = step.state
+    charger, target = s.units[command.unit], s.units[command.target]
+    step.emit(ev.ChargeDeclared(charger=charger.id, target=target.id, caught=command.caught_in_one_normal_move,
+                                from_front=command.from_front, attached_leader=command.attached_leader,
+                                responses=responses(s, charger, target, command.caught_in_one_normal_move,
+                                                    command.from_front)))
+
+
+def terrain_check(step: Step) -> None:
+    """1-10 B: "If caught in a normal make a Terrain check. Pass see A above. Fail stand, fire at
+    effective range and fight with half dice." The check: a d20 equal to or under the unit's
+    combat value (reconstruction)."""
+    ch = step.state.charge
+    unit = step.state.units[ch.target]
+    roll, = step.roll(1, f"terrain check of {unit.name}")
+    passed = roll <= unit.combat_value
+    step.emit(ev.TerrainChecked(unit=unit.id, roll=roll, target_number=unit.combat_value, passed=passed))
+    if not passed:
+        shoot_once(step, ch.target, ch.charger, reaction=True, why="stands and fires at effective range")
+        contact(step, half_dice=True, target_leader=None)
+
+
+def contact(step: Step, half_dice: bool, target_leader: str | None) -> None:
+    """The charge contacts: the target stands; both units make their order test upon entering
+    combat (a d20 equal to or under the combat value plus an attached leader's morale skill;
+    Eastern spearmen never add it, 1-5)."""
+    ch = step.state.charge
+    step.emit(ev.ChargeStood(unit=ch.target, charger=ch.charger, half_dice=half_dice))
+    for uid, lid in ((ch.charger, ch.attached_leader), (ch.target, target_leader)):
+        unit = step.state.units[uid]
+        if unit.condition in ("routed", "lost"):
+            continue
+        bonus = step.state.leaders[lid].morale if lid else 0
+        refused = bool(lid) and unit.eastern_spearmen
+        number = unit.combat_value + (0 if refused else bonus)
+        roll, = step.roll(1, f"order test of {unit.name} entering combat")
+        passed = roll <= number
+        step.emit(ev.OrderTested(unit=uid, roll=roll, combat_value=unit.combat_value, leader_bonus=bonus,
+                                 leader_bonus_refused=refused, target_number=number, passed=passed,
+                                 condition=unit.condition if passed else "disordered"))
+
+
+def dismount(step: Step, command: c.Dismount) -> None:
+    give_order(step, command.unit, "dismount")
+    unit = step.state.units[command.unit]
+    d = unit.dismounted_as
+    cos = unit.cos
+    step.emit(ev.KnightsDismounted(unit=unit.id, troop_type=d.troop_type, combat_value=d.combat_value,
+                                   figures_per_cos=d.figures_per_cos, figures=cos * d.figures_per_cos))
+    step.emit(ev.HorseHoldersPlaced(unit=f"{command.unit}-horse-holders", knights=unit.id,
+                                    x=command.horse_holders_x, y=command.horse_holders_y))
+
+
+# -- rulings and the end -----------------------------------------------------------------------------------------
+def record_ruling(step: Step) -> None:
+    r = step.state.ruling
+    p = msgspec.convert(r.proposal | {"type": "propose-ruling"}, c.ProposeRuling)
+    step.emit(ev.RulingRecorded(number=r.number, topic=p.topic, rule=p.rule, ruled_by=p.ruled_by, decision=p.decision))
+    for deed in p.honour:
+        step.emit(ev.HonourAwarded(leader=deed.leader, deed=deed.deed, points=CHARTS.honour.deeds[deed.deed],
+                                   rule=p.rule))
+    for item in p.conditions:
+        step.emit(ev.ConditionChanged(unit=item.unit, condition=item.condition))
+    for item in p.casualties:
+        step.emit(ev.CasualtiesTaken(unit=item.unit, figures=item.figures))
+    if p.end is not None:
+        s = step.state
+        honour = {lid: l.honour for lid, l in s.leaders.items()}
+        scores = {seat: float(sum(l.honour for l in s.leaders.values() if l.seat == seat)) for seat in s.seats}
+        if p.end.winner is None:
+            outcome = Outcome(draw=True, reason=p.end.reason or "a drawn battle", scores=scores)
+        else:
+            edge = s.armies[p.end.winner].edge
+            ranking = ([x for x in s.seats if s.armies[x].edge == edge]
+                       + [x for x in s.seats if s.armies[x].edge != edge])
+            outcome = Outcome(winner=p.end.winner, reason=p.end.reason or "the field is won", scores=scores,
+                              ranking=ranking)
+        step.emit(ev.BattleEnded(outcome=outcome, honour=honour))

@@ -1,0 +1,108 @@
+"""Issue 19, the analysis routes over HTTP: never during play (403 to its seats and to
+everyone), 202 with progress then 200 with every decision's chances and the swings, the
+commands of a step ranked with the one played marked, a study fork analysed while it is
+played, and rule systems that do not play themselves refused by name."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from tests.conftest import new_game, post
+
+SEATS = ("crusaders", "ayyubids")
+
+
+@pytest.fixture(autouse=True)
+def in_process_pool(monkeypatch):
+    monkeypatch.setenv("HERALD_ANALYSIS_WORKERS", "0")  # rollouts in a thread of the test's process
+
+
+def play(client, game: dict, r: random.Random, until_end: bool = True, steps: int = 10_000) -> None:
+    for _ in range(steps):
+        summary = client.get(f"/games/{game['id']}").json()
+        if summary["status"] == "ended":
+            return
+        seat = summary["to_act"][0]
+        listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": seat}).json()["commands"]
+        assert post(client, game, seat, r.choice(listed)).status_code == 201
+
+
+def finished(client, url: str, params: dict, token: str | None = None, seconds: float = 300) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    deadline = time.monotonic() + seconds
+    while True:
+        response = client.get(url, params=params, headers=headers)
+        if response.status_code == 200:
+            return response.json()
+        assert response.status_code == 202, response.text
+        progress = response.json()
+        assert progress["status"] == "running" and 0 <= progress["done"] <= progress["total"]
+        assert response.headers["Retry-After"] == "1"
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+
+
+def test_no_engine_help_during_play(client):
+    game = new_game(client, "saladin", SEATS, scenario="arsuf")
+    for token in (game["seat_tokens"]["crusaders"], game["seat_tokens"]["ayyubids"], None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        for url in (f"/games/{game['id']}/analysis", f"/games/{game['id']}/analysis/1/commands"):
+            response = client.get(url, headers=headers)
+            assert response.status_code == 403, response.text
+            assert response.json()["code"] == "analysis_of_live_game"
+
+
+def test_a_rule_system_that_does_not_play_itself_is_refused(client):
+    game = new_game(client)  # the open table
+    response = client.get(f"/games/{game['id']}/analysis")
+    assert response.status_code == 422 and response.json()["code"] == "analysis_unavailable"
+
+
+def test_an_ended_game_analysed_then_its_commands_ranked(client):
+    game = new_game(client, "saladin", SEATS, scenario="arsuf")
+    play(client, game, random.Random(3))
+    ended = client.get(f"/games/{game['id']}").json()
+    url = f"/games/{game['id']}/analysis"
+    body = finished(client, url, {"rollouts": 3})
+    assert body["policy"] == "random" and body["rollouts"] == 3 and body["complete"]
+    points = body["points"]
+    decisions = [p for p in points if "decision" in p and p["decision"] is not None]
+    events = client.get(f"/games/{game['id']}/events", params={"limit": 1000}).json()["events"]
+    taken = [e["version"] for e in events if e["type"] == "DecisionTaken"]
+    assert [p["decision"] for p in decisions] == taken  # one point per decision, then the last board
+    last = points[-1]
+    winner = ended["outcome"]["winner"]
+    assert last["version"] == ended["version"] and "decision" not in last  # the last board
+    assert last["win"][winner] == 1.0
+    for p in points:
+        assert sum(p["win"].values()) == pytest.approx(1.0, abs=1e-3)
+        assert all(p["low"][k] <= p["win"][k] <= p["high"][k] for k in p["win"])
+    assert body["swings"] and body["swings"][0]["size"] >= body["swings"][-1]["size"]
+    assert body["swings"][0]["version"] in taken and body["swings"][0]["text"]
+    assert finished(client, url, {"rollouts": 3}) == body  # cached: the same answer at once
+    # the commands of the first Activation decision, ranked; the one played marked
+    first = next(p for p in decisions if p["seat"] and p["version"] > 3)
+    ranked = finished(client, f"{url}/{first['version']}/commands", {"rollouts": 2, "policy": "heuristic"})
+    assert ranked["seat"] == first["seat"] and ranked["policy"] == "heuristic"
+    assert sum(c["played"] for c in ranked["commands"]) == 1
+    wins = [c["win"][first["seat"]] for c in ranked["commands"]]
+    assert wins == sorted(wins, reverse=True)
+    boards = {p["version"] for p in points}
+    not_a_board = next(v for v in taken if v not in boards)
+    missing = client.get(f"{url}/{not_a_board}/commands")
+    assert missing.status_code == 404 and missing.json()["code"] == "no_such_position"
+
+
+def test_a_study_fork_is_analysed_while_it_is_played(client):
+    game = new_game(client, "saladin", SEATS, scenario="hattin")
+    play(client, game, random.Random(4), steps=6)
+    fork = client.post(f"/games/{game['id']}/fork", json={"version": 5, "dice": "fresh"})
+    assert fork.status_code == 201, fork.text
+    fork_id = fork.json()["id"]
+    body = finished(client, f"/games/{fork_id}/analysis", {"rollouts": 2},
+                    token=fork.json()["seat_tokens"]["crusaders"])
+    assert body["points"] and body["complete"]
+    assert client.get(f"/games/{game['id']}/analysis").status_code == 403  # the parent is still live

@@ -1,0 +1,52 @@
+"""Day of Battle at the HTTP door: bad input gets a problem+json 4xx naming the rule, and the
+record is unchanged; the players' Army Profiles are checked at creation."""
+
+from __future__ import annotations
+
+import copy
+
+import msgspec
+import pytest
+
+from domain.rules.day_of_battle.data import ARMIES
+from tests.rules.day_of_battle.helpers import SEATS
+
+BODY = {"rules": "day-of-battle", "scenario": "crusaders-seljuq-turks",
+        "seats": {s: {"player": p} for s, p in SEATS.items()}}
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_an_illegal_deployment_is_refused_naming_1_1_2_and_nothing_is_recorded(client, backend):
+    game = client.post("/games", json=BODY).json()
+    auth = {s: {"Authorization": f"Bearer {t}"} for s, t in game["seat_tokens"].items()}
+    for seat, leaders in (("crusaders", ["bohemond", "tancred"]), ("seljuq-turks", ["kilij-arslan", "hasan"])):
+        for leader in leaders:
+            r = client.post(f"/games/{game['id']}/commands", headers=auth[seat],
+                            json={"seat": seat, "command": {"type": "draw-leader", "leader": f"{seat}/{leader}"}})
+            assert r.status_code == 201, r.text
+    before = client.get(f"/games/{game['id']}").json()["version"]
+    r = client.post(f"/games/{game['id']}/commands", headers=auth["crusaders"],
+                    json={"seat": "crusaders", "command": {"type": "deploy", "unit": "crusaders/knights-bohemond",
+                                                           "x": 36, "y": 20}})
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
+    problem = r.json()
+    assert problem["code"] == "day-of-battle.outside_deployment_zone" and problem["rule"] == "1-1.2"
+    assert client.get(f"/games/{game['id']}").json()["version"] == before
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_the_players_army_profiles_are_checked_at_creation(client, backend):
+    armies = {"crusaders": msgspec.to_builtins(ARMIES["crusaders"]),
+              "seljuq-turks": msgspec.to_builtins(ARMIES["seljuq-turks"])}
+    good = client.post("/games", json=BODY | {"options": {"armies": armies}})
+    assert good.status_code == 201, good.text
+    bad = copy.deepcopy(armies)
+    bad["crusaders"]["units"][0]["weapon"] = "longbow"
+    bad["seljuq-turks"]["units"][3]["figures_per_cos"] = 5
+    r = client.post("/games", json=BODY | {"options": {"armies": bad}})
+    assert r.status_code == 422, r.text
+    problem = r.json()
+    assert problem["code"] == "day-of-battle.bad_army_profile"
+    assert any("longbow" in p for p in problem["problems"]) and any("3 figures" in p for p in problem["problems"])
+    schema = client.get("/rules/day-of-battle").json()["owner_data"]["schema"]
+    assert schema

@@ -1,0 +1,330 @@
+"""The supplement's examples and rules, section by section (1-2 to 1-10)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.events import CardsShuffled, GameEnded
+from domain.rules.day_of_battle import events as ev
+from domain.rules.day_of_battle.data import DECK
+from domain.rules.day_of_battle.fire import order_of_fire, volley
+from domain.rules.day_of_battle.rules import rank_from
+from domain.rules.day_of_battle.state import Unit
+from domain.game import project_game, take_decision
+from tests.rules.day_of_battle.helpers import (
+    DOB, NOW, SEED, Loaded, deployed, events, legal, new_game, place, play, refused, with_points,
+)
+
+CRUSADERS, TURKS = "crusaders", "seljuq-turks"
+SPEARMEN, KNIGHTS = f"{TURKS}/spearmen", f"{CRUSADERS}/knights-bohemond"
+HORSE_ARCHERS, CROSSBOWS = f"{TURKS}/horse-archers-right", f"{CRUSADERS}/crossbowmen"
+
+
+def of(kind, evs):
+    return [e for e in evs if isinstance(e, kind)]
+
+
+def battle(mover=CRUSADERS):
+    return with_points(deployed(new_game()), mover)
+
+
+# -- 1-8 ------------------------------------------------------------------------------------------------
+def test_1_8_seljuq_spearmen_charged_from_the_front_fire_4_dice_needing_5_or_less():
+    """1-8: "The unit is 8 Cos. Strong. If it was charged from it's front it would get a defensive fire
+    with 4 dice (half dice). Lets say their combat value was 10. The skirmish weapon adds a +1 for its
+    weapon bonus for a total combat value of 11. Since skirmish fire is always halved against any in the
+    open the spearmen are rolling 4 dice for 5 or less.\""""
+    game = battle()
+    spear = game.state.units[SPEARMEN]
+    assert (spear.cos, spear.combat_value, spear.note8) == (8, 10, True)
+    game = play(game, CRUSADERS, {"type": "charge", "unit": KNIGHTS, "target": SPEARMEN,
+                                  "caught_in_one_normal_move": True})
+    assert {c["type"] for c in legal(game, TURKS)} == {"defensive-fire", "stand"}
+    evs, game = events(game, TURKS, {"type": "defensive-fire"}, faces=[1, 5, 6, 20])
+    volley_ = of(ev.VolleyFired, evs)[0]
+    assert (volley_.dice, volley_.target_number, volley_.half_dice, volley_.hits) == (4, 5, True, 2)
+    assert [(m.reason, m.add, m.halve) for m in volley_.modifiers] == [
+        ("Skirmish weapons weapon bonus", 1, False), ("firing at or as skirmishers in the open", 0, True)]
+    # "Skirmishers that fire in reaction to a charge incur the (-) penalty"
+    assert of(ev.DistractionIncurred, evs)[0].leader == f"{TURKS}/hasan"
+    assert game.state.leaders[f"{TURKS}/hasan"].distraction == 1
+
+
+def test_1_8_the_spearmen_charging_fire_before_contact_again_4_dice_for_5_or_less():
+    """1-8: "Since they have skirmish weapons they are allowed to fire their weapons before they contact
+    the enemy, no matter how far they had to move to contact. Again they would roll 4 dice for a 5 or less.\""""
+    game = battle(TURKS)
+    evs, game = events(game, TURKS, {"type": "charge", "unit": SPEARMEN, "target": KNIGHTS,
+                                     "caught_in_one_normal_move": True, "fire_before_contact": True})
+    v = of(ev.VolleyFired, evs)[0]
+    assert (v.dice, v.target_number, v.reaction) == (4, 5, False)
+    assert of(ev.ChargeDeclared, evs)[0].responses == ["stand"]
+
+
+def test_1_8_with_composite_bows_the_range_is_20_inches_and_the_bonus_2():
+    """1-8: "The range would have been 20" for composite bow rather than 5" for skirmish weapons. And they
+    would have had a weapon bonus of +2 instead of a +1.\""""
+    game = battle()
+    spear = game.state.units[SPEARMEN]
+    knights = game.state.units[KNIGHTS]
+    assert volley(spear, knights, 6, True) is None  # skirmish weapons reach 5"
+    bows = msgspec.structs.replace(spear, weapon="composite-bow")
+    v = volley(bows, knights, 20, True)
+    assert v.modifiers[0].add == 2 and v.dice == 4 and v.range_band == "ineffective"
+
+
+def test_1_8_a_note_8_unit_fires_freely_before_or_after_a_manoeuvre():
+    """1-8: "These allow it a free fire as skirmishers either before or after it performs a maneuver.\""""
+    game = battle(TURKS)
+    evs, game = events(game, TURKS, {"type": "move", "unit": SPEARMEN, "x": 30, "y": 20, "fire_at": KNIGHTS,
+                                     "fire_range_inches": 5, "fire_when": "before"})
+    kinds = [type(e).__name__ for e in evs]
+    assert kinds.index("VolleyFired") < kinds.index("UnitMoved")
+    assert refused(game, TURKS, {"type": "move", "unit": f"{TURKS}/horse-archers-left", "x": 9, "y": 9,
+                                 "fire_at": KNIGHTS, "fire_range_inches": 5}).rule == "1-8"
+
+
+# -- 1-9 ------------------------------------------------------------------------------------------------
+def unit(**kw) -> Unit:
+    base = dict(id="a/u", seat="a", name="u", troop_type="archers", figures_per_cos=1, figures=6,
+                combat_value=12, leader="a/l")
+    return Unit(**(base | kw))
+
+
+def test_1_9_weapon_bonus_first_then_halved_for_firing_at_or_as_skirmishers_in_the_open():
+    """1-9: "a composite bow armed unit with a combat value of 12 fires on a skirmish unit with a combat
+    value of 6. The composite bow unit adds +2 weapon bonus for a modified combat value of 14. The
+    skirmisher adds +1 weapon bonus for a modified combat value of 7. ... In this example both units
+    would be halved for firing at or being skirmishers in the open.\""""
+    bows = unit(weapon="composite-bow")
+    skirmishers = unit(id="b/s", seat="b", combat_value=6, weapon="skirmish-weapons", skirmish=True)
+    a, b = volley(bows, skirmishers, 5, True), volley(skirmishers, bows, 5, True)
+    assert [m.add for m in a.modifiers] == [2, 0] and a.target_number == 14 // 2
+    assert [m.add for m in b.modifiers] == [1, 0] and b.target_number == 7 // 2
+    assert b.dice == 6  # "normal skirmishers who roll full dice"
+
+
+def test_1_9_equal_rates_of_fire_are_simultaneous():
+    """1-9: "In the case of identical rates of fire the fire is simultaneous.\""""
+    a, b = unit(weapon="composite-bow"), unit(id="b/u", weapon="horse-bow")
+    assert order_of_fire(a, b) == [[a, b]]
+    c = unit(id="c/u", weapon="light-crossbow")
+    assert order_of_fire(c, a) == [[a], [c]]
+
+
+def test_1_9_horse_archers_fire_first_and_the_crossbows_return_fire_in_disorder_at_half_value():
+    """1-9: "The horse archers have the higher rate of fire and do so first, inflicting medium damage on
+    the crossbows. The medium damage disorders the crossbows and inflicts 1 figure casualty on them. The
+    crossbows then return fire in disorder which halves their final combat value. Since this was a
+    reactionary fire the crossbows add a (-) distraction modifier to their leader.\""""
+    game = battle(TURKS)
+    game = play(game, TURKS, {"type": "fire", "unit": HORSE_ARCHERS, "target": CROSSBOWS, "range_inches": 8})
+    assert {c["type"] for c in legal(game, CRUSADERS)} == {"return-fire", "hold-fire"}
+    evs, game = events(game, CRUSADERS, {"type": "return-fire"},
+                       faces=[1, 2, 20, 20, 20, 20, 20, 20] + [1, 19, 19, 19])
+    first, second = of(ev.VolleyFired, evs)
+    assert (first.firer, first.order, first.rate_of_fire, first.damage) == (HORSE_ARCHERS, 1, 3, "medium")
+    assert (first.figures_lost, first.disordered) == (1, True)
+    assert (second.firer, second.order, second.rate_of_fire) == (CROSSBOWS, 2, 2)
+    assert second.modifiers[-1].reason == "firing in disorder" and second.target_number == (10 + 3) // 2
+    assert of(ev.DistractionIncurred, evs)[0].leader == f"{CRUSADERS}/bohemond"
+    assert game.state.units[CROSSBOWS].condition == "disordered" and game.state.units[CROSSBOWS].figures == 11
+
+
+def test_1_9_out_of_range_is_refused_naming_the_chart():
+    """1-9: Horse Bow "10"/0"": no ineffective range."""
+    game = battle(TURKS)
+    v = refused(game, TURKS, {"type": "fire", "unit": HORSE_ARCHERS, "target": CROSSBOWS, "range_inches": 11})
+    assert v.code == "day-of-battle.out_of_range" and v.rule == "1-9"
+
+
+# -- 1-10, 1-2 -------------------------------------------------------------------------------------------
+def test_1_10_horse_archers_not_caught_fall_back():
+    """1-10: "A) If not caught in one normal move then fallback directly away from the charger
+    maintaining a 15" distance between the two or into rough or difficult terrain or through a
+    supporting friend in good order.\""""
+    game = play(battle(), CRUSADERS, {"type": "charge", "unit": KNIGHTS, "target": HORSE_ARCHERS,
+                                      "caught_in_one_normal_move": False})
+    assert {c["type"] for c in legal(game, TURKS)} == {"fall-back"}
+    assert refused(game, TURKS, {"type": "stand"}).rule == "1-10"
+    evs, game = events(game, TURKS, {"type": "fall-back", "how": "15-inches-away"})
+    assert of(ev.FellBack, evs) and game.state.charge is None
+
+
+def test_1_10_caught_horse_archers_failing_the_terrain_check_stand_fire_and_fight_with_half_dice():
+    """1-10: "B) If caught in a normal make a Terrain check. Pass see A above. Fail stand, fire at
+    effective range and fight with half dice.\""""
+    game = play(battle(), CRUSADERS, {"type": "charge", "unit": KNIGHTS, "target": HORSE_ARCHERS,
+                                      "caught_in_one_normal_move": True})
+    assert [c["type"] for c in legal(game, TURKS)] == ["terrain-check"]
+    passed = play(game, TURKS, {"type": "terrain-check"}, faces=[3])
+    assert {c["type"] for c in legal(passed, TURKS)} == {"fall-back"}
+    evs, game = events(game, TURKS, {"type": "terrain-check"}, faces=[20])
+    assert not of(ev.TerrainChecked, evs)[0].passed
+    v = of(ev.VolleyFired, evs)[0]
+    assert v.range_band == "effective" and v.range_inches == 10
+    assert of(ev.ChargeStood, evs)[0].half_dice and game.state.units[HORSE_ARCHERS].half_dice_in_fight
+
+
+# -- 1-3 ------------------------------------------------------------------------------------------------
+def test_1_3_knights_dismount_once_with_horse_holders_within_3_inches():
+    """1-3: "Knights that begin a game mounted may dismount once during the battle. ... Such an action is
+    considered a maneuver for command point cost. ... a Cos. of horse holders ... must be placed within 3"
+    of the knights.\""""
+    game = place(battle(), KNIGHTS, 30, 10)
+    far = refused(game, CRUSADERS, {"type": "dismount", "unit": KNIGHTS, "horse_holders_x": 30, "horse_holders_y": 6})
+    assert far.code == "day-of-battle.horse_holders_too_far" and far.rule == "1-3"
+    evs, game = events(game, CRUSADERS, {"type": "dismount", "unit": KNIGHTS, "horse_holders_x": 30,
+                                         "horse_holders_y": 8})
+    assert of(ev.OrderGiven, evs)[0].cost == 5  # a manoeuvre
+    knights = game.state.units[KNIGHTS]
+    assert (knights.troop_type, knights.combat_value, knights.dismounted) == ("dismounted-knights", 12, True)
+    assert DOB.view(game.state, None)["armies"][0]["units"][0]["counts_as"].startswith("spearmen against cavalry")
+    again = refused(game, CRUSADERS, {"type": "dismount", "unit": KNIGHTS, "horse_holders_x": 30, "horse_holders_y": 8})
+    assert again.code == "day-of-battle.already_dismounted"
+
+
+def test_1_3_horse_holders_contacted_are_lost_and_count_as_knights_defeated():
+    """1-3: "If the horse holders are contacted by an enemy unit they are lost. This loss counts as
+    defeating knights in combat for honor points for the leader that contacted them.\""""
+    game = place(battle(), KNIGHTS, 30, 10)
+    game = play(game, CRUSADERS, {"type": "dismount", "unit": KNIGHTS, "horse_holders_x": 30, "horse_holders_y": 8})
+    game = play(game, CRUSADERS, {"type": "end-move"})
+    game = with_points(game, TURKS)
+    holders = f"{KNIGHTS}-horse-holders"
+    assert {"type": "contact-horse-holders", "unit": HORSE_ARCHERS, "horse_holders": holders} in legal(game, TURKS)
+    evs, game = events(game, TURKS, {"type": "contact-horse-holders", "unit": HORSE_ARCHERS, "horse_holders": holders})
+    award = of(ev.HonourAwarded, evs)[0]
+    assert (award.leader, award.deed, award.rule) == (f"{TURKS}/kilij-arslan", "defeated-knights", "1-3")
+    assert game.state.units[holders].condition == "lost" and game.state.leaders[award.leader].honour == award.points
+
+
+# -- 1-4 ------------------------------------------------------------------------------------------------
+def test_1_4_eastern_social_ranks_by_card():
+    """1-4: "Joker Sultan 5; 9-10 Caliph 4; 6-8 Emir 3; 3-5,Face Atabeg 2; 2 Warrior 1; Ace Commoner 0"."""
+    table = {"JK1": ("Sultan", 5), "9S": ("Caliph", 4), "10H": ("Caliph", 4), "6D": ("Emir", 3), "8C": ("Emir", 3),
+             "3S": ("Atabeg", 2), "5H": ("Atabeg", 2), "QD": ("Atabeg", 2), "2C": ("Warrior", 1), "AS": ("Commoner", 0)}
+    assert {card: rank_from(card, eastern=True) for card in table} == table
+
+
+class Stacked(Loaded):
+    """Every shuffle leaves the deck in the order given (cards named)."""
+
+    def __init__(self, game, top):
+        super().__init__(game, [])
+        self.top = [DECK.index(c) for c in top]
+
+    def order(self, shuffle):
+        return self.top + [i for i in range(len(DECK)) if i not in self.top]
+
+
+def draw_with(game, seat, leader, top):
+    records = take_decision(game, seat, {"type": "draw-leader", "leader": leader}, Stacked(game, top), NOW, SEED)
+    return [r.typed() for r in records], project_game(game, records)
+
+
+def test_1_4_an_eastern_leader_drawing_a_joker_is_a_sultan_and_a_western_one_draws_again():
+    """1-4: "Joker Sultan 5"; the core rules (quick-play guide): "If a Joker is drawn draw another card"."""
+    game = new_game()
+    evs, _ = draw_with(game, TURKS, f"{TURKS}/hasan", ["JK1"])
+    rank = of(ev.SocialRankDrawn, evs)[0]
+    assert (rank.cards, rank.title, rank.social_rank, rank.table) == (["JK1"], "Sultan", 5, "eastern")
+    evs, game = draw_with(game, CRUSADERS, f"{CRUSADERS}/tancred", ["JK2", "9D", "7S", "5H", "3C", "4D", "8H", "KS"])
+    rank = of(ev.SocialRankDrawn, evs)[0]
+    assert (rank.cards, rank.title, rank.social_rank) == (["JK2", "9D"], "Duke", 4)
+    attrs = of(ev.LeaderAttributesDrawn, evs)[0]
+    # esteem: a card plus social rank; household: rank plus esteem; motivation 5 = mercenary;
+    # initiative and personal combat 10 + the card, morale and combat the card
+    assert (attrs.esteem, attrs.household, attrs.motivation) == (7 + 4, 4 + 11, "mercenary")
+    assert (attrs.initiative, attrs.morale, attrs.combat, attrs.personal_combat) == (13, 4, 8, 15)
+    assert DOB.readers(game.state, attrs) == frozenset({CRUSADERS})
+
+
+def test_the_deck_is_reshuffled_when_it_runs_out_and_each_shuffle_is_recorded():
+    """Core rules: "a deck of 54 playing card's which is reshuffled as it runs out"."""
+    game = new_game()
+    game = play(game, CRUSADERS, {"type": "draw-leader", "leader": f"{CRUSADERS}/bohemond"})
+    state = game.state
+    assert state.shuffles == 1 and len(state.out) == 6
+    nearly = msgspec.structs.replace(state, out=tuple(DECK[:50]))
+    game = msgspec.structs.replace(game, state=nearly)
+    evs, game = events(game, CRUSADERS, {"type": "draw-leader", "leader": f"{CRUSADERS}/tancred"})
+    shuffles = of(CardsShuffled, evs)
+    assert len(shuffles) == 1 and shuffles[0].size == 54 and game.state.shuffles == 2
+
+
+# -- 1-5, 1-6, 1-7 -----------------------------------------------------------------------------------------
+def test_1_6_eastern_spearmen_may_not_form_square():
+    """1-6: "Eastern spearmen as defined above in 1-5 may not form square.\""""
+    game = battle(TURKS)
+    v = refused(game, TURKS, {"type": "change-formation", "unit": SPEARMEN, "formation": "square"})
+    assert v.code == "day-of-battle.no_square" and v.rule == "1-6"
+    play(game, TURKS, {"type": "change-formation", "unit": SPEARMEN, "formation": "column"})
+
+
+def test_1_5_eastern_spearmen_add_no_leader_morale_bonus_to_their_order_test_entering_combat():
+    """1-5: "Eastern spearmen do not add the morale bonus of an attached leader or hero when the unit
+    makes an order test upon entering combat.\""""
+    game = play(battle(), CRUSADERS, {"type": "charge", "unit": KNIGHTS, "target": SPEARMEN,
+                                      "caught_in_one_normal_move": True, "attached_leader": f"{CRUSADERS}/bohemond"})
+    evs, _ = events(game, TURKS, {"type": "stand", "attached_leader": f"{TURKS}/hasan"}, faces=[1, 1])
+    knights, spear = of(ev.OrderTested, evs)
+    morale = game.state.leaders[f"{CRUSADERS}/bohemond"].morale
+    assert knights.target_number == 14 + morale and not knights.leader_bonus_refused
+    assert spear.leader_bonus_refused and spear.target_number == 10
+
+
+def test_1_7_only_the_byzantine_army_may_initiate_scouting_and_the_opponents_points_are_halved():
+    """1-7: "only the Byzantine army may initiate scouting as a pre-battle function. If the Byzantine
+    player opts for scouting his opponents scouting points are halved.\""""
+    game = new_game()
+    v = refused(game, CRUSADERS, {"type": "initiate-scouting"})
+    assert v.code == "day-of-battle.scouting_byzantine_only" and v.rule == "1-7"
+    game = new_game("byzantines-seljuq-turks")
+    evs, game = events(game, "byzantines", {"type": "initiate-scouting"})
+    s = of(ev.ScoutingResolved, evs)[0]
+    from domain.rules.day_of_battle.data import card_value
+    assert s.halved == [TURKS] and s.points[TURKS] == card_value(s.cards[TURKS]) // 2
+    assert s.points["byzantines"] == card_value(s.cards["byzantines"])
+
+
+# -- honour and the end ----------------------------------------------------------------------------------------
+def test_the_battle_ends_by_agreement_with_the_outcome_and_honour_points():
+    game = battle()
+    game = play(game, CRUSADERS, {"type": "propose-ruling", "topic": "end-of-battle", "rule": "core rules",
+                                  "decision": "the Turks leave the field", "honour": [
+                                      {"leader": f"{CRUSADERS}/bohemond", "deed": "won-the-battle"}],
+                                  "end": {"winner": CRUSADERS, "reason": "the Turks leave the field"}})
+    assert DOB.to_act(game.state) == [TURKS]
+    evs, game = events(game, TURKS, {"type": "accept-ruling", "number": 1})
+    ended = of(ev.BattleEnded, evs)[0]
+    assert ended.outcome.winner == CRUSADERS and ended.honour[f"{CRUSADERS}/bohemond"] == 3
+    assert of(GameEnded, evs)[0].outcome.scores == {CRUSADERS: 3.0, TURKS: 0.0}
+
+
+def test_1_8_the_distraction_is_added_to_the_leaders_next_initiative_die():
+    """1-8: "This penalty, (-) is a +1 modifier which is added to the initiative die roll of the leader or
+    hero commanding the skirmish unit at the start of his next game move.\""""
+    game = battle(TURKS)
+    game = play(game, TURKS, {"type": "fire", "unit": HORSE_ARCHERS, "target": CROSSBOWS, "range_inches": 8})
+    game = play(game, CRUSADERS, {"type": "return-fire"}, faces=[1, 2, 20, 20, 20, 20, 20, 20] + [19] * 4)
+    bohemond = f"{CRUSADERS}/bohemond"
+    assert game.state.leaders[bohemond].distraction == 1
+    game = play(game, TURKS, {"type": "end-move"})
+    evs, game = events(game, CRUSADERS, {"type": "begin-move"}, faces=[12, 12])
+    check = next(e for e in of(ev.InitiativeChecked, evs) if e.leader == bohemond)
+    assert (check.roll, check.distraction, check.total) == (12, 1, 13)
+    assert check.passed == (13 <= check.initiative)
+    assert game.state.leaders[bohemond].distraction == 0
+
+
+def test_a_seat_sees_its_own_leaders_skills_and_command_points_and_no_one_elses():
+    """DESIGN.md "Hidden information": Day of Battle keeps the cards drawn for rank and command."""
+    game = play(battle(), CRUSADERS, {"type": "end-move"})
+    game = play(game, TURKS, {"type": "begin-move"})
+    for reader, own in ((TURKS, True), (CRUSADERS, False), (None, False)):
+        view = DOB.view(game.state, reader)
+        turks = next(a for a in view["armies"] if a["seat"] == TURKS)
+        leader = turks["leaders"][0]
+        assert leader["title"] is not None  # the rank is public
+        assert (leader["initiative"] is not None) == own and (leader["command_cards"] is not None) == own

@@ -1,0 +1,83 @@
+"""The Day of Battle renderer in a real browser: a battle recorded over HTTP by two clients
+reading legal-commands, shown at its end and in the middle. Each army's units (Cos., figures,
+condition) are checked against GET /state?at=N, and each exchange of fire against the recorded
+VolleyFired events: the order of fire, the target numbers, every die and the damage. The phone
+window must not scroll sideways."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.day_of_battle.helpers import SEATS, battle_over_http
+from tests.viewer.conftest import PHONE, WIDE, create
+
+READ_BOARD = """() => {
+  const root = document.querySelector('#board svg.dob[data-renderer="day-of-battle"]');
+  if (!root) return null;
+  const units = {};
+  for (const u of root.querySelectorAll('g.dob-unit-row')) {
+    units[u.dataset.unit] = { condition: u.dataset.condition, cos: Number(u.dataset.cos), figures: Number(u.dataset.figures) };
+  }
+  const exchanges = {};
+  for (const x of root.querySelectorAll('g.dob-exchange')) {
+    exchanges[x.dataset.exchange] = [...x.querySelectorAll('g.dob-volley')].map((v) => ({
+      order: Number(v.dataset.order), firer: v.dataset.firer, target: v.dataset.target,
+      target_number: Number(v.dataset.targetNumber), faces: v.dataset.faces ? v.dataset.faces.split(' ').map(Number) : [],
+      hits: Number(v.dataset.hits), damage: v.dataset.damage,
+      hit_dice: v.querySelectorAll('g.die.hit').length }));
+  }
+  return { units, exchanges, placed: root.querySelectorAll('g.dob-unit').length };
+}"""
+
+
+@pytest.fixture(scope="module")
+def battle(api, server) -> dict:
+    game = create(api, "day-of-battle", SEATS, "crusaders-seljuq-turks")
+    battle_over_http(server.url, game)
+    summary = api.get(f"/games/{game['id']}").json()
+    assert summary["status"] == "ended"
+    game["head"] = summary["version"]
+    return game
+
+
+def show(page, server, game: dict, version: int) -> dict:
+    page.goto(f"{server.url}/viewer/{game['id']}?v={version}")
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version)
+    page.wait_for_selector("#board svg.dob")
+    return page.evaluate(READ_BOARD)
+
+
+def test_the_board_shows_armies_states_and_each_exchange_as_resolved(page, server, api, battle):
+    events = api.get(f"/games/{battle['id']}/events", params={"limit": 1000}).json()["events"]
+    volleys = [e for e in events if e["type"] == "day-of-battle.VolleyFired"]
+    assert volleys
+    middle = next(e["version"] for e in events if e["type"] == "day-of-battle.VolleyFired")
+    for version in (middle, battle["head"]):
+        state = api.get(f"/games/{battle['id']}/state", params={"at": version}).json()
+        drawn = show(page, server, battle, version)
+        assert drawn is not None
+        want = {u["id"]: {"condition": u["condition"], "cos": u["cos"], "figures": u["figures"]}
+                for a in state["view"]["armies"] for u in a["units"]}
+        assert drawn["units"] == want, version
+        assert drawn["placed"] == sum(1 for a in state["view"]["armies"] for u in a["units"]
+                                      if u["x"] is not None and u["condition"] != "lost")
+        expected: dict[str, list] = {}
+        for e in volleys:
+            if e["version"] <= version:
+                d = e["data"]
+                expected.setdefault(str(d["exchange"]), []).append({
+                    "order": d["order"], "firer": d["firer"], "target": d["target"],
+                    "target_number": d["target_number"], "faces": d["faces"], "hits": d["hits"],
+                    "damage": d["damage"], "hit_dice": d["hits"]})
+        assert drawn["exchanges"] == expected, version
+
+
+def test_the_board_fits_a_phone_without_sideways_scrolling(browser, server, battle):
+    for viewport in (PHONE, WIDE):
+        context = browser.new_context(viewport=viewport)
+        tab = context.new_page()
+        tab.goto(f"{server.url}/viewer/{battle['id']}?v={battle['head']}")
+        tab.wait_for_selector("#board svg.dob")
+        scroll = tab.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert scroll <= 1, f"{viewport}: scrolls sideways by {scroll}px"
+        context.close()
