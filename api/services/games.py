@@ -596,7 +596,11 @@ class Games:
         return EventsPage([to_record_event(e, reader, seed) for e in stream], last if last < game.version else None)
 
     def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
-        current = self.game(game_id)
+        # a version the cached game has passed is in the store for good: no read of the store
+        # to bring the game up to date (one round trip a request); a later one, or none, is asked
+        current = self._load_for_write(game_id, False) if version is not None else None
+        if current is None or current.version < version:
+            current = self.game(game_id)
         version = current.version if version is None else version
         if not 1 <= version <= current.version:
             raise NotFound(f"game {game_id} has versions 1 to {current.version}, not {version}", code="no_such_version")
