@@ -52,10 +52,10 @@ class Analyst:
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
             return self._executor
 
-    def close(self) -> None:
+    def close(self, wait: bool = False) -> None:
         with self._lock:
             if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor.shutdown(wait=wait, cancel_futures=True)
                 self._executor = None
 
     def cached(self, key: Any) -> Job | None:
