@@ -84,6 +84,8 @@ def test_no_engine_help_during_play_the_page_says_why(page, server, api):
     assert api.get(f"/games/{game['id']}/analysis").status_code == 403
     page.goto(f"{server.url}/viewer/{game['id']}?v={head}")
     at_version(page, head)
+    page.wait_for_function("() => document.body.dataset.analysis === 'offered'")  # it starts when asked
+    page.click("#analyse")
     page.wait_for_function("() => document.body.dataset.analysis === 'refused-403'")
     assert "not during play" in page.locator("#analysis-state").inner_text()
     assert page.locator("#analysis-graph svg").count() == 0

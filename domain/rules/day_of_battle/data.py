@@ -22,6 +22,7 @@ PACKAGE = Path(__file__).parent
 SYSTEM = "day-of-battle"
 ARMIES_FILE = "armies.json"
 CHARTS_FILE = "charts.json"
+SCENARIOS_FILE = "scenarios.json"
 D20 = STANDARD_DICE["d20"]
 TABLE_DEPTH = 48  # inches: "Table depth is always 4'"
 EASTERN_HORSE_ARCHERS = 5  # "a minimum of 5Cos. of Horse Archers in their army list"
@@ -302,5 +303,5 @@ class ScenarioFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rena
     scenarios: tuple[ScenarioData, ...]
 
 
-SCENARIOS = {s.id: s for s in msgspec.json.decode((PACKAGE / "scenarios.json").read_bytes(),
+SCENARIOS = {s.id: s for s in msgspec.json.decode((PACKAGE / SCENARIOS_FILE).read_bytes(),
                                                   type=ScenarioFile).scenarios}

@@ -115,3 +115,18 @@ def test_bad_profiles_are_refused_with_every_problem():
     with pytest.raises(Exception) as raised:
         new_game(options={"armies": bad})
     assert raised.value.code == "day-of-battle.bad_army_profile" and len(raised.value.problems) >= 2
+
+
+def test_the_data_hash_pins_the_armies_and_the_charts():
+    """DESIGN.md: a game records a hash of the data it started with (armies, and the charts that
+    resolve its fire)."""
+    import hashlib
+
+    from domain.rules.day_of_battle.data import PACKAGE
+
+    files = b"".join((PACKAGE / f).read_bytes() for f in ("armies.json", "charts.json", "scenarios.json"))
+    assert DOB.data_hash("crusaders-seljuq-turks") == hashlib.sha256(files).hexdigest()
+    mine = profiles()
+    owned = msgspec.json.encode(mine, order="sorted") + b"".join(
+        (PACKAGE / f).read_bytes() for f in ("charts.json", "scenarios.json"))
+    assert DOB.data_hash("crusaders-seljuq-turks", {"armies": mine}) == hashlib.sha256(owned).hexdigest()
