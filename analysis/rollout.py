@@ -37,7 +37,7 @@ class RolloutRng:
         first = self.next_draw
         self.next_draw += count
         return DiceRolled(draws=list(range(first, first + count)), kind=kind.id,
-                          faces=[faces[self.rnd.randrange(n)] for _ in range(count)], purpose=purpose, seat=seat)
+                          faces=[faces[int(self.rnd.random() * n)] for _ in range(count)], purpose=purpose, seat=seat)
 
     def shuffle(self, deck: str, size: int, purpose: str = "") -> CardsShuffled:
         first = self.next_draw
@@ -59,7 +59,7 @@ Policy = Callable[[RuleSystem, Any, str, list[Any], random.Random], Any]
 
 def uniform(rules: RuleSystem, state: Any, seat: str, commands: list[Any], rnd: random.Random) -> Any:
     """Random-legal: any legal command, each as likely."""
-    return commands[rnd.randrange(len(commands))]
+    return commands[int(rnd.random() * len(commands))]
 
 
 def best(commands: list[Any], score: Callable[[Any], float], rnd: random.Random) -> Any:

@@ -13,6 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from api.bootstrap import Herald
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
+from api.past_states import PAST_STATES_BYTES, RenderedStates, answer_cached
 from api import contract, problems
 from api.health import HealthCheck
 from api.http import Link, install_error_handlers, install_openapi, send_error, unstorable_target
@@ -32,10 +33,12 @@ from replays.verify import VerifyRequest
 
 
 class HeraldApp(FastAPI):
-    """FastAPI, with the write limits (api/ratelimit.py) and the hot command route
-    (api/command_route.py) answered ahead of it. The command route skips the framework's
-    routing and its own layers (:data:`FAST_PATH_WITHOUT`), never a middleware added to the
-    app: every one of those wraps it too (:meth:`build_middleware_stack`)."""
+    """FastAPI, with the write limits (api/ratelimit.py), the hot command route
+    (api/command_route.py) and a spectator's past positions already rendered
+    (api/past_states.py) answered ahead of it. The command route skips the framework's routing
+    and its own layers (:data:`FAST_PATH_WITHOUT`), never a middleware added to the app: every
+    one of those wraps it too (:meth:`build_middleware_stack`); the rendered past positions are
+    answered ahead only while the app has no middleware of its own."""
 
     def __init__(self, *, command_body_limit: int, limits: WriteLimits, cors_origins: tuple[str, ...] = (),
                  **kwargs: Any) -> None:
@@ -43,6 +46,7 @@ class HeraldApp(FastAPI):
         self.command_route = CommandRoute(lambda: self.state.herald.games, limit=command_body_limit)
         self.commands: Any = self.command_route  # wrapped in the app's middleware once the stack is built
         self.limits = limits if limits.on else None
+        self.past_states = RenderedStates(PAST_STATES_BYTES)
         if cors_origins:  # off unless configured (HERALD_CORS_ORIGINS)
             self.add_middleware(CORSMiddleware, **cors_options(cors_origins))
 
@@ -69,6 +73,8 @@ class HeraldApp(FastAPI):
                     self.middleware_stack = self.build_middleware_stack()
                 scope["app"] = self
                 return await self.commands(scope, receive, send)
+            if not self.user_middleware and await answer_cached(scope, send, self.past_states):
+                return  # with middleware (CORS), through the framework: nothing is skipped
         await super().__call__(scope, receive, send)
 
 

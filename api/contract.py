@@ -82,8 +82,6 @@ def apply(document: dict[str, Any], operation_ids: dict[tuple[str, str], str]) -
     """Complete ``document`` in place (see the module's docstring). ``operation_ids``: (path,
     method) → the route function's name."""
     found = document.setdefault("components", {}).setdefault("schemas", {})
-    for name in [n for n in found if n.startswith("Command-")]:  # the untyped names of before
-        del found[name]
     for system in systems():
         found.update(components(system))
     found["LegalChoice"] = LEGAL_CHOICE

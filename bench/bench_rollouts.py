@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -140,17 +141,22 @@ def arsuf(rollouts_per_board: int, workers: int, single_rate: float) -> None:
     units = engine.game_units("saladin", boards, None, "random", rollouts_per_board, str(game.id))
     analyst = Analyst(workers, budget=3600)
     load = os.getloadavg()
+    before_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = analyst.run(units, len(boards), lambda t, c: engine.game_analysis(
         "saladin", boards, t, "random", rollouts_per_board, ("crusaders", "ayyubids"), c))
     wall = time.perf_counter() - start
-    analyst.close()
+    analyst.close(wait=True)  # the workers reaped: their CPU time is counted below
+    after_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after_cpu.ru_utime + after_cpu.ru_stime) - (before_cpu.ru_utime + before_cpu.ru_stime)
     total = rollouts_per_board * len(boards)
     print(f"\nwhole Arsuf game (seeded random, {len(boards) - 1} decisions, {len(boards)} boards), "
           f"{rollouts_per_board} rollouts per board, {workers} worker processes: {total} rollouts in {wall:.1f} s "
           f"({total / wall:.0f} rollouts/s); complete {result['complete']}")
     print(f"  load average (1, 5, 15 min) before {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}, "
           f"after {os.getloadavg()[0]:.1f}; cores {os.cpu_count()}")
+    print(f"  CPU time of the worker processes {cpu:.1f} s (their start included): {cpu / workers:.1f} s of wall "
+          f"time on {workers} free cores; wall / (CPU / workers) = {wall / (cpu / workers):.2f} (the load's toll)")
     print(f"  ratio to one process's rollouts/s from the opening measured above: {total / wall / single_rate:.2f}")
 
 
@@ -172,10 +178,14 @@ def main() -> None:
               f"({decisions / games:.0f} decisions a game; {ended} of {games} ended, {results.get(DRAW, 0)} drawn)")
         if scenario == "arsuf":
             arsuf_rate = games / seconds
-            arsuf_decisions = decisions / seconds
-    d, s = aggregate_path("arsuf", max(10, args.games // 4))
-    print(f"baseline, saladin/arsuf through take_decision (today's path): {d / s:.0f} decisions/s; "
-          f"ratio rollouts/baseline {arsuf_decisions / (d / s):.2f}")
+    rd, rs, d, s = 0, 0.0, 0, 0.0
+    for _ in range(4):  # alternate, so a change in the machine's load touches both
+        x, y, _ = rollouts("saladin", "arsuf", ("crusaders", "ayyubids"), max(5, args.games // 4))
+        rd, rs = rd + x, rs + y
+        x, y = aggregate_path("arsuf", max(5, args.games // 8))
+        d, s = d + x, s + y
+    print(f"saladin/arsuf rollouts {rd / rs:.0f} decisions/s, alternating with the same engine through "
+          f"take_decision (today's path) {d / s:.0f} decisions/s: ratio {(rd / rs) / (d / s):.2f}")
     if args.before:
         (od, os_), (nd, ns) = before(args.before, "arsuf", max(20, args.games // 2))
         print(f"saladin engine at {args.before}: {od / os_:.0f} decisions/s; this engine, same loop: {nd / ns:.0f} "

@@ -52,7 +52,8 @@ def show(record: Record, step: int | None = None) -> str:
                  "", f"the board at version {blocked.version - 1}:", game.rules.render_text(game.state)]
     scenario = game.rules.scenarios.get(record.header.scenario)
     return "\n".join([
-        f"{scenario.title if scenario else game.rules.title} — game {record.header.game}",
+        f"{scenario.title if scenario and len(game.rules.scenarios) > 1 else game.rules.title} — game "
+        f"{record.header.game}",
         "players: " + and_list(f"{seat_name(names, s)} ({s})" for s in game.created.seats),
         f"step {step} of {last}: {happened.type} — {happened.text}",
         *board,

@@ -371,9 +371,12 @@ async function drawBoard() {
 async function drawChanges(st, version, seq) {
   const group = groupOf(S.events, version);
   const since = $("#changes-since").value === "decision" ? group.start - 1 : version - 1;
-  let before = null;
+  let before = null, beforeDecision = null;
   if (since >= 1) {
     try { before = (await stateAt(since)).view; } catch { before = null; }
+  }
+  if (group.start > 1) { // the board the step's decision was taken from: its moves are the arrows
+    try { beforeDecision = (await stateAt(group.start - 1)).view; } catch { beforeDecision = null; }
   }
   if (seq !== S.renderSeq) return;
   // The dice of this step (its decision's rolls up to here), beside the board.
@@ -406,7 +409,7 @@ async function drawChanges(st, version, seq) {
   // Marks on the board: moved pieces and attacks as arrows, the command's pieces ringed,
   // what changed haloed, and the study notes' arrows and circles at this step.
   const marks = [];
-  const moved = before && st.view ? moves(before, st.view) : [];
+  const moved = beforeDecision && st.view ? moves(beforeDecision, st.view) : [];
   for (const m of moved) marks.push({ kind: "arrow", from: m.from, to: m.to, style: "move", label: `${m.count} moved ${m.from} → ${m.to}` });
   if (d && d.data && d.data.command) {
     const names = [...new Set(namesIn(d.data.command))];
@@ -481,13 +484,31 @@ function refreshOutline() {
 }
 
 // -- analysis -----------------------------------------------------------------------------------------
-async function loadAnalysis() {
+/** The analysis costs minutes of the server's workers: it starts when the reader asks for it
+ * (the button, or ?analysis / ?rollouts / ?policy in the page's URL). */
+function offerAnalysis() {
   const state = $("#analysis-state");
   if (MODE !== "game") {
     state.textContent = "— a record file is analysed offline: herald analyse FILE";
     document.body.dataset.analysis = "offline";
     return;
   }
+  const asked = new URLSearchParams(location.search);
+  if (["analysis", "rollouts", "policy"].some((k) => asked.has(k))) { loadAnalysis(); return; }
+  state.innerHTML = '— <button id="analyse" type="button">Analyse this game</button> <span class="muted">(seeded rollouts'
+    + " from every board a decision was taken from; it may take a minute or more)</span>";
+  document.body.dataset.analysis = "offered";
+  $("#analyse").onclick = () => {
+    const url = new URL(location.href);
+    url.searchParams.set("analysis", "1");
+    history.replaceState(null, "", url);
+    loadAnalysis();
+  };
+}
+
+async function loadAnalysis() {
+  const state = $("#analysis-state");
+  state.textContent = "— asking…";
   for (let tries = 0; ; tries++) {
     let found;
     try { found = await fetchAnalysis(GAME_ID, S.token, analysisQuery()); } catch (error) { found = { status: 0, body: { detail: String(error) } }; }
@@ -543,7 +564,13 @@ function drawAnalysisNow() {
   box.dataset.version = String(point ? point.version : "");
   const at = rankedVersion();
   const ranked = $("#ranked");
-  if (at === null) { ranked.innerHTML = '<p class="muted">No decision at this step.</p>'; ranked.dataset.version = ""; return; }
+  if (at === null) {
+    ranked.innerHTML = groupOf(S.events, S.version).decision
+      ? '<p class="muted">This decision was not analysed (the analysis stopped at its time budget).</p>'
+      : '<p class="muted">No decision at this step.</p>';
+    ranked.dataset.version = "";
+    return;
+  }
   if (S.ranked.has(at)) { showRanked(at); return; }
   ranked.innerHTML = '<p class="muted">Ranking the commands of this decision…</p>';
   clearTimeout(rankedTimer);
@@ -829,6 +856,7 @@ async function start(loader) {
   $("#fork-dice").value = S.game.study || S.game.status === "ended" ? "same" : "fresh";
   const asked = Number(new URLSearchParams(location.search).get("v"));
   await show(asked >= 1 ? asked : S.head);
+  offerAnalysis();
   document.body.dataset.ready = "yes";
 }
 
@@ -843,7 +871,6 @@ async function main() {
       return;
     }
     drawForks();
-    loadAnalysis();
     if (S.game.status !== "ended") follow();
     return;
   }

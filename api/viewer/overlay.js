@@ -8,7 +8,7 @@
 // arrow runs between cards, and no mark ever hides a lance or a troop.
 import { SVG_NS } from "./dom.js";
 
-const ANCHOR_ATTRS = ["anchor", "banner", "province", "wild", "sea", "army", "seat", "player", "place"];
+const ANCHOR_ATTRS = ["anchor", "banner", "province", "wild", "sea", "unit", "army", "card", "seat", "player", "place"];
 
 /** The board elements named ``name`` (exact, then case-insensitive), or null. */
 export function findAnchor(board, name) {

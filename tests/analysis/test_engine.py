@@ -150,3 +150,29 @@ def test_every_rule_system_that_plays_itself_has_both_policies():
         policy_for(system, "random"), policy_for(system, "heuristic")
     with pytest.raises(KeyError):
         policy_for("open-table", "random")
+
+
+def test_saline_determinization_never_reads_the_hidden_cards():
+    """Saline: p1 cannot tell p2's hand from the undrawn event cards, nor p2's and p3's secret
+    objectives from the objectives nobody holds: boards differing only there give the same
+    redeal, and p1's own hand and objective stay."""
+    from tests.rules.saline import helpers as saline
+
+    state = saline.started(3).state
+    undrawn = [c for c in state.event_deck if c not in state.events_drawn]
+    old = state.hands["p2"]
+    new = tuple(undrawn[:len(old)])
+    claimed = {o for got in state.claimed.values() for o in got}
+    spare = sorted(set(state.cat.objectives) - set(state.public_objectives) - claimed - set(state.secrets.values()))
+    twin = replace(state, hands={**state.hands, "p2": new}, fresh={**state.fresh, "p2": ()} if "p2" in state.fresh
+                   else state.fresh,
+                   events_drawn=(state.events_drawn - set(old)) | set(new),
+                   secrets={**state.secrets, "p2": spare[0]})
+    state = replace(state, fresh={**state.fresh, "p2": ()} if "p2" in state.fresh else state.fresh)
+    assert twin.hands["p2"] != state.hands["p2"] and twin.secrets["p2"] != state.secrets["p2"]
+    seen = frozenset({"p1"})
+    for i in range(5):
+        a = determinize("saline", state, seen, random.Random(i))
+        assert a == determinize("saline", twin, seen, random.Random(i))
+        assert a.hands["p1"] == state.hands["p1"] and a.secrets["p1"] == state.secrets["p1"]
+        assert {s: len(h) for s, h in a.hands.items()} == {s: len(h) for s, h in state.hands.items()}

@@ -106,3 +106,33 @@ def test_a_study_fork_is_analysed_while_it_is_played(client):
                     token=fork.json()["seat_tokens"]["crusaders"])
     assert body["points"] and body["complete"]
     assert client.get(f"/games/{game['id']}/analysis").status_code == 403  # the parent is still live
+
+
+def test_a_fork_with_hidden_hands_is_analysed_without_a_peek(client):
+    """A Kingdoms of Crusaders game forked by the umpire before its reveal (fresh dice): its
+    board holds hands. A spectator gets the analysis (the hands dealt again for each rollout)
+    but not the commands of a seat, which name its cards (403); that seat gets them."""
+    from tests.conftest import ADMIN_TOKEN
+
+    game = new_game(client, "kingdoms-of-crusaders", ("p1", "p2"), scenario="standard")
+    r = random.Random(6)
+    for _ in range(5):
+        summary = client.get(f"/games/{game['id']}").json()
+        seat = summary["to_act"][0]
+        listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": seat},
+                            headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"}).json()["commands"]
+        assert post(client, game, seat, r.choice(listed)).status_code == 201
+    version = client.get(f"/games/{game['id']}").json()["version"]
+    fork = client.post(f"/games/{game['id']}/fork", json={"version": version, "dice": "fresh"},
+                       headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert fork.status_code == 201, fork.text
+    fork = fork.json()
+    body = finished(client, f"/games/{fork['id']}/analysis", {"rollouts": 2})
+    board = body["points"][-1]
+    assert board["rollouts"] == 2
+    to_act = client.get(f"/games/{fork['id']}").json()["to_act"][0]
+    url = f"/games/{fork['id']}/analysis/{board['version']}/commands"
+    refused = client.get(url, params={"rollouts": 2})
+    assert refused.status_code == 403 and refused.json()["code"] == "hidden_commands"
+    mine = finished(client, url, {"rollouts": 2}, token=fork["seat_tokens"][to_act])
+    assert mine["seat"] == to_act and mine["commands"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import schemathesis
 from hypothesis import strategies as st
 
-from api.app import GAME_EXAMPLE
+from api.routes.games import GAME_EXAMPLE
 
 TOURNAMENT_EXAMPLE = {"name": "Spring Cup", "rules": "open-table", "format": "swiss", "rounds": 3}
 KNOWN = {("POST", "/games"): GAME_EXAMPLE, ("POST", "/tournaments"): TOURNAMENT_EXAMPLE}

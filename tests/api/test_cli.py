@@ -178,6 +178,7 @@ def test_read_commands_make_no_key_beside_a_database(tmp_path, monkeypatch, caps
     assert not (tmp_path / "signing-key.pem").exists()
 
 
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)  # --db names its SQLite file
 def test_games_list_export_and_import_with_progress(client, backend, tmp_path, monkeypatch, capsys):
     db = backend.env["SQLITE_DBNAME"]
     ended = new_game(client)
@@ -216,3 +217,23 @@ def test_games_list_export_and_import_with_progress(client, backend, tmp_path, m
     # a game still in play cannot be imported: named, exit 1
     assert main(["import", str(out / f"{open_game['id']}.json"), "--db", str(elsewhere)]) == 1
     assert "only records whose seed is revealed" in capsys.readouterr().err
+
+
+def test_db_takes_a_postgres_dsn(client, backend, tmp_path, monkeypatch, capsys):
+    """`--db postgresql://…` reads a PostgreSQL database (run with HERALD_TEST_BACKENDS=…postgres)."""
+    if backend.name != "postgres":
+        pytest.skip("a PostgreSQL backend's test")
+    game = new_game(client)
+    env = backend.env
+    dsn = f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}"
+    for key in list(os.environ):
+        if key.startswith(("HERALD_", "SQLITE_", "POSTGRES_", "PERSISTENCE_")):
+            monkeypatch.delenv(key)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HERALD_SIGNING_KEY", str(backend.key))
+    if env.get("POSTGRES_PASSWORD"):
+        monkeypatch.setenv("POSTGRES_PASSWORD", env["POSTGRES_PASSWORD"])
+    assert main(["games", "list", "--db", dsn]) == 0
+    listed = capsys.readouterr()
+    assert f"herald: database PostgreSQL {dsn}" in listed.err and game["id"] in listed.out
+    assert [p.name for p in tmp_path.iterdir()] == ["signing-key.pem"]  # the fixture's key; no SQLite file

@@ -7,6 +7,7 @@ charts in the data files (``armies.json``, ``charts.json``, ``scenarios.json``).
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import msgspec
@@ -19,7 +20,8 @@ from domain.rules.day_of_battle import narrate, rules
 from domain.rules.day_of_battle import view as board
 from domain.rules.day_of_battle.commands import DobCommand
 from domain.rules.day_of_battle.data import (
-    ARMIES, ARMY_SCHEMA, D20, PACKAGE, SCENARIOS, SYSTEM, armies_problems, validate_armies,
+    ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM, armies_problems,
+    validate_armies,
 )
 from domain.rules.day_of_battle.state import DobState
 
@@ -55,6 +57,17 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
         """Every way the profiles break the schema or the rules (points, Note 8, Eastern spearmen…)."""
         seats = self.scenarios[scenario_id].seats if scenario_id in self.scenarios else None
         return armies_problems(data, seats)
+
+    def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
+        """SHA-256 over the data the battle is fought with: the armies (the players' profiles as
+        canonical JSON, else ``armies.json``), then ``charts.json`` and ``scenarios.json``, so a
+        record pins the charts it was resolved by as well as its armies."""
+        owned = (options or {}).get(self.owner_data_option)
+        digest = hashlib.sha256(msgspec.json.encode(owned, order="sorted") if owned is not None
+                                else (PACKAGE / ARMIES_FILE).read_bytes())
+        for name in (CHARTS_FILE, SCENARIOS_FILE):
+            digest.update((PACKAGE / name).read_bytes())
+        return digest.hexdigest()
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> DobState:
         """The armies (the players' profiles or ours), the table sized by 1-1, nothing drawn."""

@@ -119,7 +119,7 @@ def set_aside(b: Step) -> None:
         s = b.state  # has_any_target for every banner in play, with what may be targeted counted once
         live = {k for k, x in s.banners.items() if x.fate == "in-play"} | ({ARSUF} if s.arsuf_lances > 0 else set())
         for bid in t.banner_ids:
-            if bid in live and not any(x in live for x in t.target_ids[b.state.banners[bid].card]):
+            if bid in live and live.isdisjoint(t.target_ids[b.state.banners[bid].card]):
                 b.emit(ev.BannerSetAside(banner=bid))
                 leave_melees(b, bid, "set aside", release_two_locations=False)
                 live.discard(bid)

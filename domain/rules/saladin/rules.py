@@ -173,7 +173,7 @@ def reaction_options(state: SaladinState, pending: Pending) -> list[tuple[str, R
     if not tb.in_play or tb.ordered or tb.side == pending.side:
         return []
     card = card_of(state, target)
-    if "reaction" not in card.target_modes(pending.banner):
+    if "reaction" not in tables(state).modes[card.id].get(pending.banner, ()):  # card.target_modes
         return []
     avail = state.sides[tb.side].available
     return [(target, r) for r in card.reactions
@@ -193,7 +193,7 @@ def automatic_answer(state: SaladinState, pending: Pending) -> Reaction | None:
     if target is None or target not in state.banners or not state.banners[target].in_play:
         return None
     card = card_of(state, target)
-    if "reaction" not in card.target_modes(pending.banner):
+    if "reaction" not in tables(state).modes[card.id].get(pending.banner, ()):  # card.target_modes
         return None
     return next((r for r in card.reactions if automatic(state, r) and pending.action in r.against), None)
 

@@ -5,8 +5,6 @@ morale, casualty choices, battles between several invaders, conquest; widespread
 
 from __future__ import annotations
 
-import msgspec
-
 from domain.rules.saxon_shore.data import RESOURCES
 from domain.rules.saxon_shore.events import (
     BattleBegan,

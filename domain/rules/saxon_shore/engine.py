@@ -8,7 +8,6 @@ rulebook's words (events.py); the queue is derived state (evolve.py). ``legal_co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -17,13 +16,14 @@ from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
 from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
 from domain.rules.saxon_shore.evolve import evolve
 from domain.rules.saxon_shore.commands import Choose, SaxonCommand
 from domain.rules.saxon_shore.phases import PHASES, hires, legal_in_phase
 from domain.rules.saxon_shore.rules import decide, option_ok
-from domain.rules.saxon_shore.state import Options, SaxonState, victory
+from domain.rules.saxon_shore.state import Options, SaxonState
 from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
 
@@ -117,8 +117,8 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         return evolve(state, event)
 
     def outcome(self, state: SaxonState) -> Outcome | None:
-        """A victory of §1, read off the board; or the turn-limit result (a house rule)."""
-        return state.ended or victory(state)
+        """A victory of §1, read off the board (evolve keeps it); or the turn-limit result (a house rule)."""
+        return state.ended or state.won
 
     def view(self, state: SaxonState, seat: str | None) -> dict[str, Any]:
         return view(state, seat)
@@ -126,12 +126,11 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     def render_text(self, state: SaxonState) -> str:
         return render_text(state)
 
-    def describe_command(self, command: dict[str, Any], players: Mapping[str, str] | None = None) -> str:
-        """A recorded command in words; players by name when ``players`` (seat -> name) is given."""
-        return narrate.describe_command(command, players)
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
+        """A recorded command in words; players by ``names`` (seat -> name)."""
+        return narrate.describe_command(command, names)
 
-    def describe_event(self, event_type: str, data: dict[str, Any],
-                       players: Mapping[str, str] | None = None) -> str | None:
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         """A one-line narrative of a ``saxon-shore.*`` event, from its fields: the map's names,
-        counters by kind, players by name when ``players`` (seat -> name) is given."""
-        return narrate.describe_event(event_type, data, players)
+        counters by kind, players by ``names`` (seat -> name)."""
+        return narrate.describe_event(event_type, data, names)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import DecisionTaken, DiceRolled, EventData
-from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
+from domain.rules.saxon_shore.data import PATH_TYPES
 from domain.rules.saxon_shore.events import (
     BattleBegan,
     BattleEnded,
@@ -74,7 +74,7 @@ from domain.rules.saxon_shore.events import (
     UnitsMoved,
     UnitsPlaced,
 )
-from domain.rules.saxon_shore.state import MORALE_LEVEL, Battle, Pending, Province, SaxonState, Unit, res_add
+from domain.rules.saxon_shore.state import MORALE_LEVEL, Battle, Pending, SaxonState, Unit, res_add, victory
 
 replace = msgspec.structs.replace
 # Cards held for the turn from the random event drawn (§11 33, 54, 55, 56).
@@ -142,8 +142,21 @@ def lift_option(moves: list[BoxMove]) -> str:
 
 
 # -- the fold -----------------------------------------------------------------------------------
-def apply(state: SaxonState, event: EventData) -> SaxonState:  # noqa: C901 - one case per event type
-    """What a rule event changes on the board and in the players' hands (not the control)."""
+# The events after which a §1 victory may be won or lost (provinces, cities, kingdoms, the turn).
+VICTORY = (StartingProvincePicked, TurnBegan, PlayerEliminated, ProvinceConquered, ProvinceBecameNeutral,
+           ProvinceJoined, ImprovementBuilt, ImprovementDestroyed)
+
+
+def apply(state: SaxonState, event: EventData) -> SaxonState:
+    """What a rule event changes on the board and in the players' hands (not the control), and
+    the §1 victory it may bring (``won``, derived)."""
+    state = _apply(state, event)
+    if isinstance(event, VICTORY):
+        return replace(state, won=victory(state))
+    return state
+
+
+def _apply(state: SaxonState, event: EventData) -> SaxonState:  # noqa: C901 - one case per event type
     match event:
         # set-up and the turn
         case StartingProvincePicked(seat=seat, province=prov, king=king, religion=religion):
@@ -305,17 +318,13 @@ def evolve(state: SaxonState, event: EventData) -> SaxonState:
     """Fold one event: :func:`apply`, and the derived control state (the module's docstring)."""
     match event:
         case DecisionTaken(seat=seat, command=command):
-            before = replace(state, pending=None) if state.pending is not None else state
-            return replace(state, pending=Pending(before=before, seat=seat, command=command))
+            return replace(state, pending=Pending(before=state, seat=seat, command=command))
         case DiceRolled(faces=faces) if state.pending is not None:
             return replace(state, pending=replace(state.pending, faces=state.pending.faces + tuple(int(f) for f in faces)))
         case PromptOpened() if state.pending is not None:
             from domain.rules.saxon_shore.rules import replay  # rules folds with apply: imported when needed
 
-            ctx = replay(state.pending)
-            return replace(state, jobs=tuple(ctx.jobs), prompt=ctx.prompt, phase=ctx.phase, stage=ctx.stage,
-                           pending=None)
+            jobs, prompt, phase, stage = replay(state.pending)
+            return replace(state, jobs=jobs, prompt=prompt, phase=phase, stage=stage, pending=None)
     return apply(state, event)
 
-
-__all__ = ["apply", "evolve", "lift_option", "RESOURCES", "Province"]

@@ -61,7 +61,7 @@ def label(state: Any, seat: str, command: dict[str, Any], players: Mapping[str, 
             what = IMPROVEMENTS.get(str(c.get("improvement")), str(c.get("improvement")))
             return f"{what.capitalize()} in {c.get('province')}, paying {_listing(c.get('pay'))}"
         case "hire":
-            return f"Hire mercenary {c.get('unit')}, paying {c.get('pay')}"
+            return f"Hire the mercenary {_where(state, c.get('unit'))}, paying {c.get('pay')}"
         case "raise-regular":
             return f"Raise a regular in {c.get('province')}, paying {_listing(c.get('pay'))}"
         case "raise-peasants":
@@ -71,7 +71,7 @@ def label(state: Any, seat: str, command: dict[str, Any], players: Mapping[str, 
                                if isinstance(p, Mapping)])
             return f"Raise boats in {places}, paying {c.get('pay')}"
         case "peasant-to-boat":
-            return f"Turn peasant {c.get('unit')} into a boat on the {c.get('sea')}"
+            return f"Turn the peasant {_where(state, c.get('unit'))} into a boat on the {c.get('sea')}"
         case "raise-monk":
             return f"Raise a warrior monk in {c.get('province')}, paying {_listing(c.get('pay'))}"
         case "convert":
@@ -117,6 +117,12 @@ def _option(option: Any, players: Mapping[str, str]) -> str:
         pairs = [part.partition("=") for part in text.split(",")]
         return _listing([f"{n} {kind}" for kind, _, n in pairs])
     return text.replace("_", " ")
+
+
+def _where(state: Any, unit_id: Any) -> str:
+    """"in Kent" for a counter on the map (its id where the map does not know it)."""
+    unit = (getattr(state, "units", {}) or {}).get(unit_id)
+    return f"in {unit.loc}" if unit is not None else f"(counter {unit_id})"
 
 
 def _units(state: Any, ids: Any) -> str:

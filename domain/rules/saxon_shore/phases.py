@@ -12,8 +12,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
-import msgspec
-
 from domain.rules.base import RuleViolation
 
 from domain.rules.saxon_shore.data import RESOURCES

@@ -9,14 +9,14 @@ from typing import Any
 import msgspec
 
 from domain.dice import STANDARD_DICE
-from domain.events import DiceRolled, EventData, Outcome
+from domain.events import DiceRolled, EventData
 from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation
 from domain.rules.saxon_shore.commands import Choose, Done, Hire, SaxonCommand
 from domain.rules.saxon_shore.data import Board
 from domain.rules.saxon_shore.events import Counter, MoraleChanged, PromptOpened
 from domain.rules.saxon_shore.evolve import apply
-from domain.rules.saxon_shore.state import MORALE, Job, Pending, Player, Prompt, Province, SaxonState, Unit, victory
+from domain.rules.saxon_shore.state import MORALE, Job, Pending, Player, Prompt, Province, SaxonState, Unit
 
 D6 = STANDARD_DICE["d6"]
 # The rulebook section each kind of question applies (PromptOpened.section).
@@ -84,7 +84,6 @@ class Ctx:
         self.section = ""
         self.phase = state.phase
         self.stage = state.stage
-        self._checked: tuple[tuple, Outcome | None] | None = None
 
     # events and dice
     def emit(self, event: EventData) -> None:
@@ -132,15 +131,8 @@ class Ctx:
         self.prompt = Prompt(kind=kind, seat=seat, options=tuple(options), **kw)
         self.section = section or SECTIONS.get(kind, "")
 
-    def victory(self) -> Outcome | None:
-        """§1 victory of the state so far, recomputed only when provinces or players changed."""
-        key = (self.state.provinces, self.state.players, self.state.turn)
-        if self._checked is None or any(a is not b for a, b in zip(key, self._checked[0])):
-            self._checked = (key, victory(self.state))
-        return self._checked[1]
-
     def over(self) -> bool:
-        return self.state.ended is not None or self.victory() is not None
+        return self.state.ended is not None or self.state.won is not None
 
 
 def counters(units: Iterable[Unit], owners: bool = True) -> list[Counter]:
@@ -170,7 +162,7 @@ def decide(state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> Ctx
     from domain.rules.saxon_shore import phases  # the phases import this module
 
     prompt = state.prompt
-    if state.ended is not None or victory(state) is not None:
+    if state.ended is not None or state.won is not None:
         raise RuleViolation(GAME_OVER, "the game is over", "1")
     if prompt is None or prompt.seat != seat:
         raise RuleViolation(NOT_YOUR_TURN, f"{seat} is not asked anything now", "2.2")
@@ -199,6 +191,7 @@ def decide(state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> Ctx
     if ctx.prompt is not None and (ctx.prompt, tuple(ctx.jobs), ctx.phase, ctx.stage) != (
             state.prompt, state.jobs, state.phase, state.stage):
         ctx.emit(prompt_opened(ctx))
+    RECENT.put(state, seat, command, ctx)
     return ctx
 
 
@@ -227,8 +220,45 @@ class ReplayRng:
         return DiceRolled(draws=[], kind=kind.id, faces=faces, purpose=purpose, seat=seat)
 
 
-def replay(pending: Pending) -> Ctx:
-    """The decision ``pending`` run again on its recorded dice: the control it left."""
+Control = tuple[tuple[Job, ...], Prompt | None, str, int]  # the job queue, the open prompt, phase, stage
+
+
+class Recent:
+    """The control the last few decisions left, so that folding a decision just taken (the core
+    folds its events once for their readers and once into the game) need not run it again. A
+    pure memo: an entry is used only for the very state object the decision was taken in (kept
+    alive by the entry), with the same seat, command and dice; anything else runs the decision."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self.entries: dict[int, tuple[SaxonState, str, Any, tuple[int, ...], Control]] = {}
+
+    def put(self, state: SaxonState, seat: str, command: SaxonCommand, ctx: Ctx) -> None:
+        if len(self.entries) >= self.size:
+            self.entries.clear()
+        faces = tuple(int(f) for e in ctx.events if isinstance(e, DiceRolled) for f in e.faces)
+        self.entries[id(state)] = (state, seat, msgspec.to_builtins(command), faces, control(ctx))
+
+    def get(self, pending: Pending) -> Control | None:
+        entry = self.entries.get(id(pending.before))
+        if entry is not None and entry[0] is pending.before and entry[1:4] == (pending.seat, pending.command,
+                                                                                pending.faces):
+            return entry[4]
+        return None
+
+
+RECENT = Recent()
+
+
+def control(ctx: Ctx) -> Control:
+    return tuple(ctx.jobs), ctx.prompt, ctx.phase, ctx.stage
+
+
+def replay(pending: Pending) -> Control:
+    """The control the decision ``pending`` left: remembered, or run again on its recorded dice."""
+    found = RECENT.get(pending)
+    if found is not None:
+        return found
     command = msgspec.convert(pending.command, SaxonCommand)
-    return decide(pending.before, pending.seat, command, ReplayRng(pending.faces))
+    return control(decide(pending.before, pending.seat, command, ReplayRng(pending.faces)))
 

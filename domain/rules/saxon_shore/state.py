@@ -136,7 +136,8 @@ class SaxonState(msgspec.Struct, frozen=True):
     battle: Battle | None = None
     storms: tuple[str, ...] = ()
     declared: tuple[tuple[str, str, str], ...] = ()  # (seat, province, raid|invade)
-    ended: Outcome | None = None  # the turn limit (a house rule); a §1 victory is read off the board
+    won: Outcome | None = None  # a §1 victory, read off the board by evolve whenever it may change
+    ended: Outcome | None = None  # the turn limit (a house rule)
     board: Any = None  # the map this game is played on (data.Board): ours, or the owner's given at creation
     pending: Pending | None = None  # the decision being folded (evolve.py): never shown, never recorded
 

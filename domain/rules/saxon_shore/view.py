@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
-from domain.rules.saxon_shore.state import capacity, victory
+from domain.rules.saxon_shore.state import capacity
 from domain.rules.saxon_shore.state import SaxonState
 
 MORALE = {-1: "low", 0: "normal", 1: "high"}
@@ -26,7 +26,7 @@ def _units(state: SaxonState, loc: str) -> list[dict[str, Any]]:
 
 def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
     """Everything is open in Saxon Shore: the whole board, every hand of resources."""
-    outcome = state.ended or victory(state)
+    outcome = state.ended or state.won
     provinces = {}
     for name in state.board.provinces:
         p = state.provinces[name]
@@ -73,7 +73,7 @@ def _troops(state: SaxonState, loc: str) -> str:
 
 def render_text(state: SaxonState) -> str:
     """One line per province and player: a board readable at a glance."""
-    outcome = state.ended or victory(state)
+    outcome = state.ended or state.won
     lines = [f"Saxon Shore — turn {state.turn}, {state.phase}"
              + (f" {state.stage}" if state.stage else "") + f" — order {' '.join(state.order)}"]
     if state.prompt and outcome is None:
@@ -84,7 +84,7 @@ def render_text(state: SaxonState) -> str:
         res = " ".join(f"{r}:{n}" for r, n in zip(RESOURCES, pl.res) if n) or "no resources"
         owned = [p for p in state.board.provinces if state.provinces[p].owner == s]
         status = "" if pl.alive else " (eliminated)"
-        lines.append(f"{s}{status} {'Christian' if pl.christian else 'Pagan'} — {len(owned)} provinces — {res}")
+        lines.append(f"{s}{status} {'Christian' if pl.christian else 'Pagan'} — {len(owned)} province{'' if len(owned) == 1 else 's'} — {res}")
     lines.append("province        own pop cap morale ravage improvements      troops")
     for name in state.board.provinces:
         p = state.provinces[name]

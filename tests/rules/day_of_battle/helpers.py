@@ -120,19 +120,21 @@ def choose(seat: str, commands: list[dict], done: set[str], moves: int) -> dict:
                  "return-fire", "terrain-check", "fall-back", "stand"):
         if kind in by_type:
             return by_type[kind][0]
+    if "dismount" in by_type and "dismount" not in done:  # first, while the knights still stand
+        return by_type["dismount"][0]
     if seat == "crusaders" and "fire" not in done:
         fire = [c for c in by_type.get("fire", []) if c["unit"] == "crusaders/crossbowmen"
                 and "horse-archers" in c["target"]]
         if fire:
             return fire[0]
-    if seat == "seljuq-turks" and "fire" in by_type and moves < 6:
-        return by_type["fire"][0]
+    if seat == "seljuq-turks" and moves < 6:
+        fire = [c for c in by_type.get("fire", []) if "knights" not in c["target"]]
+        if fire:
+            return fire[0]
     if "charge" not in done:
         charge = [c for c in by_type.get("charge", []) if "horse-archers" in c["target"]]
         if charge:
             return charge[0]
-    if "dismount" in by_type and "dismount" not in done:
-        return by_type["dismount"][0]
     if seat == "crusaders" and set(GOALS) <= done and "propose-ruling" not in done:
         done.add("propose-ruling")
         return {"type": "propose-ruling", "topic": "end-of-battle", "rule": "core rules",
