@@ -164,24 +164,27 @@ def policy_for(rules_id: str, name: str) -> Policy:
     raise KeyError(name)
 
 
-def play_out(rules: RuleSystem, state: Any, policy: Policy, rnd: random.Random, next_draw: int = 0) -> str:
+def play_out(rules: RuleSystem, state: Any, policy: Policy, rnd: random.Random, next_draw: int = 0,
+             count: list[int] | None = None) -> str:
     """Play ``state`` to its end: the winning seat, :data:`DRAW`, or :data:`UNFINISHED` when
-    nobody can act or the rule system's cap of decisions is reached first."""
+    nobody can act or the rule system's cap of decisions is reached first. ``count``, if
+    given, has the decisions played added to its first item (for bench/)."""
     rng = RolloutRng(rnd, next_draw)
     legal, play, outcome, to_act = rules.legal_commands, rules.play, rules.outcome, rules.to_act
-    for _ in range(CAP.get(rules.id, 2_000)):
-        ended = outcome(state)
-        if ended is not None:
-            return ended.winner if ended.winner is not None else DRAW
+    played, cap = 0, CAP.get(rules.id, 2_000)
+    while played < cap and outcome(state) is None:
         seat, commands = None, []
         for seat in to_act(state):
             commands = legal(state, seat)
             if commands:
                 break
         if not commands:
-            return UNFINISHED
+            break
         state = play(state, seat, policy(rules, state, seat, commands, rnd), rng)[1]
+        played += 1
+    if count is not None:
+        count[0] += played
     ended = outcome(state)
-    if ended is not None:
-        return ended.winner if ended.winner is not None else DRAW
-    return UNFINISHED
+    if ended is None:
+        return UNFINISHED
+    return ended.winner if ended.winner is not None else DRAW

@@ -13,6 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from api.bootstrap import Herald
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
+from api import contract, problems
 from api.health import HealthCheck
 from api.http import Link, install_error_handlers, install_openapi, send_error, unstorable_target
 from api.live import Live, Slots
@@ -27,7 +28,6 @@ from api.routes.players import players_router
 from api.routes.rules import rules_router
 from api.routes.tournaments import router as tournaments_router
 from api.routes.viewer import viewer_router
-from domain.rules.registry import RULE_SYSTEMS
 from replays.verify import VerifyRequest
 
 
@@ -159,9 +159,9 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
     app.include_router(analysis_router())
-    install_openapi(app, [VerifyRequest],
-                    {f"Command-{system}": RULE_SYSTEMS[system].command_type for system in sorted(RULE_SYSTEMS)},
-                    links=LINKS)
+    app.include_router(problems.router())
+    install_openapi(app, [VerifyRequest], links=LINKS)
+    contract.install(app)
     return app
 
 

@@ -4,10 +4,10 @@ services and the read models, for the web app (:mod:`api.app`) and the CLI alike
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
+from api.config import data_dir
 from api.services.games import Games
 from api.services.players import PlayerRegistry
 from api.services.secrets import Secrets
@@ -15,17 +15,6 @@ from api.services.tournaments import Tournaments
 from api.signing import signing_key
 from api.store import HeraldStore, store_env
 from replays.signature import public_hex
-
-
-def data_dir(settings: dict[str, str], environ: dict[str, str] | None = None) -> Path:
-    """Where the server keeps its files: HERALD_DATA_DIR, else the SQLite file's folder, else ./var."""
-    configured = (os.environ if environ is None else environ).get("HERALD_DATA_DIR")
-    if configured:
-        return Path(configured)
-    db = settings.get("SQLITE_DBNAME")
-    if settings.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and db and db != ":memory:" and not db.startswith("file:"):
-        return Path(db).parent
-    return Path("var")
 
 
 class Herald:

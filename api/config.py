@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import msgspec
 
@@ -48,3 +49,19 @@ class Settings(msgspec.Struct, frozen=True):
             max_streams=int(env.get("HERALD_MAX_STREAMS", 1000)),
             max_streams_per_client=int(env.get("HERALD_MAX_STREAMS_PER_CLIENT", 16)),
         )
+
+
+def sqlite_path(environ: dict[str, str]) -> Path:
+    """The SQLite file the environment names (SQLITE_DBNAME, else HERALD_DB, else var/herald.db)."""
+    return Path(environ.get("SQLITE_DBNAME") or environ.get("HERALD_DB") or "var/herald.db")
+
+
+def data_dir(settings: dict[str, str], environ: dict[str, str] | None = None) -> Path:
+    """Where the server keeps its files: HERALD_DATA_DIR, else the SQLite file's folder, else ./var."""
+    configured = (os.environ if environ is None else environ).get("HERALD_DATA_DIR")
+    if configured:
+        return Path(configured)
+    db = settings.get("SQLITE_DBNAME")
+    if settings.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and db and db != ":memory:" and not db.startswith("file:"):
+        return Path(db).parent
+    return Path("var")

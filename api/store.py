@@ -21,6 +21,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import InterfaceError, Mapper, OperationalError, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic, resolve_topic
 
+from api.config import sqlite_path
 from api.files import private_database
 from domain.game import Game, Recorded, project_game
 from projections.sql import SCHEMA_LOCK, Database
@@ -103,7 +104,7 @@ def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
     module = environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
     env["PERSISTENCE_MODULE"] = module
     if module == "eventsourcing.sqlite":
-        path = Path(environ.get("SQLITE_DBNAME") or environ.get("HERALD_DB") or "var/herald.db")
+        path = sqlite_path(environ)
         if str(path) != ":memory:" and not str(path).startswith("file:"):
             private_database(path)
         env["SQLITE_DBNAME"] = str(path)

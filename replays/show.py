@@ -7,7 +7,8 @@ from uuid import UUID
 from domain.events import UnknownEventType
 from domain.game import Game, IncompatibleRecord, apply
 from domain.rules.base import RuleViolation
-from projections.timeline import narrate
+from domain.rules.words import and_list, seat_name
+from projections.timeline import narrate, player_names
 from replays.record import Record, from_record_event
 from replays.verify import check_chain, check_types
 
@@ -39,16 +40,20 @@ def show(record: Record, step: int | None = None) -> str:
     except (IncompatibleRecord, UnknownEventType, RuleViolation, KeyError, TypeError) as error:
         raise ValueError(f"this record cannot be shown: version {event.version}: {error}") from None
     assert game is not None
-    happened = narrate(game.rules, from_record_event(game_id, record.events[step - 1]))
+    names = player_names(game.created.seats)
+    happened = narrate(game.rules, from_record_event(game_id, record.events[step - 1]), names)
     if blocked is None:
-        to_act = ", ".join(game.to_act()) or "nobody"
+        to_act = and_list(seat_name(names, s) for s in game.to_act()) or "nobody"
         board = [f"to act: {to_act}", "", game.rules.render_text(game.state)]
     else:
+        sealed_for = and_list(seat_name(names, s) for s in blocked.data["for"])
         board = [f"the board after version {blocked.version - 1} cannot be shown from this copy: version "
-                 f"{blocked.version} is sealed for {', '.join(blocked.data['for'])} until the seed is revealed",
+                 f"{blocked.version} is sealed for {sealed_for} until the seed is revealed",
                  "", f"the board at version {blocked.version - 1}:", game.rules.render_text(game.state)]
+    scenario = game.rules.scenarios.get(record.header.scenario)
     return "\n".join([
-        f"{record.header.rules} {record.header.scenario} — game {record.header.game}",
+        f"{scenario.title if scenario else game.rules.title} — game {record.header.game}",
+        "players: " + and_list(f"{seat_name(names, s)} ({s})" for s in game.created.seats),
         f"step {step} of {last}: {happened.type} — {happened.text}",
         *board,
     ])

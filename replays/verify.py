@@ -28,6 +28,7 @@ from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng
 from domain.creation import check_created
 from domain.errors import SetupRefused
 from domain.rules.base import RuleViolation
+from domain.rules.registry import RULE_SYSTEMS
 from domain.seals import is_sealed_form
 from replays.record import FORMAT, Record, RecordEvent, derive_record, from_record_event
 from replays.signature import check, key_id
@@ -148,14 +149,19 @@ def check_chain(record: Record) -> Iterator[RecordProblem]:
 def check_types(record: Record) -> Iterator[RecordProblem]:
     """Each event's recording time is ISO 8601 and each known event's data has its
     type's shape (draws a list of integers, and so on): a record whose hashes hold but
-    whose fields do not is named here, never replayed."""
+    whose fields do not is named here, never replayed. A rule system's own events are
+    checked only under the version that recorded them: a record of an older version is named
+    as such by the replay ("recorded under saxon-shore 1.1.0; this server has 2.0.0"), not
+    as malformed data of the newer version's events of the same name."""
+    rules = RULE_SYSTEMS.get(record.header.rules)
+    older = f"{record.header.rules}." if rules is None or rules.version != record.header.rules_version else None
     for event in record.events:
         try:
             datetime.fromisoformat(event.recorded_at)
         except ValueError:
             yield RecordProblem(event.version, None, f"recorded_at {_short_value(event.recorded_at)} of the "
                                                      f"{event.type} event is not an ISO 8601 time")
-        if event.type in EVENT_TYPES and not is_sealed_form(event.data):
+        if event.type in EVENT_TYPES and not is_sealed_form(event.data) and not (older and event.type.startswith(older)):
             try:
                 from_data(event.type, event.data)
             except (msgspec.ValidationError, ValueError) as error:

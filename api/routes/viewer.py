@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -25,7 +27,8 @@ from api.errors import Invalid, NotFound, TooLarge
 from api.http import RECORD_DEPTH, read_body, respond
 from domain.game import Game, IncompatibleRecord, apply
 from domain.rules.base import RuleViolation
-from projections.timeline import TimelineEntry, narrate
+from projections.outline import Section, sections
+from projections.timeline import TimelineEntry, narrate, player_names
 from replays.record import Record, RecordEvent, RecordHeader, derive_record, from_record_event
 from replays.verify import Verdict, check_chain, verify
 
@@ -118,8 +121,43 @@ def record_views(record: Record, limits: ViewLimits = ViewLimits()) -> RecordVie
             raise TooLarge(f"the boards of this record's first {event.version} steps exceed "
                            f"{limits.view_bytes} bytes (HERALD_VIEWER_MAX_VIEW_BYTES)", code="record_views_too_large")
         steps.append(RecordStep(event.version, [] if blocked else game.to_act(), view, text))
-        timeline.append(narrate(game.rules, recorded))
+        timeline.append(narrate(game.rules, recorded, player_names(game.created.seats)))
     return RecordViews(header, record.events, verify(record), timeline, steps, record.seed)
+
+
+class Outline(msgspec.Struct, frozen=True):
+    """``GET /viewer/games/{id}/outline``: where each turn and phase begins, up to ``version``."""
+
+    version: int
+    sections: list[Section]
+
+
+class Outlines:
+    """The outlines of the games most recently asked about, each extended from where it was
+    left as the game goes on (one fold per new event, never a refold from the start)."""
+
+    def __init__(self, games: int = 64):
+        self._games = games
+        self._held: OrderedDict[UUID, tuple[Game, list[Section]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, herald: Any, game_id: UUID) -> Outline:
+        head = herald.games.game(game_id).version  # 404 for a game that does not exist
+        with self._lock:
+            held = self._held.get(game_id)
+        game, found = held if held else (None, [])
+        if game is None or game.version < head:
+            # A ruling's DecisionsVoided folds like any event (the board from it on is refolded
+            # without the voided play; the versions before it stand as they were shown).
+            newer = herald.store.stream(game_id, game.version if game else 0, head)
+            game, more = sections(game, newer, found[-1] if found else None)
+            found = found + more
+            with self._lock:
+                self._held[game_id] = (game, found)
+                self._held.move_to_end(game_id)
+                while len(self._held) > self._games:
+                    self._held.popitem(last=False)
+        return Outline(head, found)
 
 
 def _page(name: str) -> FileResponse:
@@ -132,6 +170,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
     router = APIRouter()
     limits = ViewLimits(settings.viewer_max_events, settings.viewer_max_view_bytes)
     opening = asyncio.Semaphore(settings.viewer_concurrency)
+    outlines = Outlines()
 
     @router.get("/", include_in_schema=False)
     @router.get("/viewer", include_in_schema=False)
@@ -168,6 +207,19 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
             body = await run_in_threadpool(lambda: gzip.compress(msgspec.json.encode(views), 6))
         return Response(body, media_type="application/json",
                         headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+
+    @router.get("/viewer/tournaments", include_in_schema=False)
+    @router.get("/viewer/tournaments/{tournament_id}", include_in_schema=False)
+    def viewer_tournament(tournament_id: UUID | None = None) -> FileResponse:
+        """The tournaments, or one tournament's standings, crosstable and pairings by round,
+        each game linked to its replay (read from the public tournament routes)."""
+        return _page("tournament.html")
+
+    @router.get("/viewer/games/{game_id}/outline", include_in_schema=False)
+    def viewer_outline(request: Request, game_id: UUID) -> Response:
+        """Where each turn and phase of a game begins, from the spectator's view at each
+        version (the viewer's move list groups and jumps by them). Private to the viewer."""
+        return respond(outlines.of(request.app.state.herald, game_id))
 
     @router.get("/viewer/{game_id}", include_in_schema=False)
     def viewer_game(game_id: UUID) -> FileResponse:

@@ -85,12 +85,13 @@ from projections.board import Boards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
 from projections.sql import Database
-from projections.timeline import narrate
+from projections.timeline import narrate, player_names
 from replays.record import (
     EVERYONE,
     SPECTATOR,
     Reader,
     Record,
+    RecordEvent,
     build_record,
     from_record_event,
     to_record_event,
@@ -457,7 +458,7 @@ class Games:
             id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
             status="ended" if game.ended else "active", version=game.version, to_act=self._to_act(game),
             seats=created.seats, view=game.rules.view(game.state, viewer),
-            outcome=msgspec.to_builtins(game.outcome), seed=seed, seed_commitment=created.seed_commitment,
+            outcome=game.outcome, seed=seed, seed_commitment=created.seed_commitment,
             head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
             study=created.study, tournament=created.tournament, fork=created.fork,
         )
@@ -476,8 +477,11 @@ class Games:
         acting = seat in self._to_act(game)
         commands = game.rules.legal_commands(game.state, seat) if acting else []
         choices = game.rules.legal_choices(game.state, seat) if acting else []
-        return LegalCommands(game.version, seat, msgspec.to_builtins(commands), game.rules.legal_complete,
-                             msgspec.to_builtins(choices))
+        listed = msgspec.to_builtins(commands)
+        players = {s: info.player for s, info in game.created.seats.items()}
+        return LegalCommands(game.version, seat, listed, game.rules.legal_complete, msgspec.to_builtins(choices),
+                             [game.rules.label(game.state, seat, c, players) for c in listed],
+                             game.rules.prompt(game.state, seat, players) if acting else None)
 
     def check(self, game_id: UUID, body: CommandRequest, token: str | None) -> None:
         """Raise what recording ``body`` now would raise (a RuleViolation, a Conflict...), else return:
@@ -523,16 +527,17 @@ class Games:
         viewer = self.reader(game_id, token, current).seat
         return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), game.rules.render_text(game.state))
 
-    def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[dict[str, Any]]:
+    def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[RecordEvent]:
         self.game(game_id)
-        return [msgspec.to_builtins(to_record_event(e)) for e in self.store.stream(game_id) if e.type in types]
+        return [to_record_event(e) for e in self.store.stream(game_id) if e.type in types]
 
     def timeline(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> TimelinePage:
         """One line per event, told from what ``reader`` may read: a sealed event is told as
         sealed, never by its content."""
         page = self.events(game_id, after, limit, reader)
-        rules = self.game(game_id).rules
-        entries = [narrate(rules, from_record_event(game_id, e)) for e in page.events]
+        game = self.game(game_id)
+        names = player_names(game.created.seats)
+        entries = [narrate(game.rules, from_record_event(game_id, e), names) for e in page.events]
         return TimelinePage(entries, page.next)
 
     def record(self, game_id: UUID, reader: Reader = SPECTATOR) -> Record:

@@ -4,6 +4,10 @@
 import { ApiError, esc, getJSON, titleCase } from "./dom.js";
 import { diceRow } from "./dice.js";
 import { rendererFor } from "./renderers/index.js";
+import * as overlay from "./overlay.js";
+import { changedNames, describe, diceOf, diff, groupOf, isAttack, moves, namesIn } from "./changes.js";
+import { drawMoveList, neighbour, outlineOfSteps } from "./movelist.js";
+import { fetchAnalysis, fetchRanked, graphSvg, pointAt, progressText, rankedHtml, versionAt } from "./analysis.js";
 
 const $ = (selector) => document.querySelector(selector);
 const path = location.pathname.replace(/\/+$/, "");
@@ -27,7 +31,17 @@ const S = {
   renderSeq: 0,
   unseen: 0,
   verdict: null,
+  sections: [], // the outline: [{start, turn, phase}] where the turn or phase changes
+  analysis: null, // GET /games/{id}/analysis once it answers 200
+  ranked: new Map(), // version -> the ranked commands there (or an error text)
 };
+
+/** A seat with its player's name: "Crusaders (Richard)". */
+function who(seat) {
+  const info = S.game && S.game.seats && S.game.seats[seat];
+  const player = info && (typeof info === "string" ? info : info.player);
+  return player ? `${titleCase(seat)} (${player})` : titleCase(seat);
+}
 
 // -- messages -----------------------------------------------------------------------------
 function say(html, kind = "info", keep = false, where = "#message") {
@@ -67,6 +81,13 @@ async function loadGame() {
   S.events = events;
   for (const entry of timeline) S.timeline.set(entry.version, entry);
   S.head = events.length ? events[events.length - 1].version : summary.version;
+  await loadOutline();
+}
+
+async function loadOutline() {
+  try {
+    S.sections = (await getJSON(`/viewer/games/${GAME_ID}/outline`)).sections;
+  } catch { S.sections = []; } // the move list then lists every decision under one heading
 }
 
 async function catchUp() {
@@ -93,6 +114,7 @@ async function loadRecord(textBody) {
   for (const step of views.steps) S.states.set(step.version, step);
   S.head = S.events.length;
   S.verdict = views.verdict;
+  S.sections = outlineOfSteps(views.steps);
 }
 
 async function stateAt(version) {
@@ -175,6 +197,11 @@ function humanize(line) {
   return String(line).replace(/^[a-z][a-z0-9-]*\.([A-Za-z]+):/, (_, name) => `${name.replace(/([a-z])([A-Z])/g, "$1 $2")}:`);
 }
 
+function playerOf(seat) {
+  const info = S.game && S.game.seats && S.game.seats[seat];
+  return info ? (typeof info === "string" ? info : info.player) : "";
+}
+
 function eventItem(e) {
   const entry = S.timeline.get(e.version);
   const seat = (entry && entry.seat) || (e.data && (e.data.seat || e.data.side)) || "";
@@ -205,7 +232,8 @@ function eventItem(e) {
     + (sealedFor ? ` data-sealed-for="${esc(sealedFor.join(" "))}"` : "")
     + (voided ? ' title="voided by a ruling"' : "") + ">"
     + `<span class="v">${e.version}</span>`
-    + (seat ? `<span class="seat seat-${esc(seat)}">${esc(seat)}</span>` : "")
+    + (seat ? `<span class="seat seat-${esc(seat)}" title="${esc(who(seat))}">${esc(seat)}</span>` : "")
+    + (seat && playerOf(seat) ? `<span class="player">${esc(playerOf(seat))}</span>` : "")
     + (label ? `<span class="tag">${label}</span>` : "")
     + seal
     + `${body}</li>`;
@@ -329,8 +357,216 @@ async function drawBoard() {
     say(`The ${esc(S.game.rules)} renderer failed at step ${version}; showing the raw view.`, "error");
   }
   $("#text").textContent = st.text || "";
+  await drawChanges(st, version, seq);
+  if (seq !== S.renderSeq) return;
+  drawResult(st);
+  drawMoves();
+  drawAnalysisNow();
   document.body.dataset.version = String(version);
   if (S.playing && version < S.head) stateAt(version + 1).catch(() => {}); // prefetch the next step
+}
+
+// -- what changed --------------------------------------------------------------------------------
+/** The step's decision, its dice, the board's differences and the marks on the board. */
+async function drawChanges(st, version, seq) {
+  const group = groupOf(S.events, version);
+  const since = $("#changes-since").value === "decision" ? group.start - 1 : version - 1;
+  let before = null;
+  if (since >= 1) {
+    try { before = (await stateAt(since)).view; } catch { before = null; }
+  }
+  if (seq !== S.renderSeq) return;
+  // The dice of this step (its decision's rolls up to here), beside the board.
+  const dice = diceOf(group);
+  const tray = $("#step-dice");
+  tray.hidden = dice.length === 0;
+  tray.innerHTML = dice.length ? `<h3>Dice of this step</h3>` + dice.map((d) => `<div class="roll${d.version === version ? " here" : ""}"`
+    + ` data-version="${d.version}"><div class="dice">${diceRow(d, 30)}</div><div class="purpose">${esc(d.purpose || d.kind)}`
+    + `${d.forced ? " <b>(forced)</b>" : ""} <span class="muted">v${d.version}</span></div></div>`).join("") : "";
+  // The last move in words.
+  const last = $("#last-move");
+  const d = group.decision;
+  if (d && d.data && !(typeof d.data.sealed === "string")) {
+    const entry = S.timeline.get(d.version);
+    const text = entry ? humanize(entry.text.startsWith(`${d.data.seat}: `) ? entry.text.slice(d.data.seat.length + 2) : entry.text) : d.data.command.type;
+    last.innerHTML = `<span class="tag">last move</span> <b>${esc(who(d.data.seat))}</b>: ${esc(text)}`
+      + (d.version !== version ? ` <span class="muted">(step ${d.version}; this is step ${version})</span>` : "");
+    last.hidden = false;
+    last.dataset.version = String(d.version);
+  } else {
+    last.hidden = true;
+  }
+  // The differences.
+  const rows = before && st.view ? diff(before, st.view) : [];
+  $("#changes-count").textContent = since < 1 ? "(the first step)" : `${rows.length}${rows.length >= 80 ? "+" : ""} change${rows.length === 1 ? "" : "s"} since step ${since}`;
+  $("#changes-table").innerHTML = rows.map((r) => {
+    const t = describe(r);
+    return `<tr data-path="${esc(t.where)}"><th>${esc(t.where)}</th><td class="before">${esc(t.before)}</td><td>→</td><td class="after">${esc(t.after)}</td></tr>`;
+  }).join("");
+  // Marks on the board: moved pieces and attacks as arrows, the command's pieces ringed,
+  // what changed haloed, and the study notes' arrows and circles at this step.
+  const marks = [];
+  const moved = before && st.view ? moves(before, st.view) : [];
+  for (const m of moved) marks.push({ kind: "arrow", from: m.from, to: m.to, style: "move", label: `${m.count} moved ${m.from} → ${m.to}` });
+  if (d && d.data && d.data.command) {
+    const names = [...new Set(namesIn(d.data.command))];
+    const attack = isAttack(d.data.command);
+    for (const n of names) marks.push({ kind: "ring", at: n, label: "the last move" });
+    if (!moved.length && names.length >= 2) {
+      for (let i = 1; i < names.length; i++) marks.push({ kind: "arrow", from: names[0], to: names[i], style: attack ? "attack" : "move", label: d.data.command.type });
+    }
+  }
+  for (const n of changedNames(rows)) marks.push({ kind: "halo", at: n, label: "changed" });
+  for (const e of S.events) {
+    if (e.type !== "Annotated" || e.data.at_version !== version) continue;
+    if (Array.isArray(e.data.arrow) && e.data.arrow.length >= 2) {
+      for (let i = 1; i < e.data.arrow.length; i++) marks.push({ kind: "arrow", from: e.data.arrow[i - 1], to: e.data.arrow[i], style: "note", label: e.data.text });
+    }
+    if (e.data.target) {
+      for (const at of [e.data.target.location, e.data.target.piece]) if (at) marks.push({ kind: "circle", at, label: e.data.text });
+    }
+  }
+  S.marks = marks;
+  drawMarks();
+}
+
+function drawMarks() {
+  const drawn = overlay.draw($("#board"), S.marks || []);
+  const board = $("#board");
+  board.dataset.marks = String(drawn.filter((m) => m.drawn).length);
+}
+
+/** The end banner: who won, with the players' names, why, and the score. */
+function drawResult(st) {
+  const box = $("#result");
+  const ended = S.events.slice(0, S.version).reverse().find((e) => e.type === "GameEnded");
+  const o = (ended && ended.data && ended.data.outcome) || (st.view && typeof st.view === "object" && (st.view.outcome || null));
+  if (!o || typeof o !== "object" || (!o.winner && !o.draw && !(o.ranking && o.ranking.length))) { box.hidden = true; return; }
+  const scores = o.scores && Object.keys(o.scores).length
+    ? Object.entries(o.scores).sort((a, b) => b[1] - a[1]).map(([seat, n]) => `${esc(who(seat))} ${esc(n)}`).join(" · ") : "";
+  const headline = o.draw ? "Draw" : o.winner ? `${esc(who(o.winner))} wins` : `${esc(who(o.ranking[0]))} first`;
+  box.innerHTML = `<b>${headline}</b>${o.reason ? `: ${esc(o.reason)}` : ""}`
+    + (scores ? ` <span class="score" data-scores="${esc(JSON.stringify(o.scores))}">Score: ${scores}</span>` : "")
+    + (o.ranking && o.ranking.length > 2 ? ` <span class="ranking">Places: ${o.ranking.map((seat, i) => `${i + 1}. ${esc(who(seat))}`).join(", ")}</span>` : "");
+  box.dataset.outcome = o.winner || (o.draw ? "draw" : "");
+  box.hidden = false;
+}
+
+// -- the move list ----------------------------------------------------------------------------------
+function drawMoves() {
+  const decisions = [];
+  for (const e of S.events) {
+    if (e.type !== "DecisionTaken") continue;
+    const entry = S.timeline.get(e.version);
+    const seat = (entry && entry.seat) || (e.data && e.data.seat) || "";
+    const text = entry ? humanize(seat && entry.text.startsWith(`${seat}: `) ? entry.text.slice(seat.length + 2) : entry.text) : "a decision";
+    decisions.push({ version: e.version, seat, text });
+  }
+  const sections = S.sections.length ? S.sections : [{ start: 1, turn: null, phase: null }];
+  drawMoveList($("#movelist"), { sections, head: S.head, version: S.version, decisions, who });
+}
+
+function jumpBy(unit, direction) {
+  stop();
+  const sections = S.sections.length ? S.sections : [{ start: 1, turn: null, phase: null }];
+  const to = neighbour(sections, S.head, S.version, unit, direction);
+  if (to !== null) show(to);
+}
+
+let outlineTimer = null;
+function refreshOutline() {
+  if (MODE !== "game") return;
+  clearTimeout(outlineTimer);
+  outlineTimer = setTimeout(async () => { await loadOutline(); drawMoves(); }, 300);
+}
+
+// -- analysis -----------------------------------------------------------------------------------------
+async function loadAnalysis() {
+  const state = $("#analysis-state");
+  if (MODE !== "game") {
+    state.textContent = "— a record file is analysed offline: herald analyse FILE";
+    document.body.dataset.analysis = "offline";
+    return;
+  }
+  for (let tries = 0; ; tries++) {
+    let found;
+    try { found = await fetchAnalysis(GAME_ID, S.token, analysisQuery()); } catch (error) { found = { status: 0, body: { detail: String(error) } }; }
+    if (found.status === 200) {
+      S.analysis = found.body;
+      state.textContent = "";
+      document.body.dataset.analysis = "ready";
+      drawAnalysisNow();
+      return;
+    }
+    if (found.status === 202) {
+      state.textContent = `— computing: ${progressText(found.body)}`;
+      document.body.dataset.analysis = "running";
+      await new Promise((r) => setTimeout(r, Math.min(4000, 600 + tries * 200)));
+      continue;
+    }
+    const detail = found.body && (found.body.detail || found.body.title);
+    state.textContent = found.status === 403 ? `— not during play: ${detail || "no engine help for a live game's seats"}`
+      : found.status === 404 && !(found.body && found.body.code && found.body.code !== "not_found")
+        ? "— not available on this server" : `— unavailable (${found.status}${detail ? `: ${detail}` : ""})`;
+    document.body.dataset.analysis = `refused-${found.status}`;
+    return;
+  }
+}
+
+/** The policy and rollouts asked for: the page's ?policy= and ?rollouts= (the server's defaults otherwise). */
+function analysisQuery() {
+  const mine = new URLSearchParams(location.search);
+  const q = new URLSearchParams();
+  for (const key of ["policy", "rollouts"]) if (mine.get(key)) q.set(key, mine.get(key));
+  return q.toString() ? `?${q}` : "";
+}
+
+/** The point the ranked commands are asked about: the board the step's decision was taken
+ * from (a point whose ``decision`` is that DecisionTaken), or at the last board the point there. */
+function rankedVersion() {
+  const group = groupOf(S.events, S.version);
+  const points = (S.analysis && S.analysis.points) || [];
+  if (group.decision) {
+    const taken = points.find((p) => p.decision === group.decision.version);
+    if (taken) return taken.version;
+  }
+  const here = points.find((p) => p.version === S.version && p.decision);
+  return here ? here.version : null;
+}
+
+let rankedTimer = null;
+function drawAnalysisNow() {
+  if (!S.analysis) return;
+  const box = $("#analysis-graph");
+  box.innerHTML = graphSvg(S.analysis, S.version, who);
+  const point = pointAt(S.analysis, S.version);
+  box.dataset.version = String(point ? point.version : "");
+  const at = rankedVersion();
+  const ranked = $("#ranked");
+  if (at === null) { ranked.innerHTML = '<p class="muted">No decision at this step.</p>'; ranked.dataset.version = ""; return; }
+  if (S.ranked.has(at)) { showRanked(at); return; }
+  ranked.innerHTML = '<p class="muted">Ranking the commands of this decision…</p>';
+  clearTimeout(rankedTimer);
+  rankedTimer = setTimeout(async () => {
+    for (let tries = 0; tries < 60 && !S.ranked.has(at); tries++) {
+      try {
+        const found = await fetchRanked(GAME_ID, at, S.token, analysisQuery());
+        if (found && (found.commands || found.ranked)) S.ranked.set(at, found);
+        else await new Promise((r) => setTimeout(r, 1000)); // still being computed (202)
+      } catch (error) {
+        S.ranked.set(at, { error: problemText(error) });
+      }
+    }
+    if (rankedVersion() === at) showRanked(at);
+  }, 150);
+}
+
+function showRanked(at) {
+  const found = S.ranked.get(at);
+  const box = $("#ranked");
+  box.dataset.version = String(at);
+  box.innerHTML = !found ? "" : found.error ? `<p class="muted">The ranked commands are unavailable: ${found.error}</p>`
+    : rankedHtml(found, who, () => null);
 }
 
 function step(delta) { stop(); show(S.version + delta); }
@@ -414,7 +650,7 @@ async function follow() {
           if (!data) continue;
           try { added = addEvent(JSON.parse(data)) || added; } catch (error) { console.error(error); }
         }
-        if (added) refreshTimeline();
+        if (added) { refreshTimeline(); refreshOutline(); }
       }
     } catch (error) {
       failures += 1;
@@ -513,6 +749,14 @@ async function setToken(token) {
 }
 
 // -- wiring -------------------------------------------------------------------------------------
+function openHelp() {
+  const dialog = $("#help");
+  if (dialog.open) { dialog.close(); return; }
+  dialog.showModal();
+  document.body.dataset.help = "open";
+  dialog.addEventListener("close", () => { document.body.dataset.help = "closed"; }, { once: true });
+}
+
 function wire() {
   $("#first").onclick = () => { stop(); show(1); };
   $("#back").onclick = () => step(-1);
@@ -522,6 +766,20 @@ function wire() {
   $("#speed").onchange = () => { if (S.playing) { stop(); play(); } };
   $("#step").onchange = () => { stop(); show(Number($("#step").value)); };
   $("#only-decisions").onchange = markTimeline;
+  $("#help-open").onclick = openHelp;
+  $("#changes-since").onchange = () => drawBoard();
+  $("#changes-since").onclick = (ev) => ev.stopPropagation(); // inside the summary: do not fold the panel
+  $("#movelist").addEventListener("click", (ev) => {
+    const jump = ev.target.closest("[data-goto]");
+    if (jump) { stop(); show(Number(jump.dataset.goto)); }
+  });
+  $("#turn-jump").onchange = () => { stop(); show(Number($("#turn-jump").value)); };
+  $("#analysis-graph").addEventListener("click", (ev) => {
+    const swing = ev.target.closest("[data-goto]");
+    if (swing) { stop(); show(Number(swing.dataset.goto)); return; }
+    const svg = ev.target.closest("svg.graph");
+    if (svg && S.analysis) { stop(); show(versionAt(svg, ev.clientX, S.analysis.points)); }
+  });
   $("#timeline").addEventListener("click", (ev) => {
     const jump = ev.target.closest("button[data-goto]");
     if (jump) { stop(); show(Number(jump.dataset.goto)); return; }
@@ -538,10 +796,17 @@ function wire() {
       Home: () => { stop(); show(1); },
       End: () => { stop(); show(S.head); },
       " ": play,
+      PageDown: () => jumpBy("turn", 1),
+      PageUp: () => jumpBy("turn", -1),
+      "]": () => jumpBy("phase", 1),
+      "[": () => jumpBy("phase", -1),
+      "?": openHelp,
+      c: () => { $("#changes").open = !$("#changes").open; },
     };
     if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
   });
   let resizeTimer = null;
+  document.addEventListener("herald:board-moved", () => drawMarks()); // a map zoomed or panned: marks follow
   window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(drawBoard, 120); });
   if (MODE === "game") {
     $("#fork").onclick = fork;
@@ -578,6 +843,7 @@ async function main() {
       return;
     }
     drawForks();
+    loadAnalysis();
     if (S.game.status !== "ended") follow();
     return;
   }

@@ -8,7 +8,7 @@ import msgspec
 
 from api.wire.common import Head, documented
 from domain.creation import MAX_PLAYER_NAME, SEAT_ID
-from domain.events import ForkRef, SeatInfo, Target, TournamentRef
+from domain.events import ForkRef, Outcome, SeatInfo, Target, TournamentRef
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
 from projections.timeline import TimelineEntry
@@ -48,7 +48,7 @@ class GameCreatedResponse(msgspec.Struct, frozen=True):
 
 class CommandRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/commands. ``command`` is one of the game's rule system's commands:
-    the ``Command-<system>`` schemas (also served by ``GET /rules/{system}``)."""
+    the ``<System>Command`` schemas (``SaladinCommand``; also served by ``GET /rules/{system}``)."""
 
     seat: str
     command: dict[str, Any]
@@ -151,7 +151,7 @@ class GameSummary(msgspec.Struct, frozen=True):
     to_act: list[str]
     seats: dict[str, SeatInfo]
     view: Any
-    outcome: Any
+    outcome: Outcome | None
     seed: str | None
     seed_commitment: str
     head: Head
@@ -165,13 +165,17 @@ class LegalCommands(msgspec.Struct, frozen=True):
     """The commands a seat may send now: ``commands`` ready to post as they are, and
     ``choices``, commands too many to list described as choices a client composes (the
     command ``type``, a ``description``, the values each field may take). ``complete``: the
-    rule system guarantees that every command it would accept is listed or described."""
+    rule system guarantees that every command it would accept is listed or described.
+    ``labels``: one readable line per command, in the same order; ``prompt``: what the game
+    asks the seat now, in words (None when it asks nothing)."""
 
     version: int
     seat: str
     commands: list[Any]
     complete: bool = False
     choices: list[dict[str, Any]] = []
+    labels: list[str] = []
+    prompt: str | None = None
 
 
 class CheckResult(msgspec.Struct, frozen=True):
@@ -242,4 +246,4 @@ class ForkList(msgspec.Struct, frozen=True):
 
 
 class Entries(msgspec.Struct, frozen=True):
-    events: list[dict]
+    events: list[RecordEvent]

@@ -44,6 +44,7 @@ from domain.dice import DieKind
 from domain.errors import DomainError
 from domain.events import EventData, Outcome
 from domain.rng import Rng
+from domain.rules.words import NO_NAMES, Names, plural  # noqa: F401 - plural: for labels.py
 
 State = TypeVar("State")
 Command = TypeVar("Command")
@@ -150,8 +151,9 @@ class RuleSystem(Generic[State, Command]):
         """A board a person can read at a glance, for ``herald replay show``."""
         return msgspec.json.format(msgspec.json.encode(self.view(state, None))).decode()
 
-    def describe_command(self, command: dict[str, Any]) -> str:
-        """A one-line narrative of a recorded command, for timelines."""
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
+        """A one-line narrative of a recorded command, for timelines; ``names`` says who sits in
+        each seat (seat id -> player name), so lines name players, not seat ids."""
         return str(command.get("type", "?"))
 
     def label(self, state: State, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str:
@@ -181,9 +183,10 @@ class RuleSystem(Generic[State, Command]):
         (``labels``, ``view_types``), if the package has one."""
         return _package_module(type(self).__module__.rpartition(".")[0], name)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
-        """A one-line narrative of one of this rule system's own events, in the rulebook's
-        words ("Henry II looses at Ala Afdal: 1 lance"); None for the generic wording."""
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
+        """A one-line narrative of one of this rule system's own events (or of a ``DiceRolled``
+        it caused), in the rulebook's words ("Henry II looses at Ala Afdal: 1 lance"), naming
+        players by ``names``; None for the generic wording."""
         return None
 
     # -- shared helpers ---------------------------------------------------------------
@@ -259,11 +262,6 @@ def _words(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return " + ".join(_words(v) for v in value)
     return str(value)
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``1 Order``, ``2 Orders`` (``many``: an irregular plural)."""
-    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 @functools.cache

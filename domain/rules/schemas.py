@@ -42,6 +42,23 @@ def components(system: RuleSystem) -> dict[str, dict[str, Any]]:
     for name, schema in found.items():  # a generator names its classes by title: prefixed too
         out[prefix + name] = {**schema, "title": prefix + name} if "title" in schema else schema
     for name, ref in zip(named, refs):
-        if ref != {"$ref": REF.format(name=name)}:  # a union (or a Struct named otherwise): its own component
+        target = ref.get("$ref", "").rsplit("/", 1)[-1] if len(ref) == 1 else None
+        if target == name:
+            continue
+        if target in out:  # a Struct named otherwise (``DobView``): the component takes the contract's name
+            out[name] = {**out.pop(target), "title": name}
+            _rename_refs(out, REF.format(name=target), REF.format(name=name))
+        else:  # a union: its own component
             out[name] = ref
     return out
+
+
+def _rename_refs(node: Any, old: str, new: str) -> None:
+    if isinstance(node, dict):
+        if node.get("$ref") == old:
+            node["$ref"] = new
+        for value in node.values():
+            _rename_refs(value, old, new)
+    elif isinstance(node, list):
+        for value in node:
+            _rename_refs(value, old, new)

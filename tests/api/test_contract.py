@@ -128,7 +128,7 @@ def test_timeline_reads_like_a_log(client):
     game = new_game(client)
     post(client, game, "alice", {"type": "roll", "label": "charge", "dice": "2d6"})
     entries = client.get(f"/games/{game['id']}/timeline").json()["entries"]
-    assert entries[1]["text"] == "alice: roll 2d6 for charge"
+    assert entries[1]["text"] == "Alice: rolls 2d6 for charge"
     assert entries[2]["text"].startswith("charge: ")
 
 

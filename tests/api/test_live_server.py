@@ -207,7 +207,7 @@ def test_cli_checks_key_and_receipts_and_imports_a_record(live_server, tmp_path)
     original = json.loads(path.read_text())
     copy = json.loads(exported.stdout)
     assert copy["events"] == original["events"] and copy["seed"] == original["seed"]
-    rebuilt = live_server.cli("projections", "rebuild")
+    rebuilt = live_server.cli("projections", "rebuild", "--progress")
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert "game index" in rebuilt.stderr and "dice statistics" in rebuilt.stderr  # the progress bars
     assert game["id"] in {g["id"] for g in http.get("/games", params={"player": "Alice"}).json()["games"]}

@@ -84,10 +84,10 @@ def test_a_discard_face_down_seals_its_decision_too(client):
     assert seen[0]["hash"] == decision["hash"] and seen[2]["hash"] == secret["hash"]
     timeline = client.get(f"/games/{game['id']}/timeline").json()["entries"]
     assert [e["text"] for e in timeline[-3:]] == [
-        "a decision, sealed for p2", "p2 discards a card face down", "CardDiscarded, sealed for p2"]
+        "a decision, sealed for P2", "P2 discards a card face down", "card discarded, sealed for P2"]
     mine = client.get(f"/games/{game['id']}/timeline",
                       headers={"Authorization": f"Bearer {game['seat_tokens']['p2']}"}).json()["entries"]
-    assert mine[-1]["text"] == f"p2 discards {card} face down"
+    assert mine[-1]["text"] == f"P2 discards {card} face down"
     view = client.get(f"/games/{game['id']}").json()["view"]
     assert view["hands"] == {"p2": 1} and view["face_down"] == {"p2": 1}
 

@@ -123,3 +123,52 @@ def test_record_views_are_gzipped_for_clients_that_accept_it(client):
     plain = client.post("/viewer/record", json=record, headers={"Accept-Encoding": "identity"})
     assert zipped.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
     assert zipped.json() == plain.json()
+
+
+def _play(client, game, rnd, limit):
+    for _ in range(limit):
+        summary = client.get(f"/games/{game['id']}").json()
+        if not summary["to_act"]:
+            return
+        seat = summary["to_act"][0]
+        legal = client.get(f"/games/{game['id']}/legal-commands", params={"seat": seat},
+                           headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"}).json()["commands"]
+        assert post(client, game, seat, rnd.choice(legal)).status_code == 201
+
+
+def test_the_outline_marks_every_turn_and_phase_a_spectator_sees(client):
+    """GET /viewer/games/{id}/outline (issue 19, the move list): a section starts at exactly the
+    versions where the spectator's board (GET /state?at=N) shows another turn or phase, and it
+    grows with the game without being folded again from the start."""
+    import random
+
+    game = new_game(client, "saladin", seats=("crusaders", "ayyubids"), scenario="arsuf", seed="b2" * 32)
+    rnd = random.Random(19)
+    _play(client, game, rnd, 40)
+    first = client.get(f"/viewer/games/{game['id']}/outline").json()
+    _play(client, game, rnd, 40)
+    outline = client.get(f"/viewer/games/{game['id']}/outline").json()
+    head = client.get(f"/games/{game['id']}").json()["version"]
+    assert outline["version"] == head and first["version"] < head
+    seen, want = None, []
+    for version in range(1, head + 1):
+        view = client.get(f"/games/{game['id']}/state", params={"at": version}).json()["view"]
+        marks = (view["turn"], view["phase"])
+        if marks != seen:
+            want.append({"start": version, "turn": view["turn"], "phase": view["phase"]})
+            seen = marks
+    assert outline["sections"] == want
+    assert outline["sections"][:len(first["sections"]) - 1] == first["sections"][:-1]
+    assert len({s["turn"] for s in want}) >= 1 and len({s["phase"] for s in want}) >= 2
+
+
+def test_the_outline_of_an_unknown_game_is_a_404(client):
+    response = client.get("/viewer/games/7f3c0b54-3f1e-4a43-9a51-5d5ad0a0e6b1/outline")
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("application/problem+json")
+
+
+@pytest.mark.parametrize("path", ["/viewer/tournaments", "/viewer/tournaments/7f3c0b54-3f1e-4a43-9a51-5d5ad0a0e6b1"])
+def test_the_tournament_pages_are_html(client, path):
+    response = client.get(path)
+    assert response.status_code == 200 and 'src="/viewer/assets/tournament.js"' in response.text

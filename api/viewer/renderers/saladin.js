@@ -91,7 +91,13 @@ function captured(side, s, names) {
   };
 }
 
-function sideBlock(side, s, view, names, width) {
+function sideName(side, game) {
+  const info = game && game.seats && game.seats[side];
+  const player = info && (typeof info === "string" ? info : info.player);
+  return `${NAMES[side] || titleCase(side)}${player ? ` (${player})` : ""}`;
+}
+
+function sideBlock(side, s, view, names, width, game) {
   const blocks = [
     leaderCard(side, s),
     orderPool(side, "available", "Available", s.orders.available, false),
@@ -101,7 +107,7 @@ function sideBlock(side, s, view, names, width) {
   if (s.orders.in_arsuf) blocks.push(orderPool(side, "in-arsuf", "In Arsuf", s.orders.in_arsuf, false));
   blocks.push(lossesTrack(side, s), captured(side, s, names));
   const toAct = view.to_act === side;
-  const head = text(PAD, 15, `${NAMES[side] || titleCase(side)}${toAct ? " — to act" : ""}${s.passed ? " — passed" : ""}`
+  const head = text(PAD, 15, `${sideName(side, game)}${toAct ? " — to act" : ""}${s.passed ? " — passed" : ""}`
     + (view.initiative === side ? " · initiative" : ""), { class: `side-title ${side}` });
   const body = flow(blocks, PAD, 24, width - 2 * PAD);
   return { svg: head + body.svg, height: 24 + body.height };
@@ -156,9 +162,11 @@ function bannerCard(b, w, markers, faceUp, names) {
         ? text(x + PAD, stripY + 13, `melee: ${foes.map((f) => names[f] || f).join(", ")}`.slice(0, own.length ? Math.floor((w - 100) / 5) : 40),
           { class: "tiny engaged", "data-engaged": foes.join(" ") })
         : "";
-      const fate = inPlay ? "" : tag("g", { class: "fate" },
-        tag("rect", { x, y, width: w, height: h, rx: 6, class: "fate-veil" }),
-        text(x + w / 2, y + h / 2 + 5, b.fate.replace("-", " ").toUpperCase(), { class: "fate-text", "text-anchor": "middle" }));
+      // A banner out of play says so on a badge in its edge strip: nothing is laid over its
+      // lance locations, which stay readable (issue 19: overlays never hide the lances).
+      const fate = inPlay ? "" : tag("g", { class: "fate", "data-fate": b.fate },
+        tag("rect", { x: x + w - PAD - 92, y: stripY + 2, width: 92, height: STRIP - 5, rx: 7, class: "fate-veil" }),
+        text(x + w - PAD - 46, stripY + 13, b.fate.replace("-", " ").toUpperCase(), { class: "fate-text", "text-anchor": "middle" }));
       return tag("g", {
         class: `banner ${b.side}${ordered ? " ordered" : ""}`, "data-banner": b.id, "data-side": b.side,
         "data-card-side": b.card_side, "data-status": b.status, "data-fate": b.fate,
@@ -176,7 +184,7 @@ function bannerCard(b, w, markers, faceUp, names) {
   };
 }
 
-function centre(view, banners, width) {
+function centre(view, banners, width, game) {
   const parts = [];
   const blocks = [];
   const line = [`Turn ${view.turn}`, titleCase(view.phase)];
@@ -184,7 +192,7 @@ function centre(view, banners, width) {
   if (view.initiative) line.push(`initiative: ${NAMES[view.initiative] || view.initiative}`);
   if (view.arsuf_lances !== null && view.arsuf_lances !== undefined) {
     blocks.push({
-      w: 150, h: 40, draw: (x, y) => tag("g", { class: "arsuf", "data-lances": view.arsuf_lances },
+      w: 150, h: 40, draw: (x, y) => tag("g", { class: "arsuf", "data-lances": view.arsuf_lances, "data-anchor": "arsuf" },
         tag("rect", { x, y, width: 150, height: 40, rx: 6, class: "place" }),
         text(x + PAD, y + 15, "Arsuf", { class: "small strong" }),
         [0, 1].map((i) => tag("circle", { cx: x + PAD + 8 + i * 18, cy: y + 28, r: 7,
@@ -195,7 +203,7 @@ function centre(view, banners, width) {
   const lusignan = banners.find((b) => b.id === "lusignan" && "horns" in b.lances);
   if (lusignan || view.horns) {
     blocks.push({
-      w: 180, h: 40, draw: (x, y) => tag("g", { class: `horns${view.horns ? " occupied" : ""}`, "data-horns": view.horns ? "yes" : "no" },
+      w: 180, h: 40, draw: (x, y) => tag("g", { class: `horns${view.horns ? " occupied" : ""}`, "data-horns": view.horns ? "yes" : "no", "data-anchor": "horns" },
         tag("rect", { x, y, width: 180, height: 40, rx: 6, class: "place" }),
         text(x + PAD, y + 15, "Horns of Hattin", { class: "small strong" }),
         text(x + PAD, y + 32, view.horns ? "Lusignan holds the Horns" : view.horns_required ? "Lusignan must move (fewer than 5 Orders)" : "Lusignan in camp",
@@ -232,7 +240,9 @@ function centre(view, banners, width) {
   if (view.outcome) {
     const o = view.outcome;
     const chars = Math.floor((width - 4 * PAD) / 6.5);
-    const headline = o.draw ? "Draw" : `${NAMES[o.winner] || o.winner} win`;
+    const scores = Object.entries(o.scores || {}).map(([seat, n]) => `${NAMES[seat] || titleCase(seat)} ${n}`).join(" – ");
+    const headline = (o.draw ? "Draw" : `${sideName(o.winner, game)} win${game && game.seats && game.seats[o.winner] ? "s" : ""}`)
+      + (scores ? ` · ${scores}` : "");
     const lines = [headline, o.reason || ""].join(": ").length <= chars ? [[headline, o.reason].filter(Boolean).join(": ")] : [headline, (o.reason || "").slice(0, chars)];
     parts.push(tag("rect", { x: PAD, y: height, width: width - 2 * PAD, height: 10 + 16 * lines.length, rx: 5, class: "ended-band" }));
     lines.forEach((l, i) => parts.push(text(width / 2, height + 17 + 16 * i, l, { class: "ended-text", "text-anchor": "middle", "data-outcome": o.winner || "draw" })));
@@ -278,7 +288,7 @@ export function render(target, ctx) {
     y += f.height + 12;
   };
   const sideRow = (side) => {
-    const block = sideBlock(side, view.sides[side], view, names, W);
+    const block = sideBlock(side, view.sides[side], view, names, W, ctx.game);
     out.push(tag("g", { class: `side ${side}`, transform: `translate(0 ${y})` },
       tag("rect", { x: 2, y: 0, width: W - 4, height: block.height + 6, rx: 8, class: `side-band ${side}` }), block.svg));
     y += block.height + 12;
@@ -286,7 +296,7 @@ export function render(target, ctx) {
 
   sideRow("ayyubids");
   bannerRows("ayyubids", true);
-  const mid = centre(view, view.banners, W);
+  const mid = centre(view, view.banners, W, ctx.game);
   out.push(tag("g", { class: "field-line", transform: `translate(0 ${y})` },
     tag("line", { x1: PAD, y1: 0, x2: W - PAD, y2: 0, class: "front" }), mid.svg));
   y += mid.height + 6;

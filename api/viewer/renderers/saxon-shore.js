@@ -41,7 +41,10 @@ const STYLE_ID = "saxon-shore-style";
 const STYLE = `
 .saxon-shore { display: flex; flex-wrap: wrap; gap: 8px; padding: 6px; align-items: flex-start; }
 .saxon-shore .ss-map { flex: 1 1 560px; min-width: 0; }
-.saxon-shore .ss-map svg { display: block; width: 100%; height: auto; }
+.saxon-shore .ss-map svg { display: block; width: 100%; height: auto; touch-action: none; cursor: grab; }
+.saxon-shore .ss-map svg.dragging { cursor: grabbing; }
+.saxon-shore .ss-zoom { display: flex; gap: 4px; align-items: center; font-size: 0.8rem; margin-bottom: 4px; flex-wrap: wrap; }
+.saxon-shore .ss-zoom button { min-width: 30px; min-height: 28px; border: 1px solid #d9d0bd; border-radius: 5px; background: #fffdf7; cursor: pointer; font-size: 1rem; }
 .saxon-shore .ss-side { flex: 1 0 210px; max-width: 100%; min-width: 0; display: flex; flex-direction: column; gap: 6px; font-size: 0.82rem; }
 @media (min-width: 900px) { .saxon-shore .ss-side { flex: 0 0 214px; } }
 .saxon-shore .ss-head { flex: 1 1 100%; display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; font-size: 0.9rem; overflow-wrap: anywhere; }
@@ -303,6 +306,7 @@ function mapSvg(view, ctx, version) {
       "stroke-linecap": kind === "marsh" ? "round" : null, class: `border border-${kind}`, "data-border": `${a}|${b}`, "data-type": kind,
     }));
   }
+  out.push(tag("g", { class: "overlay-slot" })); // the viewer's marks: above the land, beneath every card
   for (const [name, w] of Object.entries(LAYOUT.wild_provinces)) out.push(wildCard(name, w));
   for (const [name, pos] of Object.entries(LAYOUT.provinces)) {
     const p = view.provinces[name];
@@ -312,7 +316,8 @@ function mapSvg(view, ctx, version) {
     const zone = (view.sea_zones || {})[name];
     if (zone) out.push(seaBox(name, zone, pos, ctx.colours, ctx.seats));
   }
-  return `<svg class="saxon-shore-map" viewBox="0 0 ${W} ${H}" width="100%" role="img" preserveAspectRatio="xMidYMid meet"
+  const z = ctx.zoom;
+  return `<svg class="saxon-shore-map" viewBox="${z.x} ${z.y} ${z.w} ${z.h}" width="100%" role="img" preserveAspectRatio="xMidYMid meet"
     aria-label="Saxon Shore map at version ${esc(version)}">${out.join("")}</svg>`;
 }
 
@@ -377,21 +382,122 @@ function head(view, ctx) {
   let ended = "";
   if (view.outcome) {
     const o = view.outcome;
-    ended = `<div class="ss-ended" data-outcome="${esc(o.winner || "draw")}">${o.draw || !o.winner ? "Draw" : `${esc(o.winner)} wins`}`
-      + `${o.reason ? `: ${esc(o.reason)}` : ""}</div>`;
+    const name = (seat) => {
+      const info = ctx.game && ctx.game.seats && ctx.game.seats[seat];
+      const player = info && (typeof info === "string" ? info : info.player);
+      return player ? `${seat} (${player})` : seat;
+    };
+    const scores = Object.entries(o.scores || {}).sort((a, b) => b[1] - a[1]).map(([seat, n]) => `${name(seat)} ${n}`).join(" · ");
+    ended = `<div class="ss-ended" data-outcome="${esc(o.winner || "draw")}">${o.draw || !o.winner ? "Draw" : `${esc(name(o.winner))} wins`}`
+      + `${o.reason ? `: ${esc(o.reason)}` : ""}${scores ? ` <span class="ss-score">· ${esc(scores)}</span>` : ""}</div>`;
   }
   return `<div class="ss-head">${bits.map((x) => `<span>${x}</span>`).join("")}</div>${ended}`;
 }
 
+// Zoom and pan: the map's viewBox, kept per board element across steps (a new step redraws
+// the board, the reader's view of the map stays where it was).
+const ZOOMS = new WeakMap();
+const MIN_W = 180;
+
+function zoomOf(target) {
+  const [W, H] = LAYOUT.size;
+  if (!ZOOMS.has(target)) ZOOMS.set(target, { x: 0, y: 0, w: W, h: H });
+  return ZOOMS.get(target);
+}
+
+function setZoom(target, z) {
+  const [W, H] = LAYOUT.size;
+  const w = Math.max(MIN_W, Math.min(W, z.w)), h = (w / W) * H;
+  const next = { w, h, x: Math.max(0, Math.min(W - w, z.x)), y: Math.max(0, Math.min(H - h, z.y)) };
+  ZOOMS.set(target, next);
+  const svg = target.querySelector("svg.saxon-shore-map");
+  if (svg) {
+    svg.setAttribute("viewBox", `${next.x} ${next.y} ${next.w} ${next.h}`);
+    svg.dataset.zoom = (W / next.w).toFixed(2);
+    target.querySelector(".ss-zoom-level").textContent = `${Math.round((100 * W) / next.w)}%`;
+    document.dispatchEvent(new CustomEvent("herald:board-moved"));
+  }
+}
+
+/** Zoom by ``factor`` about the map point (cx, cy) (the centre when not given). */
+function zoomBy(target, factor, cx = null, cy = null) {
+  const z = zoomOf(target);
+  const px = cx ?? z.x + z.w / 2, py = cy ?? z.y + z.h / 2;
+  const w = z.w / factor, h = z.h / factor;
+  setZoom(target, { x: px - (px - z.x) * (w / z.w), y: py - (py - z.y) * (h / z.h), w, h });
+}
+
+function mapPoint(svg, clientX, clientY) {
+  const m = svg.getScreenCTM();
+  if (!m) return [null, null];
+  const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+  return [p.x, p.y];
+}
+
+function wireZoom(target) {
+  if (target.dataset.zoomWired) return;
+  target.dataset.zoomWired = "yes";
+  target.addEventListener("click", (ev) => {
+    const b = ev.target.closest("[data-zoom-action]");
+    if (!b) return;
+    const act = b.dataset.zoomAction;
+    if (act === "in") zoomBy(target, 1.5);
+    else if (act === "out") zoomBy(target, 1 / 1.5);
+    else setZoom(target, { x: 0, y: 0, w: LAYOUT.size[0], h: LAYOUT.size[1] });
+  });
+  target.addEventListener("wheel", (ev) => {
+    const svg = ev.target.closest("svg.saxon-shore-map");
+    if (!svg) return;
+    ev.preventDefault();
+    const [x, y] = mapPoint(svg, ev.clientX, ev.clientY);
+    zoomBy(target, ev.deltaY < 0 ? 1.25 : 1 / 1.25, x, y);
+  }, { passive: false });
+  let drag = null;
+  target.addEventListener("pointerdown", (ev) => {
+    const svg = ev.target.closest("svg.saxon-shore-map");
+    if (!svg || ev.button !== 0) return;
+    drag = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, z: { ...zoomOf(target) }, scale: zoomOf(target).w / svg.getBoundingClientRect().width };
+    svg.setPointerCapture(ev.pointerId);
+    svg.classList.add("dragging");
+  });
+  target.addEventListener("pointermove", (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    setZoom(target, { ...drag.z, x: drag.z.x - (ev.clientX - drag.x) * drag.scale, y: drag.z.y - (ev.clientY - drag.y) * drag.scale });
+  });
+  const end = (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    drag = null;
+    const svg = target.querySelector("svg.saxon-shore-map");
+    if (svg) svg.classList.remove("dragging");
+  };
+  target.addEventListener("pointerup", end);
+  target.addEventListener("pointercancel", end);
+  document.addEventListener("keydown", (ev) => {
+    if (!target.isConnected || !target.querySelector("svg.saxon-shore-map")) return;
+    const t = ev.target;
+    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName)) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === "+" || ev.key === "=") zoomBy(target, 1.5);
+    else if (ev.key === "-" || ev.key === "_") zoomBy(target, 1 / 1.5);
+    else if (ev.key === "0") setZoom(target, { x: 0, y: 0, w: LAYOUT.size[0], h: LAYOUT.size[1] });
+  });
+}
+
 export function render(target, ctx) {
   ensureStyle();
+  wireZoom(target);
   const view = ctx.view;
   const seats = Object.keys(view.players || {});
-  const draw = { colours: palette(view), seats, battle: view.battle, prompt: view.prompt, game: ctx.game };
+  const zoom = zoomOf(target);
+  const draw = { colours: palette(view), seats, battle: view.battle, prompt: view.prompt, game: ctx.game, zoom };
   const players = seats.map((seat) => playerCard(seat, view.players[seat], view, draw)).join("");
   target.innerHTML = `<div class="saxon-shore board" data-renderer="saxon-shore" data-version="${esc(ctx.version)}">`
     + head(view, draw)
-    + `<div class="ss-map">${mapSvg(view, draw, ctx.version)}</div>`
+    + `<div class="ss-map"><div class="ss-zoom" role="group" aria-label="Zoom the map">`
+    + `<button type="button" data-zoom-action="in" title="Zoom in (+)" aria-label="Zoom in">+</button>`
+    + `<button type="button" data-zoom-action="out" title="Zoom out (-)" aria-label="Zoom out">−</button>`
+    + `<button type="button" data-zoom-action="reset" title="The whole map (0)" aria-label="The whole map">⤢</button>`
+    + `<span class="ss-zoom-level">${Math.round((100 * LAYOUT.size[0]) / zoom.w)}%</span>`
+    + `<span class="muted">drag to pan · wheel to zoom</span></div>${mapSvg(view, draw, ctx.version)}</div>`
     + `<aside class="ss-side"><div class="ss-players">${players}</div>${key()}</aside></div>`;
 }
 

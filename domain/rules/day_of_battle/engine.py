@@ -106,8 +106,8 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def render_text(self, state: DobState) -> str:
         return board.render_text(state)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
+    def describe_command(self, command: dict[str, Any], names: Any = None) -> str:
         return narrate.describe_command(command)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Any = None) -> str | None:
         return narrate.describe_event(event_type, data)

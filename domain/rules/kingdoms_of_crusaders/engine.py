@@ -23,6 +23,7 @@ from domain.rules.kingdoms_of_crusaders.data import (
 )
 from domain.rules.kingdoms_of_crusaders.events import DrawnCards
 from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.words import NO_NAMES, Names
 
 
 class KocOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -121,8 +122,8 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     def render_text(self, state: KocState) -> str:
         return board.render_text(state)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
-        return narrate.describe_command(command)
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
+        return narrate.describe_command(command, names)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
-        return narrate.describe_event(event_type, data)
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
+        return narrate.describe_event(event_type, data, names)

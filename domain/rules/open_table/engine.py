@@ -20,6 +20,8 @@ from domain.dice import STANDARD_DICE, DiceSpecError, DieKind, parse_dice
 from domain.events import CardsShuffled, DecisionTaken, DiceRolled, EventData, Outcome, event_type
 from domain.rng import Rng
 from domain.rules.base import GAME_OVER, RuleSystem, RuleViolation, Scenario
+from domain.rules.open_table import narrate
+from domain.rules.words import NO_NAMES, Names, plural
 
 PACKAGE = Path(__file__).parent
 STANDARD_DECK = "standard-54"
@@ -372,7 +374,7 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
             shown = " ".join(d.drawn[-10:]) or "-"
             lines.append(f"deck {name}: {d.left}/{len(d.cards)} left; last drawn face up: {shown}")
         for seat, hand in sorted(state.hands.items()):  # a spectator's board: hands as counts
-            shown = " ".join(_cards(state, seat)) if state.ended else f"{len(hand)} card(s)"
+            shown = " ".join(_cards(state, seat)) if state.ended else plural(len(hand), "card")
             lines.append(f"{seat}'s hand: {shown}; face down: {state.face_down.get(seat, 0)}")
         if state.played:
             lines.append("played: " + " ".join(f"{s}:{c}" for s, c in state.played[-10:]))
@@ -382,43 +384,11 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
             lines.append(f"ENDED: {_describe_outcome(state.ended)}")
         return "\n".join(lines)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
-        kind = command.get("type")
-        if kind == "note":
-            return f"note: {command.get('text', '')}"
-        if kind == "roll":
-            return f"roll {command.get('dice')} for {command.get('label') or 'no label'}"
-        if kind == "draw":
-            return f"draw {command.get('count', 1)} from {command.get('deck')}"
-        if kind == "shuffle":
-            return f"shuffle {command.get('deck')}"
-        if kind == "take":
-            return f"take {command.get('count', 1)} from {command.get('deck')} into hand"
-        if kind == "play":
-            return f"play {command.get('card')}"
-        if kind == "discard":
-            return f"discard {command.get('card')} face down"
-        if kind == "show-hand":
-            return "show hand"
-        return str(kind)
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
+        return narrate.describe_command(command, names)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
-        seat = data.get("seat")
-        if event_type == "open-table.HandDrawn":
-            return f"{seat} takes {data['count']} card(s) from {data['deck']} into hand"
-        if event_type == "open-table.CardsTaken":
-            return f"{seat} takes {' '.join(data['cards'])} into hand"
-        if event_type == "open-table.CardPlayed":
-            return f"{seat} plays {data['card']}"
-        if event_type == "open-table.DiscardedFaceDown":
-            return f"{seat} discards a card face down"
-        if event_type == "open-table.CardDiscarded":
-            return f"{seat} discards {data['card']} face down"
-        if event_type == "open-table.HandShown":
-            return f"{seat} shows their hand: {' '.join(data['cards']) or 'empty'}"
-        if event_type == "open-table.CardsDrawn":
-            return f"{seat} draws {' '.join(data['cards'])} from {data['deck']}"
-        return None
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
+        return narrate.describe_event(event_type, data, names)
 
 
 def _top(deck: Deck, name: str, count: int, rng: Rng) -> list[str]:

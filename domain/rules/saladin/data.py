@@ -162,6 +162,7 @@ class Tables:
                        for c in data.cards}
         self.enemies = {c.id: {status: tuple(sorted(t.banner for t in c.targets if t.banner != ARSUF and status in t.modes))
                                for status in ("uncommitted", "committed")} for c in data.cards}
+        self.target_ids = {c.id: tuple(t.banner for t in c.targets) for c in data.cards}
         # the '+1' markers uncovered once n lances are lost, for every n: surcharge[banner][n]
         self.surcharge = {b.id: tuple(b.track[:lost].count("+1") for lost in range(len(b.track) + 1))
                           for b in data.banners}

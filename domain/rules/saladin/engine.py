@@ -22,6 +22,7 @@ from domain.rules.saladin.evolve import evolve
 from domain.rules.saladin.play import Step, execute, initiative
 from domain.rules.saladin.rules import check, legal
 from domain.rules.saladin.state import BannerState, Options, SaladinState, SideState
+from domain.rules.words import NO_NAMES, Names
 
 
 def opening(scenario: str, options: Options = Options(), cards: str | None = None) -> SaladinState:
@@ -126,10 +127,10 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         """The board as text: Order pools, lance tracks, markers, who acts."""
         return board.render_text(state)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         """A one-line narrative of a recorded command."""
-        return narrate.describe_command(command)
+        return narrate.describe_command(command, names)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         """A one-line narrative of a ``saladin.*`` event, with the banners' and leaders' names."""
-        return narrate.describe_event(event_type, data)
+        return narrate.describe_event(event_type, data, names)

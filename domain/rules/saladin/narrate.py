@@ -6,13 +6,14 @@ here reads the game's state, so a line says what its event carries and no more.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from domain.rules.saladin.data import ARSUF, TABLES
-from domain.rules.saladin.view import describe_command as board_command
+from domain.rules.saladin.view import MARKERS, describe_command as board_command
+from domain.rules.words import NO_NAMES, Names, plural, seat_name
 
 SIDES = {"crusaders": "Crusaders", "ayyubids": "Ayyubids"}
-MARKERS = {"shield-wall": "Shield Wall", "fire": "Fire"}
 
 
 def _index() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
@@ -78,10 +79,6 @@ def action(action_id: Any) -> str:
     return ACTIONS.get(str(action_id), str(action_id))
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def orders(n: int) -> str:
     return plural(n, "Order")
 
@@ -113,11 +110,27 @@ def _declared(banner_id: Any, action_id: Any, target: Any) -> str:
 
 
 # -- events ------------------------------------------------------------------------------------------
-def describe_event(event_type: str, d: dict[str, Any]) -> str | None:
-    """One line for one ``saladin.*`` event; None for a type this module does not know."""
+def describe_event(event_type: str, d: dict[str, Any], names: Names = NO_NAMES) -> str | None:
+    """One line for one ``saladin.*`` event, or for a die Saladin rolled (its purpose with the
+    banners' names); None for a type this module does not know."""
+    if event_type in ("DiceRolled", "DiceForced"):
+        return _dice(d, event_type == "DiceForced")
+    if event_type in ("saladin.GameDecided", "GameEnded"):
+        return clip(_game_decided(d, names))
     kind = event_type.removeprefix("saladin.")
     fn = EVENTS.get(kind)
     return clip(fn(d)) if fn is not None and event_type.startswith("saladin.") else None
+
+
+_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def _dice(d: dict[str, Any], forced: bool) -> str:
+    """``Loose: henry-ii at ala-afdal (red)`` as recorded, told with names: "Loose: Henry II at
+    Ala Afdal (red): double, blank"."""
+    purpose = _ID.sub(lambda m: BANNERS.get(m.group(0), m.group(0)), str(d.get("purpose", "")))
+    faces = ", ".join(str(f) for f in d.get("faces") or [])
+    return clip(f"{purpose}: {faces}" + (" (forced, for study)" if forced else ""))
 
 
 def _turn_began(d):
@@ -304,12 +317,18 @@ def _redeployed(d):
     return f"Redeployment: every card back to its Deployed side; spent Orders back to the Available pool ({back})"
 
 
-def _game_decided(d):
+def _game_decided(d, names: Names = NO_NAMES):
     outcome = d.get("outcome") or {}
     reason = str(outcome.get("reason") or "")
     for seat, name in SIDES.items():
         reason = reason.replace(seat, f"the {name}")
-    head = "Draw" if outcome.get("draw") or not outcome.get("winner") else f"{side(outcome.get('winner'))} win"
+    winner = outcome.get("winner")
+    if outcome.get("draw") or not winner:
+        head = "Draw"
+    elif winner in names:
+        head = f"{seat_name(names, winner)} and the {side(winner)} win"
+    else:
+        head = f"{side(winner)} win"
     return f"{head}: {reason}" if reason else head
 
 
@@ -348,10 +367,11 @@ EVENTS = {
 
 
 # -- commands ----------------------------------------------------------------------------------------
-def describe_command(command: dict[str, Any]) -> str:
-    """A recorded command: the board's wording (which other tests pin) for activations and
-    passes; names instead of ids for the rest."""
+def describe_command(command: dict[str, Any], names: Names = NO_NAMES) -> str:
+    """A recorded command in the rulebook's words, with the banners' and leaders' names."""
     kind = command.get("type")
+    if kind == "activate":
+        return clip(_declared(command.get("banner"), command.get("action"), command.get("target")))
     if kind == "leader":
         return f"Leader: {LEADER_ACTIONS.get(str(command.get('action')), str(command.get('action')))}"
     if kind == "react":

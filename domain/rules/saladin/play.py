@@ -17,7 +17,6 @@ from domain.rules.saladin.rules import (
     automatic_answer,
     card_of,
     eliminated,
-    has_any_target,
     opponent,
     orders,
     reaction_options,
@@ -98,9 +97,9 @@ def roll_and_apply(b: Step, acting_side: str, acting: str, target: str | None, r
 def eliminations(b: Step) -> None:
     """Banners with no lance left are given to the opponent (or boxed); Arsuf may fall."""
     t = tables(b.state)
-    for bid in sorted(b.state.banners):
+    for bid in t.banner_ids:
         banner = b.state.banners[bid]
-        if banner.in_play and banner.lances == 0:
+        if banner.lances == 0 and banner.fate == "in-play":
             given = opponent(banner.side) if t.banner(bid).gives else None
             b.emit(ev.BannerEliminated(banner=bid, given_to=given))
             leave_melees(b, bid, "eliminated", release_two_locations=False)
@@ -113,13 +112,17 @@ def eliminations(b: Step) -> None:
 
 def set_aside(b: Step) -> None:
     """Banners left with no enemy banner to target are removed without penalty (cascading)."""
+    t = tables(b.state)
     changed = True
     while changed:
         changed = False
-        for bid in tables(b.state).banner_ids:
-            if b.state.banners[bid].fate == "in-play" and not has_any_target(b.state, bid):
+        s = b.state  # has_any_target for every banner in play, with what may be targeted counted once
+        live = {k for k, x in s.banners.items() if x.fate == "in-play"} | ({ARSUF} if s.arsuf_lances > 0 else set())
+        for bid in t.banner_ids:
+            if bid in live and not any(x in live for x in t.target_ids[b.state.banners[bid].card]):
                 b.emit(ev.BannerSetAside(banner=bid))
                 leave_melees(b, bid, "set aside", release_two_locations=False)
+                live.discard(bid)
                 changed = True
 
 

@@ -153,8 +153,9 @@ def must_activate(state: SaladinState, side: str) -> bool:
     """"A player can pass only if all their Banners and Leader cards are on their Ordered
     side": a Deployed banner in play, or a Deployed leader with an action it can take, keeps
     the player from passing."""
-    if any(b.side == side and b.in_play and not b.ordered for b in state.banners.values()):
-        return True
+    for b in state.banners.values():
+        if b.side == side and not b.ordered and b.fate == "in-play":
+            return True
     st = state.sides[side]
     if st.leader_ordered:
         return False
@@ -259,6 +260,9 @@ def _check_target(state, seat, banner, card, action, target) -> None:
                             R_HATTIN if state.scenario == "hattin" else R_ARSUF)
         if friend.lances >= len(tables(state).banner(target).track):
             raise violation("nothing_to_reinforce", f"{target} has lost no lance", R_LANCE)
+
+
+CHECKED_EFFECTS = frozenset({"shield-wall", "set-fire", "feed-fire", "reinforce-arsuf"})  # what _check_effect checks
 
 
 def _check_effect(state: SaladinState, seat: str, action: Action) -> None:
@@ -419,8 +423,11 @@ def legal(state: SaladinState, seat: str) -> list[object]:
         return checked(state, seat, candidates(state, seat))
     out: list[object] = [] if horns_required(state, seat) else activations(state, seat)
     # check() would find the game on and the seat a seat (it is the active one): straight to
-    # the checks of a Leader action and of a pass
-    for a in tables(state).leaders[seat].actions:
+    # the checks of a Leader action (none passes with the leader Ordered, nor seize-initiative
+    # in this phase) and of a pass
+    for a in () if state.sides[seat].leader_ordered else tables(state).leaders[seat].actions:
+        if a.id == "seize-initiative":
+            continue
         c = cmd.Leader(action=a.id)
         try:
             check_leader(state, seat, c)
@@ -437,8 +444,9 @@ def legal(state: SaladinState, seat: str) -> list[object]:
 
 def activations(state: SaladinState, seat: str) -> list[object]:
     """The Activate commands :func:`check_activate` accepts for ``seat``, whose activation it is
-    and who need not take the Horns first: the candidates' filters are the checks on banner,
-    status, Ordered side and cost; target and effect go through the checks themselves."""
+    and who need not take the Horns first: the candidates' filters are its checks on banner,
+    status, Ordered side and cost, :func:`_check_effect` is asked once per action, and of
+    :func:`_check_target` only what :func:`enemy_targets` leaves open is asked per target."""
     out: list[object] = []
     available = state.sides[seat].available
     t = tables(state)
@@ -447,7 +455,9 @@ def activations(state: SaladinState, seat: str) -> list[object]:
         if banner.side != seat or banner.fate != "in-play":
             continue
         card = t.card(banner.card)
-        extra = surcharge(state, banner_id)
+        by_lost = t.surcharge[banner_id]  # surcharge(), inlined
+        lost = len(by_lost) - 1 - banner.lances
+        extra = by_lost[lost] if 0 <= lost < len(by_lost) else surcharge(state, banner_id)
         usable = t.usable[card.id].get((banner.ordered, banner.status))
         if usable is None:  # a status no card prints: check each action
             usable = tuple(a for a in card.actions if card.action(a.id) is a and (a.ordered or not banner.ordered)
@@ -455,19 +465,21 @@ def activations(state: SaladinState, seat: str) -> list[object]:
         for action in usable:
             if (action.cost + extra if action.cost else 0) > available:  # action_cost
                 continue
-            try:
-                _check_effect(state, seat, action)  # the same for every target
-            except RuleViolation:
+            if action.effect in CHECKED_EFFECTS:
+                try:
+                    _check_effect(state, seat, action)  # the same for every target
+                except RuleViolation:
+                    continue
+            if action.target == "none":  # _check_target asks for no target: nothing to check
+                out.append(cmd.Activate(banner=banner_id, action=action.id, target=None))
                 continue
-            if action.target == "none":
-                targets: list[str | None] = [None]
-            elif action.target == "enemy":
-                targets = enemy_targets(state, banner, card)
-            elif action.target == "arsuf":
-                targets = [ARSUF]
-            else:
-                targets = sorted(action.friendly)
-            for target in targets:
+            if action.target == "enemy":  # enemy_targets are the targets _check_target allows, then
+                melee = joins_melee(banner, action)  # its only other check, per target
+                for target in enemy_targets(state, banner, card):
+                    if not melee or can_be_committed(state, target):
+                        out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
+                continue
+            for target in [ARSUF] if action.target == "arsuf" else sorted(action.friendly):
                 try:
                     _check_target(state, seat, banner, card, action, target)
                 except RuleViolation:

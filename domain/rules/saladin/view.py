@@ -12,8 +12,10 @@ import hashlib
 from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS
 from domain.rules.saladin.rules import action_cost, card_of, horns_required, surcharge, tables
 from domain.rules.saladin.state import SaladinState
+from domain.rules.words import plural
 
 NAMES = {"crusaders": "Crusaders", "ayyubids": "Ayyubids"}
+MARKERS = {"shield-wall": "Shield Wall", "fire": "Fire"}
 
 
 def view(state: SaladinState) -> dict[str, Any]:
@@ -91,9 +93,10 @@ def _digest(raw: bytes) -> str:
 def render_text(state: SaladinState) -> str:
     """A board a person reads at a glance."""
     v = view(state)
+    name = {b["id"]: b["name"] for b in v["banners"]}
     lines = [f"Saladin — {state.scenario.title()}, turn {state.turn}, {state.phase}"
-             + (f", {state.active} to act" if state.active else "")
-             + (f"; initiative: {state.initiative}" if state.initiative else "")]
+             + (f", the {NAMES[state.active]} to act" if state.active else "")
+             + (f"; initiative: the {NAMES[state.initiative]}" if state.initiative else "")]
     for seat in SEATS:
         s = v["sides"][seat]
         o = s["orders"]
@@ -108,21 +111,25 @@ def render_text(state: SaladinState) -> str:
                           for slot in b["track"])
             tag = "O" if b["card_side"] == "ordered" else "D"
             state_txt = b["status"][0].upper() if b["fate"] == "in-play" else b["fate"].upper()
-            eng = "".join(f" ~{e}" for e in b["engaged"])
+            eng = "".join(f" ~{name.get(e, e)}" for e in b["engaged"])
             lines.append(f"  [{tag}] {b['name']:<14} {state_txt:<10} {bar:<8} at {b['location']}{eng}"
                          f"{' +' + str(b['surcharge']) if b['surcharge'] else ''}")
         if s["captured_banners"]:
-            lines.append(f"  holds: {', '.join(s['captured_banners'])}")
+            lines.append(f"  holds: {', '.join(name.get(b, b) for b in s['captured_banners'])}")
     if v["arsuf_lances"] is not None:
-        lines.append(f"Arsuf: {v['arsuf_lances']} Ayyubid lance(s)")
+        lines.append(f"Arsuf: {plural(v['arsuf_lances'], 'Ayyubid lance')}")
     if v["markers"]:
-        lines.append("markers: " + ", ".join(f"{m} at {b}" for m, b in v["markers"].items()))
+        lines.append("markers: " + ", ".join(f"{MARKERS.get(m, m)} at {name.get(b, b)}" for m, b in v["markers"].items()))
     if state.pending:
         p = state.pending
-        lines.append(f"waiting: {p.banner} {p.action} at {p.target} — {state.active} may react")
+        lines.append(f"waiting: {name.get(p.banner, p.banner)} {p.action.replace('-', ' ')} at "
+                     f"{name.get(p.target, p.target or '')} — the {NAMES[state.active]} may react")
     if state.result:
         r = state.result
-        lines.append(f"ENDED: {'draw' if r.draw else r.winner + ' win'} ({r.reason})")
+        reason = r.reason
+        for seat, side in NAMES.items():
+            reason = reason.replace(seat, f"the {side}")
+        lines.append(f"ENDED: {'draw' if r.draw else 'the ' + NAMES[r.winner] + ' win'} ({reason})")
     lines.append("key: [D]eployed/[O]rdered, U/C status; track from slot 1: | lance, + uncovered +1, . empty")
     return "\n".join(lines)
 

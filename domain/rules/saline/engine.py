@@ -23,6 +23,7 @@ from domain.rules.saline.data import (
 from domain.rules.saline.evolve import evolve
 from domain.rules.saline.events import DrawnEventCards, EventCardDiscarded, SecretObjectiveDealt
 from domain.rules.saline.state import SalineState
+from domain.rules.words import NO_NAMES, Names
 
 
 class SalineOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -107,8 +108,8 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     def render_text(self, state: SalineState) -> str:
         return board.render_text(state)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
-        return narrate.describe_command(command)
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
+        return narrate.describe_command(command, names)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
-        return narrate.describe_event(event_type, data)
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
+        return narrate.describe_event(event_type, data, names)

@@ -12,6 +12,7 @@ import msgspec
 from domain.rules.saline.data import LIARDS, POSITIONS, SALT_CUBES
 from domain.rules.saline.play import reserve_liards, to_act
 from domain.rules.saline.state import SalineState
+from domain.rules.words import plural
 
 
 def _objective(state: SalineState, oid: str) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def render_text(state: SalineState) -> str:
              "objectives: " + ", ".join(o["name"] for o in v["objectives"])]
     for p, d in v["players"].items():
         ring = " ".join(f"{pos}:{o['colour'][0]}{o['salt']}" for pos, o in d["saline"].items())
-        lines.append(f"{p}: mulon {d['mulon']}, {d['liards']} liards, hand {d['hand']['count']}, "
+        lines.append(f"{p}: mulon {d['mulon']}, {plural(d['liards'], 'liard')}, hand {d['hand']['count']}, "
                      f"objectives {len(d['claimed'])}, favour {'yes' if d['favour'] else 'used'} | {ring}")
     if state.result:
         r = state.result

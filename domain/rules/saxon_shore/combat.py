@@ -7,7 +7,28 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.rules.saxon_shore.rules import Ctx, choice, job, violation
+from domain.rules.saxon_shore.data import RESOURCES
+from domain.rules.saxon_shore.events import (
+    BattleBegan,
+    BattleEnded,
+    BattleRoundFought,
+    BoxMove,
+    CasualtyRemoved,
+    CityAssaulted,
+    CityLeftUnassaulted,
+    ImprovementDestroyed,
+    InvasionDeclared,
+    KingMovedTroops,
+    OutsidersRaid,
+    ProvinceBecameNeutral,
+    ProvinceConquered,
+    ProvinceRavaged,
+    RaidDeclared,
+    RaidersRepulsed,
+    RaidFought,
+    RetreatedIntoCity,
+)
+from domain.rules.saxon_shore.rules import Ctx, choice, counters, job, violation
 from domain.rules.saxon_shore.state import (
     REGULAR_KINDS,
     TROOP_KINDS,
@@ -66,8 +87,6 @@ def religion(state: SaxonState, side: str | None, prov: str) -> bool:
 @job("combat_start")
 def combat_start(ctx: Ctx, j: Job) -> None:
     ctx.phase, ctx.stage = "combat", j.n
-    if ctx.state.declared:
-        ctx.declare([])
 
 
 def to_declare(state: SaxonState, seat: str, declared) -> list[str]:
@@ -97,8 +116,9 @@ def declare_check(state: SaxonState, seat: str, c: Declare) -> None:
 
 def declare_apply(ctx: Ctx, seat: str, c: Declare) -> None:
     if c.action == "invade":
-        ctx.pay(seat, [c.pay], f"invasion of {c.province} (§8)")
-    ctx.declare([*ctx.state.declared, (seat, c.province, c.action)])
+        ctx.emit(InvasionDeclared(seat=seat, province=c.province, paid=c.pay))
+    else:
+        ctx.emit(RaidDeclared(seat=seat, province=c.province))
     if not to_declare(ctx.state, seat, ctx.state.declared):
         ctx.prompt = None
 
@@ -146,11 +166,18 @@ def raid(ctx: Ctx, j: Job) -> None:
     dfn = defence_strength(state, prov, religion(state, seat, prov))
     a_roll = ctx.d6(f"raid on {prov}: raider's die (§8.1)", seat)
     d_roll = ctx.d6(f"raid on {prov}: defender's die (§8.1)", owner)
-    ctx.note("raid (§8.1)", seat, prov, attack=att + a_roll, defence=dfn + d_roll)
-    if dfn + d_roll > att + a_roll:
+    result = raid_result(att + a_roll, dfn + d_roll)
+    ctx.emit(RaidFought(province=prov, raider=seat, defender=owner, attack=att + a_roll, defence=dfn + d_roll,
+                        result=result))
+    if result == "defender":
         repulsed(ctx, seat, prov, attackers)
-    elif att + a_roll > dfn + d_roll:
-        pillage(ctx, seat, prov, "raid")
+    elif result == "attacker":
+        pillage(ctx, seat, prov, "8.1")
+
+
+def raid_result(attack: int, defence: int) -> str:
+    """§8.1: "the highest raid strength wins"; equal: a draw."""
+    return "attacker" if attack > defence else "defender" if defence > attack else "draw"
 
 
 def defence_strength(state: SaxonState, prov: str, foe_christian: bool) -> int:
@@ -174,64 +201,66 @@ def repulsed(ctx: Ctx, seat: str, prov: str, attackers: list[Unit]) -> None:
             (dead if f == 1 else freed if f <= 4 else home).append(u)
         else:
             (dead if f <= 2 else home).append(u)
-    ctx.remove_units([u.id for u in dead], "eliminated by the defenders (§8.1)")
-    ctx.update_units([msgspec.structs.replace(u, owner=None, mp=0) for u in freed], "mercenary reverts to neutrality (§8.1)")
+    ctx.emit(RaidersRepulsed(seat=seat, province=prov, eliminated=counters(dead, owners=False),
+                             freed=counters(freed, owners=False)))
     if home:
-        ctx.push(Job("send_home", seat, prov=prov, n=1, args=("repulsed raid (§8.1)", *(str(u.id) for u in home))))
+        ctx.push(Job("send_home", seat, prov=prov, n=1, args=("8.1", *(str(u.id) for u in home))))
 
 
-def pillage(ctx: Ctx, seat: str | None, prov: str, why: str, mode: str = "raid") -> None:
+def pillage(ctx: Ctx, seat: str | None, prov: str, section: str, mode: str = "raid") -> None:
     """§8.1: one improvement destroyed in order (monastery, wall, road, city) with its spoils,
     or, with none left, a ravage marker with a slave or the province's resource. A conquering
     army (§8.2) may choose ``mode`` "destroy" or "ravage" itself."""
     p = ctx.prov(prov)
     standing = [imp for imp in IMPROVEMENTS if getattr(p, imp)]
     if standing and mode != "ravage":
-        destroy(ctx, seat, prov, standing[0], why)
+        destroy(ctx, seat, prov, standing[0], section)
     else:
-        ravage(ctx, seat, prov, why)
+        ravage(ctx, seat, prov, section)
 
 
-def destroy(ctx: Ctx, seat: str | None, prov: str, imp: str, why: str) -> None:
+def destroy(ctx: Ctx, seat: str | None, prov: str, imp: str, section: str) -> None:
+    """§8.1 spoils: a monastery one gold, a wall or road one grain, a city the resource traded
+    there and one resource of any kind (the raider chooses)."""
     p = ctx.prov(prov)
-    changes: dict[str, object] = {imp: False}
-    if imp == "city":
-        changes.update(trade_seat=None, trade_res=None)
-    ctx.set_prov(prov, f"{imp} destroyed ({why}, §8.1)", **changes)
-    if seat is None:
-        return
-    if imp == "monastery":
-        ctx.gain(seat, {"gold": 1}, "spoils of a monastery (§8.1)")
-    elif imp in ("wall", "road"):
-        ctx.gain(seat, {"wheat": 1}, f"spoils of a {imp} (§8.1)")
-    else:
-        if p.trade_res:
-            ctx.gain(seat, {p.trade_res: 1}, "the resource traded in the city (§8.1)")
-        ctx.ask("trade_gain", seat, ("wheat", "wool", "iron", "gold", "slaves"))
+    spoils: dict[str, int] = {}
+    if seat is not None:
+        if imp == "monastery":
+            spoils = {"gold": 1}
+        elif imp in ("wall", "road"):
+            spoils = {"wheat": 1}
+        elif p.trade_res:
+            spoils = {p.trade_res: 1}
+    ctx.emit(ImprovementDestroyed(province=prov, improvement=imp, section=section, by=seat, spoils=spoils))
+    if seat is not None and imp == "city":
+        ctx.ask("trade_gain", seat, RESOURCES, section="8.1", args=("8.1",))
 
 
-def ravage(ctx: Ctx, seat: str | None, prov: str, why: str) -> None:
-    ctx.set_prov(prov, f"ravaged ({why}, §8.1)", ravage=ctx.prov(prov).ravage + 1)
-    if seat is None:
-        return
+def ravage(ctx: Ctx, seat: str | None, prov: str, section: str) -> None:
+    """§8.1: a ravage marker; the raider gains a slave, or the resource the province produces
+    (either of Kent's, his choice)."""
     kinds = ctx.board.produces[prov]
-    if len(kinds) > 1:
-        ctx.ask("trade_gain", seat, kinds)
-    else:
-        ctx.gain(seat, {kinds[0] if kinds else "slaves": 1}, "spoils of ravaging (§8.1)")
+    spoils = {} if seat is None or len(kinds) > 1 else {kinds[0] if kinds else "slaves": 1}
+    ctx.emit(ProvinceRavaged(province=prov, section=section, by=seat, spoils=spoils))
+    if seat is not None and len(kinds) > 1:
+        ctx.ask("trade_gain", seat, kinds, section="8.1", args=("8.1",))
 
 
-def outsider_raid(ctx: Ctx, prov: str, strength: int, who: str, seat: str) -> None:
+def outsider_raid(ctx: Ctx, raid: OutsidersRaid, seat: str) -> None:
     """Wildmen or vikings raid a province (§11 32, 34): no spoils, they leave afterwards."""
-    if capacity(ctx.state, prov) <= 0:
-        ctx.note(f"{who}: {prov} cannot be raided", seat, prov)
+    ctx.emit(raid)
+    prov, who = raid.province, raid.who
+    if capacity(ctx.state, prov) <= 0:  # §8 "Provinces with a carrying capacity of zero cannot be raided"
         return
     dfn = defence_strength(ctx.state, prov, False)
     a_roll = ctx.d6(f"{who} raid {prov}: raiders' die", seat)
-    d_roll = ctx.d6(f"{who} raid {prov}: defender's die", ctx.prov(prov).owner)
-    ctx.note(f"raid by {who}", seat, prov, attack=strength + a_roll, defence=dfn + d_roll)
-    if strength + a_roll > dfn + d_roll:
-        pillage(ctx, None, prov, who)
+    owner = ctx.prov(prov).owner
+    d_roll = ctx.d6(f"{who} raid {prov}: defender's die", owner)
+    result = raid_result(raid.strength + a_roll, dfn + d_roll)
+    ctx.emit(RaidFought(province=prov, raider=None, defender=owner, attack=raid.strength + a_roll,
+                        defence=dfn + d_roll, result=result, section=raid.section))
+    if result == "attacker":
+        pillage(ctx, None, prov, raid.section)
 
 
 # -- invasions ----------------------------------------------------------------------------------------------
@@ -256,18 +285,18 @@ def invade(ctx: Ctx, j: Job) -> None:
         return
     if len(invaders) >= 2:
         first, second, rest = invaders[0], invaders[1], tuple(invaders[2:])
-        start_battle(ctx, Battle(prov=prov, mode="invaders", attacker=second, defender=first), rest)
+        start_battle(ctx, BattleBegan(province=prov, mode="invaders", attacker=second, defender=first), rest)
         return
     seat = invaders[0]
     owner = state.provinces[prov].owner
     morale = state.provinces[prov].morale
-    start_battle(ctx, Battle(prov=prov, mode="invasion", attacker=seat, defender=owner,
-                             militia=capacity(state, prov), militia_strength=morale + 2), ())
+    start_battle(ctx, BattleBegan(province=prov, mode="invasion", attacker=seat, defender=owner,
+                                  militia=capacity(state, prov), militia_strength=morale + 2), ())
 
 
-def start_battle(ctx: Ctx, battle: Battle, rest: tuple[str, ...]) -> None:
-    ctx.set_battle(battle)
-    ctx.push(Job("battle_round", prov=battle.prov), Job("battle_end", prov=battle.prov, args=rest))
+def start_battle(ctx: Ctx, battle: BattleBegan, rest: tuple[str, ...]) -> None:
+    ctx.emit(battle)
+    ctx.push(Job("battle_round", prov=battle.province), Job("battle_end", prov=battle.province, args=rest))
 
 
 @job("rebels")
@@ -278,8 +307,9 @@ def rebels(ctx: Ctx, j: Job) -> None:
     if owner is None or len(owned(ctx.state, owner)) <= 1:
         return
     count = ctx.d6(f"rebels in {prov} (§11 64)", j.seat)
-    start_battle(ctx, Battle(prov=prov, mode="rebels", attacker="rebels", defender=owner, rebels=count,
-                             militia=capacity(ctx.state, prov), militia_strength=ctx.prov(prov).morale + 2), ())
+    start_battle(ctx, BattleBegan(province=prov, mode="rebels", attacker="rebels", defender=owner, rebels=count,
+                                  militia=capacity(ctx.state, prov), militia_strength=ctx.prov(prov).morale + 2,
+                                  section="11 64"), ())
 
 
 def side_units(state: SaxonState, b: Battle, side: str) -> list[Unit]:
@@ -394,8 +424,15 @@ def king_bonus(ctx: Ctx, j: Job) -> None:
 
 
 def set_lift(ctx: Ctx, side: str, option: str) -> None:
+    """The king's move named by ``option`` (see :func:`lift_options`), as the record says it."""
     b = ctx.state.battle
-    ctx.set_battle(msgspec.structs.replace(b, **{"att_lift" if side == "att" else "dfn_lift": option}))
+    verb, _, targets = option.partition(" ")
+    step = {"up": 1, "up2": 2, "down": -1}.get(verb, 0)
+    moves = [BoxMove(kind=t.partition("@")[0], box=int(t.partition("@")[2]), step=step)
+             for t in targets.split(", ")] if step else []
+    ctx.emit(KingMovedTroops(seat=b.attacker if side == "att" else b.defender, province=b.prov,
+                             side="attacker" if side == "att" else "defender", moves=moves,
+                             section="12.3" if step < 0 else "8.2"))
 
 
 @choice("king_bonus")
@@ -412,8 +449,8 @@ def battle_roll(ctx: Ctx, j: Job) -> None:
     d_faces = ctx.roll(len(dfn_boxes), f"battle for {b.prov}: defender (§8.2)", b.defender) if dfn_boxes else []
     a_hits = sum(f <= x for f, x in zip(a_faces, att_boxes))
     d_hits = sum(f <= x for f, x in zip(d_faces, dfn_boxes))
-    ctx.set_battle(msgspec.structs.replace(b, round=b.round + 1, att_lift="", dfn_lift=""))
-    ctx.note("battle round (§8.2)", att_seat, b.prov, round=b.round + 1, attacker_hits=a_hits, defender_hits=d_hits)
+    ctx.emit(BattleRoundFought(province=b.prov, round=b.round + 1, attacker_boxes=att_boxes, defender_boxes=dfn_boxes,
+                               attacker_hits=a_hits, defender_hits=d_hits))
     ctx.push(Job("casualties", prov=b.prov, n=a_hits, args=("dfn",)),
              Job("casualties", prov=b.prov, n=d_hits, args=("att",)),
              Job("battle_check", prov=b.prov))
@@ -445,14 +482,14 @@ def casualty_kinds(state: SaxonState, b: Battle, side: str) -> list[str]:
 
 def remove_casualty(ctx: Ctx, side: str, kind: str) -> None:
     b = ctx.state.battle
-    if kind == "militia":
-        ctx.set_battle(msgspec.structs.replace(b, militia=b.militia - 1))
-    elif kind == "rebel":
-        ctx.set_battle(msgspec.structs.replace(b, rebels=b.rebels - 1))
-    else:
-        victim = next(u for u in side_units(ctx.state, b, side) if u.kind == kind
-                      and (side != "att" or not b.in_city or fights_in_city(ctx.state, b, u)))
-        ctx.remove_units([victim.id], f"killed in the battle for {b.prov} (§8.2)")
+    who = b.attacker if side == "att" else b.defender
+    unit = None
+    if kind not in ("militia", "rebel"):
+        unit = next(u for u in side_units(ctx.state, b, side) if u.kind == kind
+                    and (side != "att" or not b.in_city or fights_in_city(ctx.state, b, u))).id
+    ctx.emit(CasualtyRemoved(province=b.prov, side="attacker" if side == "att" else "defender", kind=kind,
+                             owner=None if who == "rebels" else who, unit=unit,
+                             section="11 64" if kind == "rebel" else "8.2"))
 
 
 @job("casualties")
@@ -497,6 +534,7 @@ def battle_check(ctx: Ctx, j: Job) -> None:
 def city_retreat(ctx: Ctx, prompt: Prompt, option: str) -> None:
     if option == "retreat":
         b = ctx.state.battle
+        ctx.emit(RetreatedIntoCity(seat=prompt.seat, province=b.prov))
         standing = any(getattr(ctx.prov(b.prov), imp) for imp in IMPROVEMENTS)
         options = ("assault", "destroy", "ravage") if standing else ("assault", "ravage")
         ctx.ask("city_assault", b.attacker, options, prov=b.prov)
@@ -508,13 +546,13 @@ def city_assault(ctx: Ctx, prompt: Prompt, option: str) -> None:
     improvement or ravage the province as in a raid" (the next improvement in the raid order)."""
     b = ctx.state.battle
     if option == "assault":
-        ctx.set_battle(msgspec.structs.replace(b, in_city=True))
+        ctx.emit(CityAssaulted(seat=prompt.seat, province=b.prov))
         return
     # the attacker destroys or ravages instead: the battle is over, nobody conquers (§12.2)
     while ctx.jobs and ctx.jobs[0].kind in ("battle_round", "king_bonus", "battle_roll"):
         ctx.jobs.pop(0)
-    ctx.set_battle(msgspec.structs.replace(b, militia=0, mode="pillaged"))
-    pillage(ctx, b.attacker, b.prov, "outside the city walls (§12.2)", mode=option)
+    ctx.emit(CityLeftUnassaulted(seat=prompt.seat, province=b.prov))
+    pillage(ctx, b.attacker, b.prov, "12.2", mode=option)
 
 
 @job("battle_end")
@@ -522,27 +560,29 @@ def battle_end(ctx: Ctx, j: Job) -> None:
     b = ctx.state.battle
     state = ctx.state
     att_left, dfn_left = side_count(state, b, "att"), side_count(state, b, "dfn")
-    ctx.set_battle(None)
+    attacker_won = bool(att_left and not dfn_left)
+    section = "11 64" if b.mode == "rebels" else "12.2" if b.mode == "pillaged" else "8.2"
     if b.mode == "pillaged":
+        ctx.emit(BattleEnded(province=b.prov, won_by="nobody", section=section))
         return
     if b.mode == "invaders":
-        winner = b.attacker if att_left and not dfn_left else b.defender if dfn_left and not att_left else None
-        ctx.note("battle between invaders (§8.2)", winner, b.prov)
+        winner = b.attacker if attacker_won else b.defender if dfn_left and not att_left else None
+        won_by = "attacker" if attacker_won else "defender" if winner else "nobody"
+        ctx.emit(BattleEnded(province=b.prov, won_by=won_by, winner=winner, section=section))
         ctx.push(Job("invade", prov=b.prov, args=((winner,) if winner else ()) + tuple(j.args)))
         return
+    ctx.emit(BattleEnded(province=b.prov, won_by="attacker" if attacker_won else "defender",
+                         winner=(None if b.attacker == "rebels" else b.attacker) if attacker_won else b.defender,
+                         section=section))
     if b.mode == "rebels":
-        if att_left and not dfn_left:
-            owner = b.defender
-            ctx.set_owner(b.prov, None, "the rebels succeed: the province is neutral (§11 64)")
+        if attacker_won:
+            ctx.emit(ProvinceBecameNeutral(province=b.prov, former=b.defender, section="11 64"))
             eliminate_if_empty(ctx)
-            ctx.note("rebels win (§11 64)", owner, b.prov)
         return
-    if att_left and not dfn_left:
+    if attacker_won:
         standing = any(getattr(ctx.prov(b.prov), imp) for imp in IMPROVEMENTS)
         options = ("destroy", "ravage", "spare") if standing else ("ravage", "spare")
         ctx.ask("conquest", b.attacker, options, prov=b.prov, args=(b.defender or "",))
-    else:
-        ctx.note("the defender wins (§8.2)", b.defender, b.prov)
 
 
 @choice("conquest")
@@ -552,7 +592,7 @@ def conquest(ctx: Ctx, prompt: Prompt, option: str) -> None:
     Christian takes a monastery province from a Pagan."""
     ctx.push(Job("conquer", prompt.seat, prov=prompt.prov, args=prompt.args))
     if option != "spare":
-        pillage(ctx, prompt.seat, prompt.prov, "conquest", mode=option)
+        pillage(ctx, prompt.seat, prompt.prov, "8.2", mode=option)
 
 
 @job("conquer")
@@ -561,5 +601,5 @@ def conquer(ctx: Ctx, j: Job) -> None:
     seat, prov = j.seat, j.prov
     high = (former is not None and not ctx.player(former).christian and ctx.player(seat).christian
             and ctx.prov(prov).monastery)
-    ctx.set_prov(prov, f"conquered by {seat} (§8.2)", owner=seat, morale=1 if high else -1)
+    ctx.emit(ProvinceConquered(seat=seat, province=prov, former=former, morale="high" if high else "low"))
     eliminate_if_empty(ctx)

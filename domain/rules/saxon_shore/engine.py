@@ -1,12 +1,14 @@
 """Saxon Shore (Kershaw and Harrington): 2 to 5 kingdoms in Dark Ages Britain.
 
 The engine is a job queue: every turn (§2.2) is a list of jobs; automatic jobs (dice,
-production, end of turn) run inside ``decide`` as events after the command that triggers
-them, and a job that needs a decision leaves one open :class:`Prompt`. ``legal_commands``
-and ``decide`` share the per-phase check functions (see ``phases.py``)."""
+production, end of turn) run inside ``decide`` after the command that triggers them, and a job
+that needs a decision leaves one open :class:`Prompt`. The record holds what happened, in the
+rulebook's words (events.py); the queue is derived state (evolve.py). ``legal_commands`` and
+``decide`` share the per-phase check functions (see ``phases.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -14,15 +16,14 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation, Scenario
-from domain.rules.saxon_shore import combat, movement, random_events, turn  # noqa: F401 - registers jobs
-from domain.rules.saxon_shore import narrate
+from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
 from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
 from domain.rules.saxon_shore.evolve import evolve
-from domain.rules.saxon_shore.rules import CHOICES, Ctx, option_ok, run, violation
-from domain.rules.saxon_shore.commands import Choose, Done, Hire, SaxonCommand
-from domain.rules.saxon_shore.state import Options, SaxonState
-from domain.rules.saxon_shore.phases import PHASES, check_command, hire_apply, hire_check, hires, legal_in_phase
+from domain.rules.saxon_shore.commands import Choose, SaxonCommand
+from domain.rules.saxon_shore.phases import PHASES, hires, legal_in_phase
+from domain.rules.saxon_shore.rules import decide, option_ok
+from domain.rules.saxon_shore.state import Options, SaxonState, victory
 from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
 
@@ -101,44 +102,23 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
 
     def decide(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> list[EventData]:
         """Check the command against the open prompt, apply it, then run the turn on to the
-        next decision; the last event (Flow) records the control state."""
-        if self.outcome(state) is not None:
-            raise RuleViolation(GAME_OVER, "the game is over", "1")
-        prompt = state.prompt
-        if prompt is None or prompt.seat != seat:
-            raise RuleViolation(NOT_YOUR_TURN, f"{seat} is not asked anything now", "2.2")
-        ctx = Ctx(state, rng)
-        if isinstance(command, Hire):  # "at any time" (§4.6.1): the question stays open
-            hire_check(state, seat, command)
-            hire_apply(ctx, seat, command)
-        elif prompt.kind != "phase":
-            if not isinstance(command, Choose):
-                raise violation("choose_expected", f"answer the {prompt.kind} question with choose", "2.2")
-            if not option_ok(state, prompt, command.option):
-                raise violation("not_an_option", f"{command.option!r} is not an answer now; the options: "
-                                                 f"{', '.join(prompt.options[:20])}", "2.2")
-            ctx.prompt = None
-            CHOICES[prompt.kind](ctx, prompt, command.option)
-        else:
-            phase = PHASES[prompt.args[0]]
-            if isinstance(command, Choose):
-                raise violation("wrong_phase", f"the {phase.name} phase takes its own commands, not choose", phase.rule)
-            check_command(state, seat, phase, command)
-            if isinstance(command, Done):
-                ctx.prompt = None
-            else:
-                phase.applies[type(command)](ctx, seat, command)
-        run(ctx)
-        ctx.emit(ctx.flow_event())
-        return ctx.events
+        next decision (rules.decide); the question then open is recorded as PromptOpened."""
+        return decide(state, seat, command, rng).events
+
+    def play(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> tuple[list[EventData], SaxonState]:
+        """:meth:`decide` and the state it leaves, control included, without folding its events
+        again (a rollout's path: no DecisionTaken, so evolve would have no decision to replay)."""
+        ctx = decide(state, seat, command, rng)
+        return ctx.events, msgspec.structs.replace(ctx.state, jobs=tuple(ctx.jobs), prompt=ctx.prompt,
+                                                   phase=ctx.phase, stage=ctx.stage, pending=None)
 
     def evolve(self, state: SaxonState, event: EventData) -> SaxonState:
-        """A plain fold: rule events carry their effects."""
+        """The fold: what each event changes, and the derived control state (evolve.py)."""
         return evolve(state, event)
 
     def outcome(self, state: SaxonState) -> Outcome | None:
-        """A victory of §1 (recorded by the decision that achieved it), or the turn-limit result."""
-        return state.ended or state.won
+        """A victory of §1, read off the board; or the turn-limit result (a house rule)."""
+        return state.ended or victory(state)
 
     def view(self, state: SaxonState, seat: str | None) -> dict[str, Any]:
         return view(state, seat)
@@ -146,9 +126,12 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     def render_text(self, state: SaxonState) -> str:
         return render_text(state)
 
-    def describe_command(self, command: dict[str, Any]) -> str:
-        return narrate.describe_command(command)
+    def describe_command(self, command: dict[str, Any], players: Mapping[str, str] | None = None) -> str:
+        """A recorded command in words; players by name when ``players`` (seat -> name) is given."""
+        return narrate.describe_command(command, players)
 
-    def describe_event(self, event_type: str, data: dict[str, Any]) -> str | None:
-        """A one-line narrative of a ``saxon-shore.*`` event, with the map's names."""
-        return narrate.describe_event(event_type, data)
+    def describe_event(self, event_type: str, data: dict[str, Any],
+                       players: Mapping[str, str] | None = None) -> str | None:
+        """A one-line narrative of a ``saxon-shore.*`` event, from its fields: the map's names,
+        counters by kind, players by name when ``players`` (seat -> name) is given."""
+        return narrate.describe_event(event_type, data, players)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import msgspec
 
 from domain.rules.saxon_shore.data import PATH_TYPES
-from domain.rules.saxon_shore.rules import Ctx, job, violation
+from domain.rules.saxon_shore.events import ForcedMarchMade, LostAtSea, MovementBegan, UnitsMoved
+from domain.rules.saxon_shore.rules import Ctx, counters, job, violation
 from domain.rules.saxon_shore.state import capacity, units_at, units_of
 from domain.rules.saxon_shore.commands import Done, ForcedMarch, Move
 from domain.rules.saxon_shore.state import Job, SaxonState, Unit
@@ -25,9 +26,7 @@ def slots(unit: Unit) -> int:
 def movement_start(ctx: Ctx, j: Job) -> None:
     """Each movement phase every unit has two movement points (§7)."""
     ctx.phase, ctx.stage = "move", j.n
-    fresh = [msgspec.structs.replace(u, mp=2) for u in ctx.state.units.values()
-             if u.owner is not None and u.mp != 2]
-    ctx.update_units(sorted(fresh, key=lambda u: u.id), f"movement phase {j.n} (§7)")
+    ctx.emit(MovementBegan(stage=j.n))
 
 
 class Plan(msgspec.Struct, frozen=True):
@@ -140,23 +139,20 @@ def move_check(state: SaxonState, seat: str, c: Move) -> None:
 
 def move_apply(ctx: Ctx, seat: str, c: Move) -> None:
     plan = plan_move(ctx.state, seat, c)
-    if any(plan.paths_used):
-        left = tuple(a - b for a, b in zip(ctx.player(seat).paths, plan.paths_used))
-        ctx.set_player(seat, "paths used (§11 12)", paths=left)
+    used = [kind for kind, n in zip(PATH_TYPES, plan.paths_used) for _ in range(n)]
     ids = list(c.units)
     units = [ctx.state.units[u] for u in ids]
-    stormy = [z for z in ctx.storms if stormy_voyage(ctx.board, plan, z)]
+    stormy = [z for z in ctx.state.storms if stormy_voyage(ctx.board, plan, z)]
     if stormy and any(u.kind == "boat" for u in units):
         ids = storm(ctx, seat, units, stormy)
         if not ids:
             return
-    spent = sum(cost for _, _, cost in plan.steps)
-    final = plan.steps[-1][1]
     # one event for the whole path: units are never recorded inside a wild province they pass through
-    moved = [msgspec.structs.replace(u, loc=final, mp=-1 if plan.halted else u.mp - spent,
-                                     coast=plan.coasts[-1] if u.kind == "boat" else None)
-             for u in (ctx.state.units[x] for x in ids)]
-    ctx.update_units(moved, f"moves {plan.steps[0][0]} to {final} (§7)")
+    ctx.emit(UnitsMoved(seat=seat, units=counters((ctx.state.units[x] for x in ids), owners=False),
+                        start=plan.steps[0][0], path=[nxt for _, nxt, _ in plan.steps],
+                        points=sum(cost for _, _, cost in plan.steps), halted=plan.halted,
+                        coast=plan.coasts[-1] if any(ctx.state.units[x].kind == "boat" for x in ids) else None,
+                        paths_used=used))
 
 
 def stormy_voyage(board, plan: Plan, zone: str) -> bool:
@@ -184,7 +180,8 @@ def storm(ctx: Ctx, seat: str, units: list[Unit], zones: list[str]) -> list[int]
     for b, f in zip(boats, faces):
         if f >= 4:
             lost += [b.id, *carried[b.id]]
-    ctx.remove_units(lost, "lost in a storm (§11 51)")
+    if lost:
+        ctx.emit(LostAtSea(seat=seat, units=counters((u for u in units if u.id in lost), owners=False), seas=zones))
     return [u.id for u in units if u.id not in lost]
 
 
@@ -196,9 +193,8 @@ def forced_check(state: SaxonState, seat: str, c: ForcedMarch) -> None:
 
 
 def forced_apply(ctx: Ctx, seat: str, c: ForcedMarch) -> None:
-    ctx.set_player(seat, "forced march used (§11 54)", forced_march=False)
-    units = [msgspec.structs.replace(u, mp=u.mp + 1) for u in units_at(ctx.state, c.location, seat) if u.mp >= 0]
-    ctx.update_units(units, "forced march: one more movement point (§11 54)")
+    units = [u.id for u in units_at(ctx.state, c.location, seat) if u.mp >= 0]
+    ctx.emit(ForcedMarchMade(seat=seat, location=c.location, units=units))
 
 
 def _destinations(state: SaxonState, u: Unit) -> list[str]:

@@ -17,7 +17,24 @@ import msgspec
 from domain.rules.base import RuleViolation
 
 from domain.rules.saxon_shore.data import RESOURCES
-from domain.rules.saxon_shore.rules import AFFORDABLE, Ctx, choice, job, violation
+from domain.rules.saxon_shore.events import (
+    BoatPlaced,
+    BoatsRaised,
+    Converted,
+    ImprovementBuilt,
+    MercenaryHired,
+    MoraleChanged,
+    PeasantReplacedByBoat,
+    RavageRemoved,
+    ResourcePlacedForTrade,
+    TradeAccepted,
+    TradeDeclined,
+    TradeOffered,
+    TradingRoundEnded,
+    TroopsRaised,
+    UnitsDeserted,
+)
+from domain.rules.saxon_shore.rules import AFFORDABLE, Ctx, choice, counters, job, violation
 from domain.rules.saxon_shore.state import (
     REGULAR_KINDS,
     TROOP_KINDS,
@@ -46,7 +63,7 @@ from domain.rules.saxon_shore.commands import (
     RaisePeasants,
     RaiseRegular,
 )
-from domain.rules.saxon_shore.state import Job, Prompt, SaxonState
+from domain.rules.saxon_shore.state import MORALE, Job, Prompt, SaxonState
 
 
 @dataclass(frozen=True)
@@ -112,6 +129,11 @@ def _dec(text: str) -> dict[str, int]:
     return decode_tokens(text) or {} if text else {}
 
 
+def _tidy(tokens: dict[str, int]) -> dict[str, int]:
+    """Tokens in resource order, without zero counts (as the record keeps them)."""
+    return {k: v for k, v in sorted(tokens.items(), key=lambda kv: RESOURCES.index(kv[0])) if v}
+
+
 def _offer_check(state: SaxonState, seat: str, c: Offer) -> None:
     """§4.3 "Players may exchange resource tokens in any combination that they want": any
     tokens each way (a gift gives only, a request only asks), from what each side holds."""
@@ -141,21 +163,18 @@ AFFORDABLE["offer"] = _offer_affordable
 
 
 def _offer_apply(ctx: Ctx, seat: str, c: Offer) -> None:
-    ctx.set_player(seat, "makes a trade offer (§4.3)", offers=ctx.player(seat).offers + 1)
+    ctx.emit(TradeOffered(seat=seat, to=c.to, give=_tidy(c.give), take=_tidy(c.take)))
     ctx.push(Job("phase", seat, args=("trade",)))
     ctx.ask("offer", c.to, ("accept", "decline"), args=(seat, _enc(c.give), _enc(c.take)))
 
 
 @choice("offer")
 def _offer_answer(ctx: Ctx, prompt: Prompt, option: str) -> None:
+    offerer = prompt.args[0]
     if option != "accept":
-        ctx.note("trade offer declined (§4.3)", prompt.seat)
+        ctx.emit(TradeDeclined(seat=prompt.seat, offerer=offerer))
         return
-    offerer, give, take = prompt.args[0], _dec(prompt.args[1]), _dec(prompt.args[2])
-    ctx.gain(offerer, {k: take.get(k, 0) - give.get(k, 0) for k in RESOURCES if take.get(k, 0) != give.get(k, 0)},
-             "trade between players (§4.3)")
-    ctx.gain(prompt.seat, {k: give.get(k, 0) - take.get(k, 0) for k in RESOURCES if take.get(k, 0) != give.get(k, 0)},
-             "trade between players (§4.3)")
+    ctx.emit(TradeAccepted(seat=prompt.seat, offerer=offerer, give=_dec(prompt.args[1]), take=_dec(prompt.args[2])))
 
 
 @job("trade_round")
@@ -169,10 +188,8 @@ def trade_round(ctx: Ctx, j: Job) -> None:
 
 @job("trade_round_end")
 def trade_round_end(ctx: Ctx, j: Job) -> None:
-    offered = [s for s in alive(ctx.state) if ctx.player(s).offers]
-    for seat in offered:
-        ctx.set_player(seat, "the trading round ends (§4.3)", offers=0)
-    if offered:
+    if any(ctx.player(s).offers for s in alive(ctx.state)):
+        ctx.emit(TradingRoundEnded())
         ctx.push(Job("trade_round"))
 
 
@@ -214,8 +231,7 @@ def _market_check(state: SaxonState, seat: str, c: PlaceTrade) -> None:
 
 
 def _market_apply(ctx: Ctx, seat: str, c: PlaceTrade) -> None:
-    ctx.pay(seat, [c.resource], f"placed for trade in {c.province} (§4.4)")
-    ctx.set_prov(c.province, "resource placed for trade (§4.4)", trade_seat=seat, trade_res=c.resource)
+    ctx.emit(ResourcePlacedForTrade(seat=seat, province=c.province, resource=c.resource))
 
 
 def _market_candidates(state: SaxonState, seat: str):
@@ -282,17 +298,17 @@ def _cost_text(imp: str) -> str:
 
 
 def _improve_apply(ctx: Ctx, seat: str, c: Improve) -> None:
-    ctx.pay(seat, c.pay, f"{c.improvement} in {c.province} (§4.5)")
-    why = f"improvement (§4.5): {c.improvement}"
     p = ctx.prov(c.province)
+    pay = sorted(c.pay, key=RESOURCES.index)
     if c.improvement == "morale":
-        ctx.set_prov(c.province, why, morale=p.morale + 1, morale_bought=True)
+        ctx.emit(MoraleChanged(province=c.province, morale=MORALE[p.morale + 1], was=MORALE[p.morale], section="4.5",
+                               seat=seat, paid=pay))
     elif c.improvement == "ravage":
-        ctx.set_prov(c.province, why, ravage=p.ravage - 1)
+        ctx.emit(RavageRemoved(province=c.province, section="4.5", seat=seat, paid=pay))
     else:
-        ctx.set_prov(c.province, why, **{c.improvement: True})
+        ctx.emit(ImprovementBuilt(province=c.province, improvement=c.improvement, section="4.5", seat=seat, paid=pay))
         if c.improvement == "monastery":
-            ctx.morale(c.province, +1, "a monastery raises morale (§4.5)")
+            ctx.morale(c.province, +1, "4.5")
 
 
 def pay_choices(state: SaxonState, seat: str, slots: list[tuple[str, ...]]) -> list[list[str]]:
@@ -337,8 +353,7 @@ def hire_check(state: SaxonState, seat: str, c: Hire) -> None:
 
 
 def hire_apply(ctx: Ctx, seat: str, c: Hire) -> None:
-    ctx.pay(seat, [c.pay], "a mercenary hired (§4.6.1)")
-    ctx.update_units([msgspec.structs.replace(ctx.state.units[c.unit], owner=seat, mp=0)], "hired (§4.6.1)")
+    ctx.emit(MercenaryHired(seat=seat, unit=c.unit, province=ctx.state.units[c.unit].loc, paid=c.pay))
 
 
 def hires(state: SaxonState, seat: str) -> list[Hire]:
@@ -372,8 +387,8 @@ def _regular_check(state: SaxonState, seat: str, c: RaiseRegular) -> None:
 
 
 def _regular_apply(ctx: Ctx, seat: str, c: RaiseRegular) -> None:
-    ctx.pay(seat, c.pay, "a regular raised (§4.6.2)")
-    ctx.add_units("regular", seat, c.province, "a regular raised (§4.6.2)")
+    ctx.emit(TroopsRaised(seat=seat, kind="regular", province=c.province, units=ctx.new_ids(1),
+                          paid=sorted(c.pay, key=RESOURCES.index), section="4.6.2"))
 
 
 def _peasants_check(state: SaxonState, seat: str, c: RaisePeasants) -> None:
@@ -388,9 +403,8 @@ def _peasants_check(state: SaxonState, seat: str, c: RaisePeasants) -> None:
 
 def _peasants_apply(ctx: Ctx, seat: str, c: RaisePeasants) -> None:
     n = capacity(ctx.state, c.province)
-    ctx.pay(seat, [c.pay], "peasants raised (§4.6.3)")
-    ctx.set_prov(c.province, "nominated for peasants (§4.6.3)", peasants=True)
-    ctx.add_units("peasant", seat, c.province, "peasants raised (§4.6.3)", count=n)
+    ctx.emit(TroopsRaised(seat=seat, kind="peasant", province=c.province, units=ctx.new_ids(n), paid=[c.pay],
+                          section="4.6.3"))
 
 
 def _boats_check(state: SaxonState, seat: str, c: RaiseBoats) -> None:
@@ -406,9 +420,10 @@ def _boats_check(state: SaxonState, seat: str, c: RaiseBoats) -> None:
 
 
 def _boats_apply(ctx: Ctx, seat: str, c: RaiseBoats) -> None:
-    ctx.pay(seat, [c.pay], "boats raised (§4.6.4)")
-    for place in c.places:
-        ctx.add_units("boat", seat, place.province, "boats raised (§4.6.4)", count=3 - len(c.places), coast=place.sea)
+    ids = iter(ctx.new_ids(2))
+    boats = [BoatPlaced(unit=next(ids), province=place.province, sea=place.sea)
+             for place in c.places for _ in range(3 - len(c.places))]
+    ctx.emit(BoatsRaised(seat=seat, boats=boats, paid=c.pay))
 
 
 def _p2b_check(state: SaxonState, seat: str, c: PeasantToBoat) -> None:
@@ -422,8 +437,8 @@ def _p2b_check(state: SaxonState, seat: str, c: PeasantToBoat) -> None:
 
 def _p2b_apply(ctx: Ctx, seat: str, c: PeasantToBoat) -> None:
     u = ctx.state.units[c.unit]
-    ctx.remove_units([u.id], "a peasant becomes a boat (§4.6.4)")
-    ctx.add_units("boat", seat, u.loc, "a peasant becomes a boat (§4.6.4)", coast=c.sea)
+    [boat] = ctx.new_ids(1)
+    ctx.emit(PeasantReplacedByBoat(seat=seat, peasant=u.id, boat=boat, province=u.loc, sea=c.sea))
 
 
 def _monk_check(state: SaxonState, seat: str, c: RaiseMonk) -> None:
@@ -444,8 +459,8 @@ def _monk_check(state: SaxonState, seat: str, c: RaiseMonk) -> None:
 
 
 def _monk_apply(ctx: Ctx, seat: str, c: RaiseMonk) -> None:
-    ctx.pay(seat, c.pay, "a warrior monk raised (§12.1)")
-    ctx.add_units("monk", seat, c.province, "a warrior monk raised (§12.1)")
+    ctx.emit(TroopsRaised(seat=seat, kind="monk", province=c.province, units=ctx.new_ids(1),
+                          paid=sorted(c.pay, key=RESOURCES.index), section="12.1"))
 
 
 def _raise_candidates(state: SaxonState, seat: str):
@@ -489,14 +504,12 @@ def _convert_check(state: SaxonState, seat: str, c: Convert) -> None:
 def _convert_apply(ctx: Ctx, seat: str, c: Convert) -> None:
     """§5: low morale everywhere, high removed; Pagan to Christian: monasteries go high."""
     christian = not ctx.player(seat).christian
-    ctx.set_player(seat, f"converts to {'Christianity' if christian else 'Paganism'} (§5)", christian=christian,
-                   heresy=False)
+    ctx.emit(Converted(seat=seat, religion="christian" if christian else "pagan"))
     for prov in owned(ctx.state, seat):
-        morale = 1 if christian and ctx.prov(prov).monastery else -1
-        if ctx.prov(prov).morale != morale:
-            ctx.set_prov(prov, "conversion (§5)", morale=morale)
-    if not christian:
-        ctx.remove_units([u.id for u in units_of(ctx.state, seat, ("monk",))], "warrior monks desert (§12.1)")
+        ctx.set_morale(prov, 1 if christian and ctx.prov(prov).monastery else -1, "5")
+    monks = units_of(ctx.state, seat, ("monk",))
+    if not christian and monks:
+        ctx.emit(UnitsDeserted(units=counters(monks), section="12.1"))
     ctx.prompt = None  # converting ends the seat's conversion phase
 
 

@@ -21,7 +21,29 @@ from domain.rules.saxon_shore.state import (
     units_at,
     units_of,
 )
-from domain.rules.saxon_shore.turn import crown, eliminate_if_empty
+from domain.rules.saxon_shore.events import (
+    CityRepaired,
+    EventDrawn,
+    FamilyOfferMade,
+    FamilyTiesDeclined,
+    FamineAverted,
+    FamineStruck,
+    ImprovementBuilt,
+    ImprovementDestroyed,
+    KingDied,
+    OutsidersRaid,
+    PathGained,
+    ProvinceBecameNeutral,
+    ProvinceJoined,
+    ProvinceRavaged,
+    ResourcesGained,
+    ResourceSwapped,
+    StormsAtSea,
+    UnitsDeserted,
+    UnitsEliminated,
+)
+from domain.rules.saxon_shore.rules import counters
+from domain.rules.saxon_shore.turn import crown, crowned, eliminate_if_empty, place
 from domain.rules.saxon_shore.state import Job, Prompt
 
 TITLES = {
@@ -54,7 +76,7 @@ def draw_event(ctx: Ctx, j: Job) -> None:
     ctx.phase = "random events"
     tens, units = ctx.roll(2, "random event (§11)", j.seat)
     number = tens * 10 + units
-    ctx.drawn(j.seat, number, TITLES[number])
+    ctx.emit(EventDrawn(seat=j.seat, number=number, name=TITLES[number]))
     EVENTS[number](ctx, j.seat)
 
 
@@ -77,14 +99,14 @@ def knights(ctx: Ctx, seat: str) -> None:
 def place_unit(ctx: Ctx, seat: str, kind: str) -> None:
     mine = owned(ctx.state, seat)
     if len(mine) == 1:
-        ctx.add_units(kind, seat, mine[0], f"{kind} (§11)")
+        place(ctx, kind, mine[0], "11 11", owner=seat)
     elif mine:
         ctx.ask("place_unit", seat, mine, args=(kind,))
 
 
 @choice("place_unit")
 def choose_place_unit(ctx: Ctx, prompt: Prompt, option: str) -> None:
-    ctx.add_units(prompt.args[0], prompt.seat, option, f"{prompt.args[0]} (§11)")
+    place(ctx, prompt.args[0], option, "11 11", owner=prompt.seat)
 
 
 # -- 12-15 paths ------------------------------------------------------------------------------
@@ -95,28 +117,26 @@ def paths(ctx: Ctx, seat: str) -> None:
 
 @choice("path")
 def choose_path(ctx: Ctx, prompt: Prompt, option: str) -> None:
-    counts = list(ctx.player(prompt.seat).paths)
-    counts[PATH_TYPES.index(option)] += 1
-    ctx.set_player(prompt.seat, f"gains a {option} path (§11 12)", paths=tuple(counts))
+    ctx.emit(PathGained(seat=prompt.seat, path=option))
 
 
 # -- 16, 21, 22 morale by column -------------------------------------------------------------------
 @effect(16)
 def missionaries(ctx: Ctx, seat: str) -> None:
     for prov in column(ctx, seat, "missionary activity"):
-        ctx.morale(prov, +1 if is_christian_province(ctx.state, prov) else -1, "missionary activity (§11 16)")
+        ctx.morale(prov, +1 if is_christian_province(ctx.state, prov) else -1, "11 16")
 
 
 @effect(21)
 def good_omens(ctx: Ctx, seat: str) -> None:
     for prov in column(ctx, seat, "good omens"):
-        ctx.morale(prov, +1, "good omens (§11 21)")
+        ctx.morale(prov, +1, "11 21")
 
 
 @effect(22)
 def dragons(ctx: Ctx, seat: str) -> None:
     for prov in column(ctx, seat, "dragons sighted"):
-        ctx.morale(prov, -1, "dragons sighted (§11 22)")
+        ctx.morale(prov, -1, "11 22")
 
 
 # -- 23, 24 plague and epidemic --------------------------------------------------------------------
@@ -127,25 +147,28 @@ def plague_area(board, centres: tuple[str, ...] | list[str]) -> list[str]:
     return sorted(area, key=board.order_key)
 
 
-def plague(ctx: Ctx, seat: str, area: list[str], why: str) -> None:
+def plague(ctx: Ctx, seat: str, area: list[str], section: str) -> None:
     """A ravage counter, morale down, and every unit eliminated on a 5 or 6."""
+    name = "plague" if section == "11 23" else "epidemic"
     for prov in area:
-        ctx.set_prov(prov, why, ravage=ctx.prov(prov).ravage + 1)
-        ctx.morale(prov, -1, why)
+        ctx.emit(ProvinceRavaged(province=prov, section=section))
+        ctx.morale(prov, -1, section)
         units = units_at(ctx.state, prov)
         if units:
-            faces = ctx.roll(len(units), f"{why} in {prov}: units die on 5-6", seat)
-            ctx.remove_units([u.id for u, f in zip(units, faces) if f >= 5], why)
+            faces = ctx.roll(len(units), f"{name} (§{section}) in {prov}: units die on 5-6", seat)
+            dead = [u for u, f in zip(units, faces) if f >= 5]
+            if dead:
+                ctx.emit(UnitsEliminated(units=counters(dead), section=section, province=prov))
 
 
 @effect(23)
 def plague_event(ctx: Ctx, seat: str) -> None:
-    plague(ctx, seat, plague_area(ctx.board, [table_province(ctx, seat, "plague")]), "plague (§11 23)")
+    plague(ctx, seat, plague_area(ctx.board, [table_province(ctx, seat, "plague")]), "11 23")
 
 
 @effect(24)
 def epidemic(ctx: Ctx, seat: str) -> None:
-    plague(ctx, seat, plague_area(ctx.board, column(ctx, seat, "epidemic")), "epidemic (§11 24)")
+    plague(ctx, seat, plague_area(ctx.board, column(ctx, seat, "epidemic")), "11 24")
 
 
 # -- 25 famine --------------------------------------------------------------------------------------
@@ -168,13 +191,13 @@ def famine_in(ctx: Ctx, j: Job) -> None:
 @choice("famine")
 def famine_answer(ctx: Ctx, prompt: Prompt, option: str) -> None:
     if option == "spend_grain":
-        ctx.pay(prompt.seat, ["wheat"], f"grain spent against famine in {prompt.prov} (§11 25)")
+        ctx.emit(FamineAverted(seat=prompt.seat, province=prompt.prov))
     else:
         starve(ctx, prompt.prov)
 
 
 def starve(ctx: Ctx, prov: str) -> None:
-    ctx.set_prov(prov, "famine (§11 25)", ravage=ctx.prov(prov).ravage + 1, famine=True)
+    ctx.emit(FamineStruck(province=prov))
 
 
 # -- 26 rebellion -------------------------------------------------------------------------------------
@@ -193,21 +216,22 @@ def rebellion(ctx: Ctx, seat: str) -> None:
 def rebellion_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
     seat, prov = prompt.seat, prompt.prov
     lost = [prov] if option == "let_go" else [p for p in owned(ctx.state, seat) if p != prov]
-    secede(ctx, seat, lost, "rebellion (§11 26)")
+    secede(ctx, seat, lost, "11 26")
 
 
-def secede(ctx: Ctx, seat: str, lost: list[str], why: str) -> None:
+def secede(ctx: Ctx, seat: str, lost: list[str], section: str) -> None:
     """The provinces become neutral; "All regulars and mercenaries in neutral provinces desert"
     (whoever they belong to, the neutral ones too); "King moves to the controlled province(s)
     if necessary": the nearest province the player still controls."""
     for prov in lost:
-        ctx.set_owner(prov, None, why)
-    deserters = [u.id for u in ctx.state.units.values() if u.kind in (*REGULAR_KINDS, "mercenary")
+        ctx.emit(ProvinceBecameNeutral(province=prov, former=seat, section=section))
+    deserters = [u for _, u in sorted(ctx.state.units.items()) if u.kind in (*REGULAR_KINDS, "mercenary")
                  and u.loc in ctx.state.provinces and ctx.prov(u.loc).owner is None]
-    ctx.remove_units(deserters, f"regulars and mercenaries in neutral provinces desert ({why})")
+    if deserters:
+        ctx.emit(UnitsDeserted(units=counters(deserters), section=section))
     king = king_of(ctx.state, seat)
     if king is not None and king.loc in lost:
-        ctx.push(Job("send_home", seat, prov=king.loc, args=(why, str(king.id))))
+        ctx.push(Job("send_home", seat, prov=king.loc, args=(section, str(king.id))))
     eliminate_if_empty(ctx)
 
 
@@ -237,7 +261,7 @@ def pay_options(ctx: Ctx, seat: str, size: int) -> list[str]:
 
 
 def burn(ctx: Ctx, prov: str) -> None:
-    ctx.set_prov(prov, "city destroyed by fire (§11 31)", city=False, trade_seat=None, trade_res=None)
+    ctx.emit(ImprovementDestroyed(province=prov, improvement="city", section="11 31"))
 
 
 @choice("fire")
@@ -245,7 +269,7 @@ def fire_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
     if option == "let_burn":
         burn(ctx, prompt.prov)
     else:
-        ctx.pay(prompt.seat, option.split("+"), "repairs after a fire (§11 31)")
+        ctx.emit(CityRepaired(seat=prompt.seat, province=prompt.prov, paid=option.split("+")))
 
 
 # -- 32 wildmen, 34 vikings -----------------------------------------------------------------------------
@@ -256,7 +280,8 @@ def wildmen(ctx: Ctx, seat: str) -> None:
     wild = ctx.board.wildmen_die[ctx.d6("wildmen: which wild province", seat)]
     count = ctx.d6("wildmen: how many", seat)
     target = ctx.board.random_adjacent[wild][ctx.d6(f"wildmen of {wild}: random adjacent province", seat) - 1]
-    outsider_raid(ctx, target, count * 1 + 2, f"{count} wildmen and a chief from {wild} (§11 32)", seat)
+    outsider_raid(ctx, OutsidersRaid(who="wildmen", count=count, origin=wild, province=target, strength=count * 1 + 2,
+                                     section="11 32"), seat)
 
 
 @effect(34)
@@ -266,13 +291,14 @@ def vikings(ctx: Ctx, seat: str) -> None:
     sea = ctx.board.sea_die[ctx.d6("vikings: which sea zone", seat)]
     count = ctx.d6("vikings: how many", seat)
     target = ctx.board.random_adjacent[sea][ctx.d6(f"vikings from {sea}: random adjacent province", seat) - 1]
-    outsider_raid(ctx, target, count * 2 + 2, f"{count} vikings and a chief from {sea} (§11 34)", seat)
+    outsider_raid(ctx, OutsidersRaid(who="vikings", count=count, origin=sea, province=target, strength=count * 2 + 2,
+                                     section="11 34"), seat)
 
 
 # -- 33, 35, 36 resources ------------------------------------------------------------------------------
 @effect(33)
 def bumper_year(ctx: Ctx, seat: str) -> None:
-    ctx.set_player(seat, "bumper year (§11 33)", bumper=True)
+    return None  # held from the EventDrawn: two tokens instead of one for one resource at production (§4.1)
 
 
 @effect(35)
@@ -286,12 +312,12 @@ def traders(ctx: Ctx, seat: str) -> None:
 def traders_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
     if option != "keep":
         give, take = option.split(">")
-        ctx.gain(prompt.seat, {give: -1, take: 1}, "traders (§11 35)")
+        ctx.emit(ResourceSwapped(seat=prompt.seat, gave=give, took=take))
 
 
 @effect(36)
 def gold_horde(ctx: Ctx, seat: str) -> None:
-    ctx.gain(seat, {"gold": 1}, "gold horde (§11 36)")
+    ctx.emit(ResourcesGained(seat=seat, gained={"gold": 1}, section="11 36"))
 
 
 # -- 41 family ties -------------------------------------------------------------------------------------
@@ -342,6 +368,7 @@ def family_offer(ctx: Ctx, prompt: Prompt, option: str) -> None:
     if option == "none":
         join(ctx, drawer, prompt.prov)
     else:
+        ctx.emit(FamilyOfferMade(seat=prompt.seat, to=drawer, province=prompt.prov, tokens=decode_tokens(option) or {}))
         ctx.ask("family_accept", drawer, ("accept", "refuse"), prov=prompt.prov, args=(prompt.seat, option))
 
 
@@ -349,9 +376,8 @@ def family_offer(ctx: Ctx, prompt: Prompt, option: str) -> None:
 def family_accept(ctx: Ctx, prompt: Prompt, option: str) -> None:
     owner, offer = prompt.args
     if option == "accept":
-        tokens = decode_tokens(offer) or {}
-        ctx.gain(owner, {k: -n for k, n in tokens.items()}, "resources to keep a province (§11 41)")
-        ctx.gain(prompt.seat, tokens, "resources to decline family ties (§11 41)")
+        ctx.emit(FamilyTiesDeclined(seat=prompt.seat, owner=owner, province=prompt.prov,
+                                    tokens=decode_tokens(offer) or {}))
     else:
         join(ctx, prompt.seat, prompt.prov)
 
@@ -360,11 +386,13 @@ def join(ctx: Ctx, seat: str, prov: str) -> None:
     """The province joins the kingdom: other players' regulars and mercenaries there desert,
     their kings go to the nearest friendly province."""
     former = ctx.prov(prov).owner
-    ctx.set_owner(prov, seat, "family ties (§11 41)")
+    ctx.emit(ProvinceJoined(seat=seat, province=prov, former=former))
     others = [u for u in units_at(ctx.state, prov) if u.owner not in (None, seat)]
-    ctx.remove_units([u.id for u in others if u.kind in (*REGULAR_KINDS, "mercenary")], "desert (§11 41)")
+    deserters = [u for u in others if u.kind in (*REGULAR_KINDS, "mercenary")]
+    if deserters:
+        ctx.emit(UnitsDeserted(units=counters(deserters), section="11 41"))
     for king in [u for u in others if u.kind == "king"]:
-        ctx.push(Job("send_home", king.owner, prov=prov, args=("family ties (§11 41)", str(king.id))))
+        ctx.push(Job("send_home", king.owner, prov=prov, args=("11 41", str(king.id))))
     if former:
         eliminate_if_empty(ctx)
 
@@ -375,7 +403,7 @@ def free_boat(ctx: Ctx, seat: str) -> None:
     places = [f"{p}@{z}" for p in owned(ctx.state, seat) for z in ctx.board.coasts[p]]
     if len(places) == 1:
         prov, sea = places[0].split("@")
-        ctx.add_units("boat", seat, prov, "a free boat (§11 42)", coast=sea)
+        place(ctx, "boat", prov, "11 42", owner=seat, coast=sea)
     elif places:
         ctx.ask("boat_place", seat, places)
 
@@ -383,7 +411,7 @@ def free_boat(ctx: Ctx, seat: str) -> None:
 @choice("boat_place")
 def boat_place(ctx: Ctx, prompt: Prompt, option: str) -> None:
     prov, sea = option.split("@")
-    ctx.add_units("boat", prompt.seat, prov, "a free boat (§11 42)", coast=sea)
+    place(ctx, "boat", prov, "11 42", owner=prompt.seat, coast=sea)
 
 
 @effect(43)
@@ -393,18 +421,18 @@ def saxon_relatives(ctx: Ctx, seat: str) -> None:
     while face >= 5:
         face = ctx.d6("Saxon relatives: 1 Wessex 2 Sussex 3 Middlesex 4 Essex 5-6 again", seat)
     prov = targets[face]
-    ctx.add_units("regular", ctx.prov(prov).owner, prov, "Saxon relatives (§11 43)")
+    place(ctx, "regular", prov, "11 43", owner=ctx.prov(prov).owner)
 
 
 @effect(44)
 def arthur(ctx: Ctx, seat: str) -> None:
     king = king_of(ctx.state, seat)
     if king is not None:
-        ctx.remove_units([king.id], "the king dies: the sword in the stone (§11 44)")
+        ctx.emit(KingDied(seat=seat, unit=king.id, province=king.loc, section="11 44"))
         if king.loc in ctx.state.provinces and ctx.prov(king.loc).owner == seat:
-            ctx.add_units("king", seat, king.loc, "Arthur, a +2 king (§11 44)", quality=2)
+            crowned(ctx, seat, king.loc, 2, "11 44")
             return
-    crown(ctx, seat, 2, "Arthur, a +2 king (§11 44)")
+    crown(ctx, seat, 2, "11 44")
 
 
 @effect(45)
@@ -427,9 +455,9 @@ def ruin_options(ctx: Ctx, seat: str) -> list[str]:
 @choice("ruin")
 def ruin_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
     prov, imp = option.split(":")
-    ctx.set_prov(prov, "Roman ruin (§11 45)", **{imp: True})
+    ctx.emit(ImprovementBuilt(province=prov, improvement=imp, section="11 45", seat=prompt.seat))
     if imp == "monastery":
-        ctx.morale(prov, +1, "a monastery raises morale (§4.5)")
+        ctx.morale(prov, +1, "4.5")
 
 
 @effect(46)
@@ -438,18 +466,16 @@ def saint(ctx: Ctx, seat: str) -> None:
     p = ctx.prov(prov)
     if p.monastery:
         return
-    ctx.set_prov(prov, "a saint founds a monastery (§11 46)", monastery=True)
+    ctx.emit(ImprovementBuilt(province=prov, improvement="monastery", section="11 46"))
     if p.owner is not None:
-        ctx.set_prov(prov, "a saint's monastery (§11 46)", morale=1 if ctx.player(p.owner).christian else -1)
+        ctx.set_morale(prov, 1 if ctx.player(p.owner).christian else -1, "11 46")
 
 
 # -- 51-56 -------------------------------------------------------------------------------------------------
 @effect(51)
 def storms(ctx: Ctx, seat: str) -> None:
     sea = ctx.board.sea_die[ctx.d6("storms: which sea zone", seat)]
-    if sea not in ctx.storms:
-        ctx.storms.append(sea)
-    ctx.note(f"storms in {sea} this turn (§11 51)", seat)
+    ctx.emit(StormsAtSea(sea=sea))
 
 
 @effect(52)
@@ -462,27 +488,30 @@ def assassin(ctx: Ctx, seat: str) -> None:
 @choice("assassin")
 def assassin_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
     if option != "none":
-        ctx.remove_units([king_of(ctx.state, option).id], f"{option}'s king assassinated (§11 52)")
+        king = king_of(ctx.state, option)
+        ctx.emit(KingDied(seat=option, unit=king.id, province=king.loc, section="11 52", by=prompt.seat))
 
 
 @effect(53)
 def bad_debts(ctx: Ctx, seat: str) -> None:
-    ctx.remove_units([u.id for u in units_of(ctx.state, seat, ("mercenary",))], "bad debts: mercenaries desert (§11 53)")
+    mercenaries = units_of(ctx.state, seat, ("mercenary",))
+    if mercenaries:
+        ctx.emit(UnitsDeserted(units=counters(mercenaries), section="11 53"))
 
 
 @effect(54)
 def forced_march(ctx: Ctx, seat: str) -> None:
-    ctx.set_player(seat, "forced march this turn (§11 54)", forced_march=True)
+    return None  # held from the EventDrawn (evolve.HELD): one extra movement point this turn (movement.py)
 
 
 @effect(55)
 def chainmail(ctx: Ctx, seat: str) -> None:
-    ctx.set_player(seat, "chainmail this turn (§11 55)", chainmail=True)
+    return None  # held from the EventDrawn (evolve.HELD): +1 combat and raid strength this turn (combat.py)
 
 
 @effect(56)
 def heresy(ctx: Ctx, seat: str) -> None:
-    ctx.set_player(seat, "heresy: must convert (§11 56)", heresy=True)
+    return None  # held from the EventDrawn (evolve.HELD): the conversion phase will not take done (phases.py)
 
 
 # -- 61-66 -------------------------------------------------------------------------------------------------
@@ -491,14 +520,14 @@ def city_founded(ctx: Ctx, seat: str) -> None:
     prov = table_province(ctx, seat, "city founded")
     p = ctx.prov(prov)
     if p.owner is None and not p.city:
-        ctx.set_prov(prov, "a city founded in a neutral land (§11 61)", city=True)
+        ctx.emit(ImprovementBuilt(province=prov, improvement="city", section="11 61"))
 
 
 @effect(62)
 def earthquake(ctx: Ctx, seat: str) -> None:
     for prov in column(ctx, seat, "earthquake"):
         if ctx.prov(prov).wall:
-            ctx.set_prov(prov, "earthquake destroys the wall (§11 62)", wall=False)
+            ctx.emit(ImprovementDestroyed(province=prov, improvement="wall", section="11 62"))
 
 
 @effect(63)
@@ -508,7 +537,9 @@ def muttering(ctx: Ctx, seat: str) -> None:
     regulars = [u for _, u in sorted(ctx.state.units.items()) if u.kind in REGULAR_KINDS]
     if regulars:
         faces = ctx.roll(len(regulars), "muttering in the ranks: 4-6 deserts (§11 63)", seat)
-        ctx.remove_units([u.id for u, f in zip(regulars, faces) if f >= 4], "muttering in the ranks (§11 63)")
+        gone = [u for u, f in zip(regulars, faces) if f >= 4]
+        if gone:
+            ctx.emit(UnitsDeserted(units=counters(gone), section="11 63"))
 
 
 @effect(64)
@@ -530,19 +561,16 @@ def hammer(ctx: Ctx, seat: str) -> None:
 def hammer_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
     parts = option.split(":")
     if parts[0] == "destroy":
-        changes = {parts[2]: False}
-        if parts[2] == "city":
-            changes.update(trade_seat=None, trade_res=None)
-        ctx.set_prov(parts[1], "the hammer of God (§11 65)", **changes)
+        ctx.emit(ImprovementDestroyed(province=parts[1], improvement=parts[2], section="11 65"))
     elif parts[0] == "ravage":
-        ctx.set_prov(parts[1], "the hammer of God (§11 65)", ravage=ctx.prov(parts[1]).ravage + 1)
+        ctx.emit(ProvinceRavaged(province=parts[1], section="11 65"))
 
 
 @effect(66)
 def end_times(ctx: Ctx, seat: str) -> None:
     for prov in ctx.board.provinces:
-        if is_christian_province(ctx.state, prov) and ctx.prov(prov).morale != -1:
-            ctx.set_prov(prov, "the end times: Christian lands at low morale (§11 66)", morale=-1)
+        if is_christian_province(ctx.state, prov):
+            ctx.set_morale(prov, -1, "11 66")
 
 
 assert sorted(EVENTS) == sorted(TITLES), "every event of the table is implemented"

@@ -9,45 +9,31 @@ from typing import Any
 import msgspec
 
 from domain.dice import STANDARD_DICE
-from domain.events import EventData, Outcome
+from domain.events import DiceRolled, EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleViolation
+from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation
+from domain.rules.saxon_shore.commands import Choose, Done, Hire, SaxonCommand
 from domain.rules.saxon_shore.data import Board
-from domain.rules.saxon_shore.evolve import evolve
-from domain.rules.saxon_shore.events import (
-    BattleSet,
-    Declared,
-    EventDrawn,
-    Flow,
-    GameDecided,
-    PlayerSet,
-    ProvinceSet,
-    Resolved,
-    TurnBegan,
-    UnitsSet,
-)
-from domain.rules.saxon_shore.state import (
-    NO_RES,
-    Battle,
-    Job,
-    Player,
-    Prompt,
-    Province,
-    Res,
-    SaxonState,
-    Unit,
-    res_add,
-    victory,
-)
+from domain.rules.saxon_shore.events import Counter, MoraleChanged, PromptOpened
+from domain.rules.saxon_shore.evolve import apply
+from domain.rules.saxon_shore.state import MORALE, Job, Pending, Player, Prompt, Province, SaxonState, Unit, victory
 
 D6 = STANDARD_DICE["d6"]
+# The rulebook section each kind of question applies (PromptOpened.section).
+SECTIONS = {
+    "start": "10", "king_place": "3.1", "place_unit": "11 11", "path": "11 12", "bumper": "11 33", "famine": "11 25",
+    "trade_gain": "4.2", "home": "9.2", "offer": "4.3", "casualty": "8.2", "city_retreat": "12.2",
+    "city_assault": "12.2", "king_bonus": "8.2", "conquest": "8.2", "rebellion": "11 26", "fire": "11 31",
+    "traders": "11 35", "family_offer": "11 41", "family_accept": "11 41", "boat_place": "11 42", "ruin": "11 45",
+    "assassin": "11 52", "hammer": "11 65",
+}
 
 
 def violation(reason: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(f"saxon-shore.{reason}", message, rule)
 
 
-# -- the decision context ------------------------------------------------------------------------
+# -- the registries ---------------------------------------------------------------------------------
 JobFn = Callable[["Ctx", Job], None]
 ChoiceFn = Callable[["Ctx", Prompt, str], None]
 JOBS: dict[str, JobFn] = {}
@@ -83,9 +69,11 @@ def choice(kind: str):
     return register
 
 
+# -- the decision context ---------------------------------------------------------------------------
 class Ctx:
-    """What ``decide`` works through: the state as its events leave it so far, the
-    events themselves, the job queue and the prompt to leave open."""
+    """What ``decide`` works through: the state as its events leave it so far, the events
+    themselves, and the control (job queue, phase, the prompt to leave open), which is derived:
+    never an event (evolve.py runs the decision again to find it)."""
 
     def __init__(self, state: SaxonState, rng: Rng):
         self.state = state
@@ -93,15 +81,15 @@ class Ctx:
         self.events: list[EventData] = []
         self.jobs: list[Job] = list(state.jobs)
         self.prompt: Prompt | None = state.prompt
+        self.section = ""
         self.phase = state.phase
         self.stage = state.stage
-        self.storms = list(state.storms)
         self._checked: tuple[tuple, Outcome | None] | None = None
 
     # events and dice
     def emit(self, event: EventData) -> None:
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self.state = apply(self.state, event)
 
     def roll(self, count: int, purpose: str, seat: str | None = None) -> list[int]:
         event = self.rng.roll(D6, count, purpose, seat)
@@ -111,10 +99,7 @@ class Ctx:
     def d6(self, purpose: str, seat: str | None = None) -> int:
         return self.roll(1, purpose, seat)[0]
 
-    def note(self, what: str, seat: str | None = None, province: str | None = None, **detail: int | str) -> None:
-        self.emit(Resolved(what=what, seat=seat, province=province, detail=detail))
-
-    # state changes
+    # reading the state
     @property
     def board(self) -> Board:
         return self.state.board
@@ -122,68 +107,30 @@ class Ctx:
     def prov(self, name: str) -> Province:
         return self.state.provinces[name]
 
-    def set_prov(self, name: str, why: str, **changes: Any) -> None:
-        self.emit(ProvinceSet(name=name, province=msgspec.structs.replace(self.prov(name), **changes), why=why))
-
     def player(self, seat: str) -> Player:
         return self.state.players[seat]
 
-    def set_player(self, seat: str, why: str, **changes: Any) -> None:
-        self.emit(PlayerSet(seat=seat, player=msgspec.structs.replace(self.player(seat), **changes), why=why))
+    def new_ids(self, count: int) -> list[int]:
+        """Ids for ``count`` new counters (emit the event placing them before asking again)."""
+        return list(range(self.state.next_unit, self.state.next_unit + count))
 
-    def gain(self, seat: str, changes: dict[str, int], why: str) -> None:
-        if changes:
-            self.set_player(seat, why, res=res_add(self.player(seat).res, changes))
-
-    def pay(self, seat: str, pay: Iterable[str], why: str) -> None:
-        changes: dict[str, int] = {}
-        for name in pay:
-            changes[name] = changes.get(name, 0) - 1
-        self.gain(seat, changes, why)
-
-    def add_units(self, kind: str, owner: str | None, loc: str, why: str, count: int = 1, **kw: Any) -> list[int]:
-        first = self.state.next_unit
-        units = [Unit(id=first + i, kind=kind, owner=owner, loc=loc, **kw) for i in range(count)]
-        if units:
-            self.emit(UnitsSet(units=units, why=why))
-        return [u.id for u in units]
-
-    def update_units(self, units: list[Unit], why: str) -> None:
-        if units:
-            self.emit(UnitsSet(units=units, why=why))
-
-    def remove_units(self, ids: Iterable[int], why: str) -> None:
-        ids = sorted(set(ids))
-        if ids:
-            self.emit(UnitsSet(removed=ids, why=why))
-
-    def morale(self, prov: str, step: int, why: str) -> None:
+    def morale(self, prov: str, step: int, section: str) -> None:
         """§2.1: increase (+1) or decrease (-1) morale by one marker."""
+        self.set_morale(prov, max(-1, min(1, self.prov(prov).morale + step)), section)
+
+    def set_morale(self, prov: str, level: int, section: str) -> None:
         current = self.prov(prov).morale
-        new = max(-1, min(1, current + step))
-        if new != current:
-            self.set_prov(prov, why, morale=new)
-
-    def set_owner(self, prov: str, seat: str | None, why: str) -> None:
-        self.set_prov(prov, why, owner=seat)
-
-    def set_battle(self, battle: Battle | None) -> None:
-        self.emit(BattleSet(battle=battle))
+        if level != current:
+            self.emit(MoraleChanged(province=prov, morale=MORALE[level], was=MORALE[current], section=section))
 
     # flow
     def push(self, *jobs: Job) -> None:
         """Run these next, before the rest of the queue."""
         self.jobs[0:0] = list(jobs)
 
-    def ask(self, kind: str, seat: str, options: Iterable[str], **kw: Any) -> None:
+    def ask(self, kind: str, seat: str, options: Iterable[str], section: str | None = None, **kw: Any) -> None:
         self.prompt = Prompt(kind=kind, seat=seat, options=tuple(options), **kw)
-
-    def flow_event(self) -> Flow:
-        return Flow(phase=self.phase, stage=self.stage, jobs=list(self.jobs), prompt=self.prompt,
-                    storms=list(self.storms), won=self.victory())
-
-    def declare(self, entries: list[tuple[str, str, str]]) -> None:
-        self.emit(Declared(declared=[list(e) for e in entries]))  # type: ignore[misc]
+        self.section = section or SECTIONS.get(kind, "")
 
     def victory(self) -> Outcome | None:
         """§1 victory of the state so far, recomputed only when provinces or players changed."""
@@ -195,14 +142,10 @@ class Ctx:
     def over(self) -> bool:
         return self.state.ended is not None or self.victory() is not None
 
-    def decided(self, outcome: Outcome) -> None:
-        self.emit(GameDecided(outcome=outcome))
 
-    def begin_turn(self, turn: int, order: list[str]) -> None:
-        self.emit(TurnBegan(turn=turn, order=order))
-
-    def drawn(self, seat: str, number: int, title: str) -> None:
-        self.emit(EventDrawn(seat=seat, number=number, title=title))
+def counters(units: Iterable[Unit], owners: bool = True) -> list[Counter]:
+    """Counters as the record names them: id, kind, and (``owners``) whose."""
+    return [Counter(unit=u.id, kind=u.kind, owner=u.owner if owners else None) for u in units]
 
 
 def run(ctx: Ctx) -> None:
@@ -219,5 +162,73 @@ def run(ctx: Ctx) -> None:
         JOBS[step.kind](ctx, step)
 
 
-def no_res() -> Res:
-    return NO_RES
+# -- deciding ------------------------------------------------------------------------------------------
+def decide(state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> Ctx:
+    """Check the command against the open prompt, apply it, run the turn on to the next
+    decision; a question left open that differs from the one answered is recorded as
+    PromptOpened (the control behind it is derived, never recorded)."""
+    from domain.rules.saxon_shore import phases  # the phases import this module
+
+    prompt = state.prompt
+    if state.ended is not None or victory(state) is not None:
+        raise RuleViolation(GAME_OVER, "the game is over", "1")
+    if prompt is None or prompt.seat != seat:
+        raise RuleViolation(NOT_YOUR_TURN, f"{seat} is not asked anything now", "2.2")
+    ctx = Ctx(state, rng)
+    if isinstance(command, Hire):  # "at any time" (§4.6.1): the question stays open
+        phases.hire_check(state, seat, command)
+        phases.hire_apply(ctx, seat, command)
+    elif prompt.kind != "phase":
+        if not isinstance(command, Choose):
+            raise violation("choose_expected", f"answer the {prompt.kind} question with choose", "2.2")
+        if not option_ok(state, prompt, command.option):
+            raise violation("not_an_option", f"{command.option!r} is not an answer now; the options: "
+                                             f"{', '.join(prompt.options[:20])}", "2.2")
+        ctx.prompt = None
+        CHOICES[prompt.kind](ctx, prompt, command.option)
+    else:
+        phase = phases.PHASES[prompt.args[0]]
+        if isinstance(command, Choose):
+            raise violation("wrong_phase", f"the {phase.name} phase takes its own commands, not choose", phase.rule)
+        phases.check_command(state, seat, phase, command)
+        if isinstance(command, Done):
+            ctx.prompt = None
+        else:
+            phase.applies[type(command)](ctx, seat, command)
+    run(ctx)
+    if ctx.prompt is not None and (ctx.prompt, tuple(ctx.jobs), ctx.phase, ctx.stage) != (
+            state.prompt, state.jobs, state.phase, state.stage):
+        ctx.emit(prompt_opened(ctx))
+    return ctx
+
+
+def prompt_opened(ctx: Ctx) -> PromptOpened:
+    """The open question as the record says it: who, what kind, the options (or the phase)."""
+    from domain.rules.saxon_shore.phases import PHASES
+
+    p = ctx.prompt
+    if p.kind == "phase":
+        phase = PHASES[p.args[0]]
+        return PromptOpened(seat=p.seat, kind="phase", phase=phase.name, stage=p.n, section=phase.rule)
+    return PromptOpened(seat=p.seat, kind=p.kind, options=list(p.options), province=p.prov,
+                        section=ctx.section or SECTIONS.get(p.kind, ""))
+
+
+class ReplayRng:
+    """The dice a recorded decision rolled, handed out again in order (for :func:`replay`)."""
+
+    def __init__(self, faces: tuple[int, ...]):
+        self.faces = faces
+        self.used = 0
+
+    def roll(self, kind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
+        faces = list(self.faces[self.used:self.used + count])
+        self.used += count
+        return DiceRolled(draws=[], kind=kind.id, faces=faces, purpose=purpose, seat=seat)
+
+
+def replay(pending: Pending) -> Ctx:
+    """The decision ``pending`` run again on its recorded dice: the control it left."""
+    command = msgspec.convert(pending.command, SaxonCommand)
+    return decide(pending.before, pending.seat, command, ReplayRng(pending.faces))
+

@@ -7,11 +7,10 @@ derived state: evolve recomputes it from the events, it is never recorded.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Iterable
+from typing import Any
 
 import msgspec
-
-from collections.abc import Iterable
 
 from domain.events import Outcome
 from domain.rules.saxon_shore.data import RESOURCES
@@ -80,7 +79,9 @@ class Job(msgspec.Struct, frozen=True, omit_defaults=True):
 
 class Prompt(msgspec.Struct, frozen=True, omit_defaults=True):
     """The one decision the game waits for: ``phase`` prompts take phase commands,
-    every other kind takes ``choose`` with one of ``options``."""
+    every other kind takes ``choose`` with one of ``options``. ``prov``, ``n`` and ``args`` are
+    the engine's context for the answer (derived, never recorded: PromptOpened says what a
+    person needs)."""
 
     kind: str
     seat: str
@@ -135,13 +136,24 @@ class SaxonState(msgspec.Struct, frozen=True):
     battle: Battle | None = None
     storms: tuple[str, ...] = ()
     declared: tuple[tuple[str, str, str], ...] = ()  # (seat, province, raid|invade)
-    won: Outcome | None = None  # a §1 victory, recorded by Flow when a decision achieves it
-    ended: Outcome | None = None  # the turn limit
-    board: Any = None  # the map this game is played on (board.Board): ours, or the owner's given at creation
+    ended: Outcome | None = None  # the turn limit (a house rule); a §1 victory is read off the board
+    board: Any = None  # the map this game is played on (data.Board): ours, or the owner's given at creation
+    pending: Pending | None = None  # the decision being folded (evolve.py): never shown, never recorded
 
 
+class Pending(msgspec.Struct, frozen=True):
+    """A decision being folded: the state it was taken in, who took it, the command (as
+    recorded) and the faces of the dice rolled for it so far. When its prompt opens, evolve
+    runs the decision again on these dice to derive the turn's job queue (evolve.py)."""
+
+    before: SaxonState
+    seat: str
+    command: Any
+    faces: tuple[int, ...] = ()
 
 
+MORALE = {-1: "low", 0: "normal", 1: "high"}
+MORALE_LEVEL = {word: level for level, word in MORALE.items()}
 REGULAR_KINDS = ("regular", "knight", "berserker", "monk")
 TROOP_KINDS = ("king", *REGULAR_KINDS, "mercenary", "peasant")
 

@@ -7,9 +7,34 @@ import msgspec
 
 from domain.events import Outcome
 from domain.rules.saxon_shore.data import RESOURCES, Board
-from domain.rules.saxon_shore.rules import Ctx, choice, job
+from domain.rules.saxon_shore.events import (
+    CityTradeFailed,
+    ImprovementBuilt,
+    CityTradeRolled,
+    GameDecided,
+    KingCrowned,
+    KingDied,
+    PeasantsAndBoatsRemoved,
+    PlayerEliminated,
+    RavageRemoved,
+    ResourcesGained,
+    ResourcesProduced,
+    StartingProvincePicked,
+    TroopsReturned,
+    TurnBegan,
+    UnitsDeserted,
+    UnitsEliminated,
+    UnitsPlaced,
+)
+from domain.rules.saxon_shore.rules import Ctx, choice, counters, job
 from domain.rules.saxon_shore.state import (
     TROOP_KINDS,
+    Job,
+    Options,
+    Player,
+    Prompt,
+    Province,
+    SaxonState,
     alive,
     king_of,
     nearest_friendly,
@@ -17,7 +42,6 @@ from domain.rules.saxon_shore.state import (
     units_at,
     units_of,
 )
-from domain.rules.saxon_shore.state import Job, Options, Player, Prompt, Province, SaxonState
 
 IRELAND_CHRISTIAN = ("Ulster", "Leinster", "Munster")
 ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
@@ -45,10 +69,9 @@ def ask_start(ctx: Ctx, j: Job) -> None:
 def start_province(ctx: Ctx, prompt, option: str) -> None:
     """§10: castle, a normal king and one gold; Christian if starting in Ireland."""
     seat = prompt.seat
-    ctx.set_owner(option, seat, "starting province (§10)")
-    ctx.add_units("king", seat, option, "starting king (§10)")
-    christian = option in IRELAND_CHRISTIAN
-    ctx.set_player(seat, "starting gold (§10)", res=(0, 0, 0, 1, 0), christian=christian)
+    [king] = ctx.new_ids(1)
+    religion = "christian" if option in IRELAND_CHRISTIAN else "pagan"
+    ctx.emit(StartingProvincePicked(seat=seat, province=option, king=king, religion=religion))
 
 
 @job("mercenaries")
@@ -56,7 +79,14 @@ def place_mercenaries(ctx: Ctx, j: Job) -> None:
     """§10: one mercenary per player, each by a roll on the random province table."""
     for _ in ctx.state.seats:
         row, col = ctx.roll(2, "set-up mercenary: random province table (§10)")
-        ctx.add_units("mercenary", None, ctx.board.table_province(row, col), "set-up mercenary (§10)")
+        place(ctx, "mercenary", ctx.board.table_province(row, col), "10")
+
+
+def place(ctx: Ctx, kind: str, province: str, section: str, owner: str | None = None, count: int = 1,
+          coast: str | None = None) -> None:
+    """Counters placed by the rules (UnitsPlaced)."""
+    ctx.emit(UnitsPlaced(kind=kind, province=province, units=ctx.new_ids(count), section=section, owner=owner,
+                         coast=coast))
 
 
 # -- the turn ------------------------------------------------------------------------------------
@@ -64,10 +94,7 @@ def place_mercenaries(ctx: Ctx, j: Job) -> None:
 def begin_turn(ctx: Ctx, j: Job) -> None:
     state = ctx.state
     order = [s for s in (j.args or state.order) if state.players[s].alive]
-    ctx.begin_turn(state.turn + 1, order)
-    for seat in order:
-        if any(getattr(ctx.player(seat), f) for f in ("forced_march", "chainmail")):
-            ctx.set_player(seat, "new turn", forced_march=False, chainmail=False)
+    ctx.emit(TurnBegan(turn=state.turn + 1, order=order))
     jobs = [Job("king", s) for s in order] + [Job("desert", s) for s in order] + [Job("event", s) for s in order]
     jobs += [Job("province_roll"), Job("production"), Job("city_trades")]
     jobs.append(Job("trade_round"))
@@ -120,23 +147,28 @@ def king_step(ctx: Ctx, j: Job) -> None:
     if king is not None:
         if ctx.d6("does the king die? (§3.1)", seat) < 5:
             return
-        ctx.remove_units([king.id], "the king dies (§3.1)")
+        ctx.emit(KingDied(seat=seat, unit=king.id, province=king.loc, section="3.1"))
     quality = king_quality(ctx, seat)
-    crown(ctx, seat, quality, "a new king (§3.1)")
+    crown(ctx, seat, quality, "3.1")
 
 
-def crown(ctx: Ctx, seat: str, quality: int, why: str) -> None:
+def crown(ctx: Ctx, seat: str, quality: int, section: str) -> None:
     """Place a new king in a friendly province of the player's choice."""
     mine = owned(ctx.state, seat)
     if len(mine) == 1:
-        ctx.add_units("king", seat, mine[0], why, quality=quality)
+        crowned(ctx, seat, mine[0], quality, section)
     elif mine:
-        ctx.ask("king_place", seat, mine, n=quality, args=(why,))
+        ctx.ask("king_place", seat, mine, section=section, n=quality, args=(section,))
+
+
+def crowned(ctx: Ctx, seat: str, province: str, quality: int, section: str) -> None:
+    [unit] = ctx.new_ids(1)
+    ctx.emit(KingCrowned(seat=seat, unit=unit, province=province, quality=quality, section=section))
 
 
 @choice("king_place")
 def place_king(ctx: Ctx, prompt, option: str) -> None:
-    ctx.add_units("king", prompt.seat, option, prompt.args[0], quality=prompt.n)
+    crowned(ctx, prompt.seat, option, prompt.n, prompt.args[0])
 
 
 # -- §3.2 desertion ----------------------------------------------------------------------------------
@@ -146,7 +178,9 @@ def desertion(ctx: Ctx, j: Job) -> None:
     if not mercs:
         return
     faces = ctx.roll(len(mercs), "mercenary desertion, 5-6 deserts (§3.2)", j.seat)
-    ctx.remove_units([m.id for m, f in zip(mercs, faces) if f >= 5], "mercenary deserts (§3.2)")
+    gone = [m for m, f in zip(mercs, faces) if f >= 5]
+    if gone:
+        ctx.emit(UnitsDeserted(units=counters(gone), section="3.2"))
 
 
 # -- §3.4 the random province improvement ------------------------------------------------------
@@ -156,23 +190,23 @@ def province_roll(ctx: Ctx, j: Job) -> None:
     row, col = ctx.roll(2, "random province improvement: random province table (§3.4)")
     prov = ctx.board.table_province(row, col)
     if ctx.prov(prov).owner is not None:
-        ctx.add_units("mercenary", None, prov, "a mercenary for hire (§3.4)")
+        place(ctx, "mercenary", prov, "3.4")
         return
     result = ctx.d6(f"improvement in neutral {prov} (§3.4)")
     p = ctx.prov(prov)
-    why = f"random improvement {result} (§3.4)"
     if result == 1:
-        ctx.add_units("mercenary", None, prov, why)
+        place(ctx, "mercenary", prov, "3.4")
     elif result == 2:
-        ctx.add_units("regular", None, prov, why)
+        place(ctx, "regular", prov, "3.4")
     elif result == 3:
-        ctx.morale(prov, +1, why)
+        ctx.morale(prov, +1, "3.4")
     elif result == 4 and not p.road:
-        ctx.set_prov(prov, why, road=True)
+        ctx.emit(ImprovementBuilt(province=prov, improvement="road", section="3.4"))
     elif result == 5 and not p.wall:
-        ctx.set_prov(prov, why, wall=True)
+        ctx.emit(ImprovementBuilt(province=prov, improvement="wall", section="3.4"))
     elif result == 6 and not p.monastery:
-        ctx.set_prov(prov, why, monastery=True, morale=1)
+        ctx.emit(ImprovementBuilt(province=prov, improvement="monastery", section="3.4"))
+        ctx.set_morale(prov, 1, "3.4")
 
 
 # -- §4.1 production ---------------------------------------------------------------------------------
@@ -184,12 +218,13 @@ def production(ctx: Ctx, j: Job) -> None:
         for prov in owned(ctx.state, seat):
             for name in ctx.board.produces[prov]:
                 gained[name] = gained.get(name, 0) + 1
-        ctx.gain(seat, gained, "production (§4.1)")
-        if ctx.player(seat).bumper:
-            ctx.set_player(seat, "bumper year used", bumper=False)
+        bumper = ctx.player(seat).bumper
+        if gained or bumper:
+            ctx.emit(ResourcesProduced(seat=seat, gained=dict(sorted(gained.items(), key=lambda kv: RESOURCES.index(kv[0])))))
+        if bumper:
             kinds = sorted(gained, key=RESOURCES.index)
             if len(kinds) == 1:
-                ctx.gain(seat, {kinds[0]: 1}, "bumper year (§11 33)")
+                ctx.emit(ResourcesGained(seat=seat, gained={kinds[0]: 1}, section="11 33"))
             elif kinds:
                 ctx.push(Job("ask", seat, args=("bumper", *kinds)))
 
@@ -202,7 +237,7 @@ def ask_later(ctx: Ctx, j: Job) -> None:
 
 @choice("bumper")
 def bumper(ctx: Ctx, prompt, option: str) -> None:
-    ctx.gain(prompt.seat, {option: 1}, "bumper year (§11 33)")
+    ctx.emit(ResourcesGained(seat=prompt.seat, gained={option: 1}, section="11 33"))
 
 
 # -- §4.2 city trade ----------------------------------------------------------------------------------
@@ -211,7 +246,7 @@ def city_trades(ctx: Ctx, j: Job) -> None:
     order = alive(ctx.state)
     placed = [(order.index(p.trade_seat) if p.trade_seat in order else 99, ctx.board.index[name], name)
               for name, p in ctx.state.provinces.items() if p.trade_res]
-    ctx.push(*[Job("city_trade", prov=name) for _, _, name in sorted(placed)], Job("famine_clear"))
+    ctx.push(*[Job("city_trade", prov=name) for _, _, name in sorted(placed)])
 
 
 @job("city_trade")
@@ -221,7 +256,8 @@ def city_trade(ctx: Ctx, j: Job) -> None:
     if not p.trade_res or seat is None:
         return
     if not ctx.state.players[seat].alive or not p.city:
-        ctx.set_prov(j.prov, "trade lapses", trade_seat=None, trade_res=None)
+        reason = "eliminated" if not ctx.state.players[seat].alive else "no city"
+        ctx.emit(CityTradeFailed(seat=seat, province=j.prov, resource=p.trade_res, reason=reason, section="4.2"))
         return
     trade_roll(ctx, j.prov, famine=p.famine)
 
@@ -230,13 +266,12 @@ def trade_roll(ctx: Ctx, prov: str, famine: bool) -> None:
     """§4.2: the traded resource is lost; roll with modifiers; a natural 1 always fails."""
     p = ctx.prov(prov)
     seat = p.trade_seat
-    ctx.set_prov(prov, "resource traded (§4.2)", trade_seat=None, trade_res=None, traded=True)
     if famine:
-        ctx.note("trade fails: famine (§11 25)", seat, prov)
+        ctx.emit(CityTradeFailed(seat=seat, province=prov, resource=p.trade_res, reason="famine", section="11 25"))
         return
     natural = ctx.d6(f"city trade in {prov} (§4.2)", seat)
     total = natural - (not p.traded) + p.road + p.monastery + ctx.player(seat).christian
-    ctx.note("city trade (§4.2)", seat, prov, roll=natural, total=total)
+    ctx.emit(CityTradeRolled(seat=seat, province=prov, resource=p.trade_res, roll=natural, total=total))
     if natural == 1 or total <= 2:
         return
     if total == 3:
@@ -255,19 +290,13 @@ def random_resources(ctx: Ctx, seat: str, count: int) -> None:
         face = 6
         while face == 6:
             face = ctx.d6("a random resource: 1 wheat 2 wool 3 iron 4 gold 5 slaves 6 again", seat)
-        ctx.gain(seat, {RESOURCES[face - 1]: 1}, "a random resource (§4.2)")
+        ctx.emit(ResourcesGained(seat=seat, gained={RESOURCES[face - 1]: 1}, section="4.2"))
 
 
 @choice("trade_gain")
 def trade_gain(ctx: Ctx, prompt, option: str) -> None:
-    ctx.gain(prompt.seat, {option: 1}, "a resource of choice (§4.2)")
-
-
-@job("famine_clear")
-def famine_clear(ctx: Ctx, j: Job) -> None:
-    for prov in ctx.board.provinces:
-        if ctx.prov(prov).famine:
-            ctx.set_prov(prov, "famine passes", famine=False)
+    """A resource of choice: of a city trade (§4.2) or the spoils of a raid (§8.1, args)."""
+    ctx.emit(ResourcesGained(seat=prompt.seat, gained={option: 1}, section=prompt.args[0] if prompt.args else "4.2"))
 
 
 # -- §6 ravage removal --------------------------------------------------------------------------------
@@ -280,19 +309,16 @@ def ravage_recovery(ctx: Ctx, j: Job) -> None:
     faces = ctx.roll(len(ravaged), "ravage removal: 4-6 removes one (§6)")
     for prov, face in zip(ravaged, faces):
         if face >= 4:
-            ctx.set_prov(prov, "ravage removed (§6)", ravage=ctx.prov(prov).ravage - 1)
+            ctx.emit(RavageRemoved(province=prov, section="6"))
 
 
 # -- §9 end of turn -------------------------------------------------------------------------------------
 @job("end_turn")
 def end_turn(ctx: Ctx, j: Job) -> None:
     ctx.phase, ctx.stage = "end of turn", 0
-    gone = [u.id for u in ctx.state.units.values() if u.kind in ("peasant", "boat")]
-    ctx.remove_units(gone, "peasants and boats removed (§9.1)")
-    for prov in ctx.board.provinces:
-        if ctx.prov(prov).peasants or ctx.prov(prov).morale_bought:
-            ctx.set_prov(prov, "new turn", peasants=False, morale_bought=False)
-    ctx.storms = []
+    gone = sorted(u.id for u in ctx.state.units.values() if u.kind in ("peasant", "boat"))
+    if gone:
+        ctx.emit(PeasantsAndBoatsRemoved(units=gone))
     jobs = [Job("home_all", s) for s in alive(ctx.state)] + [Job("turn_over")]
     ctx.push(*jobs)
 
@@ -302,7 +328,7 @@ def home_all(ctx: Ctx, j: Job) -> None:
     """§9.2: every troop of the player in a non-friendly province goes to the nearest friendly one."""
     locations = sorted({u.loc for u in units_of(ctx.state, j.seat) if u.kind in TROOP_KINDS
                         and (u.loc not in ctx.state.provinces or ctx.prov(u.loc).owner != j.seat)}, key=ctx.board.order_key)
-    ctx.push(*[Job("send_home", j.seat, prov=loc, args=("end of turn (§9.2)",)) for loc in locations])
+    ctx.push(*[Job("send_home", j.seat, prov=loc, args=("9.2",)) for loc in locations])
 
 
 @job("send_home")
@@ -315,11 +341,12 @@ def send_home(ctx: Ctx, j: Job) -> None:
         return
     targets = nearest_friendly(ctx.state, j.seat, j.prov, free_of_enemies=bool(j.n))
     if not targets:
-        ctx.remove_units([u.id for u in troops], f"no friendly province to return to: eliminated ({j.args[0]})")
+        ctx.emit(UnitsEliminated(units=counters(troops), section=j.args[0], province=j.prov))
     elif len(targets) == 1:
         move_home(ctx, troops, targets[0], j.args[0])
     else:
-        ctx.ask("home", j.seat, targets, prov=j.prov, args=tuple(j.args[:1]) + tuple(str(u.id) for u in troops))
+        ctx.ask("home", j.seat, targets, section=j.args[0], prov=j.prov,
+                args=tuple(j.args[:1]) + tuple(str(u.id) for u in troops))
 
 
 @choice("home")
@@ -329,9 +356,9 @@ def choose_home(ctx: Ctx, prompt, option: str) -> None:
     move_home(ctx, troops, option, prompt.args[0])
 
 
-def move_home(ctx: Ctx, troops: list, target: str, why: str) -> None:
-    ctx.update_units([msgspec.structs.replace(u, loc=target, coast=None, mp=0) for u in troops],
-                     f"to the nearest friendly province: {target} ({why})")
+def move_home(ctx: Ctx, troops: list, target: str, section: str) -> None:
+    ctx.emit(TroopsReturned(seat=troops[0].owner, units=counters(troops, owners=False), start=troops[0].loc, to=target,
+                            section=section))
 
 
 @job("turn_over")
@@ -352,8 +379,8 @@ def turn_over(ctx: Ctx, j: Job) -> None:
         scores = {s: float(len(owned(state, s))) for s in state.seats}
         reason = f"turn limit (house rule, {limit} turns): " + ("most provinces" if len(leaders) == 1
                                                                  else "tied for most provinces")
-        ctx.decided(Outcome(winner=leaders[0] if len(leaders) == 1 else None, draw=len(leaders) > 1, reason=reason,
-                            scores=scores, ranking=ranking))
+        ctx.emit(GameDecided(outcome=Outcome(winner=leaders[0] if len(leaders) == 1 else None, draw=len(leaders) > 1, reason=reason,
+                                     scores=scores, ranking=ranking)))
         return
     order = list(alive(state))
     ctx.push(Job("begin_turn", args=tuple(order[1:] + order[:1])))
@@ -363,5 +390,4 @@ def eliminate_if_empty(ctx: Ctx) -> None:
     """A player with no province left is out of the game; their units leave the map."""
     for seat in alive(ctx.state):
         if not owned(ctx.state, seat):
-            ctx.remove_units([u.id for u in units_of(ctx.state, seat)], f"{seat} is eliminated")
-            ctx.set_player(seat, "eliminated: no provinces left", alive=False)
+            ctx.emit(PlayerEliminated(seat=seat, units=counters(units_of(ctx.state, seat), owners=False)))

@@ -1,5 +1,4 @@
-"""What a seat sees (everything in Saxon Shore is open), the text board, and one-line
-narratives of commands."""
+"""What a seat sees (everything in Saxon Shore is open), and the text board."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
-from domain.rules.saxon_shore.state import capacity
+from domain.rules.saxon_shore.state import capacity, victory
 from domain.rules.saxon_shore.state import SaxonState
 
 MORALE = {-1: "low", 0: "normal", 1: "high"}
@@ -27,7 +26,7 @@ def _units(state: SaxonState, loc: str) -> list[dict[str, Any]]:
 
 def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
     """Everything is open in Saxon Shore: the whole board, every hand of resources."""
-    outcome = state.ended or state.won
+    outcome = state.ended or victory(state)
     provinces = {}
     for name in state.board.provinces:
         p = state.provinces[name]
@@ -74,7 +73,7 @@ def _troops(state: SaxonState, loc: str) -> str:
 
 def render_text(state: SaxonState) -> str:
     """One line per province and player: a board readable at a glance."""
-    outcome = state.ended or state.won
+    outcome = state.ended or victory(state)
     lines = [f"Saxon Shore — turn {state.turn}, {state.phase}"
              + (f" {state.stage}" if state.stage else "") + f" — order {' '.join(state.order)}"]
     if state.prompt and outcome is None:
@@ -102,41 +101,3 @@ def render_text(state: SaxonState) -> str:
         lines.append(f"GAME OVER: {outcome.winner or 'draw'} — {outcome.reason}")
     return "\n".join(lines)
 
-
-def describe_command(command: dict[str, Any]) -> str:
-    """A one-line narrative of a recorded command."""
-    kind = command.get("type")
-    c = command
-    match kind:
-        case "choose":
-            return f"chooses {c.get('option')}"
-        case "done":
-            return "is done with this phase"
-        case "offer":
-            return f"offers {c.get('to')} {c.get('give')} for {c.get('take')}"
-        case "place-trade":
-            return f"places {c.get('resource')} for trade in {c.get('province')}"
-        case "improve":
-            return f"pays {'+'.join(c.get('pay', []))} for {c.get('improvement')} in {c.get('province')}"
-        case "hire":
-            return f"hires mercenary {c.get('unit')} for {c.get('pay')}"
-        case "raise-regular":
-            return f"raises a regular in {c.get('province')}"
-        case "raise-peasants":
-            return f"raises peasants in {c.get('province')}"
-        case "raise-boats":
-            return "raises boats in " + ", ".join(f"{p.get('province')} ({p.get('sea')})" for p in c.get("places", []))
-        case "peasant-to-boat":
-            return f"turns peasant {c.get('unit')} into a boat"
-        case "raise-monk":
-            return f"raises a warrior monk in {c.get('province')}"
-        case "convert":
-            return "converts to the other religion"
-        case "move":
-            return f"moves units {c.get('units')} via {' → '.join(c.get('path', []))}"
-        case "forced-march":
-            return f"force-marches the units at {c.get('location')}"
-        case "declare":
-            pay = f" (paying {c.get('pay')})" if c.get("pay") else ""
-            return f"declares {c.get('action')} in {c.get('province')}{pay}"
-    return str(kind)

@@ -300,3 +300,31 @@ def test_the_battle_ends_by_agreement_with_the_outcome_and_honour_points():
     ended = of(ev.BattleEnded, evs)[0]
     assert ended.outcome.winner == CRUSADERS and ended.honour[f"{CRUSADERS}/bohemond"] == 3
     assert of(GameEnded, evs)[0].outcome.scores == {CRUSADERS: 3.0, TURKS: 0.0}
+
+
+def test_1_8_the_distraction_is_added_to_the_leaders_next_initiative_die():
+    """1-8: "This penalty, (-) is a +1 modifier which is added to the initiative die roll of the leader or
+    hero commanding the skirmish unit at the start of his next game move.\""""
+    game = battle(TURKS)
+    game = play(game, TURKS, {"type": "fire", "unit": HORSE_ARCHERS, "target": CROSSBOWS, "range_inches": 8})
+    game = play(game, CRUSADERS, {"type": "return-fire"}, faces=[1, 2, 20, 20, 20, 20, 20, 20] + [19] * 4)
+    bohemond = f"{CRUSADERS}/bohemond"
+    assert game.state.leaders[bohemond].distraction == 1
+    game = play(game, TURKS, {"type": "end-move"})
+    evs, game = events(game, CRUSADERS, {"type": "begin-move"}, faces=[12, 12])
+    check = next(e for e in of(ev.InitiativeChecked, evs) if e.leader == bohemond)
+    assert (check.roll, check.distraction, check.total) == (12, 1, 13)
+    assert check.passed == (13 <= check.initiative)
+    assert game.state.leaders[bohemond].distraction == 0
+
+
+def test_a_seat_sees_its_own_leaders_skills_and_command_points_and_no_one_elses():
+    """DESIGN.md "Hidden information": Day of Battle keeps the cards drawn for rank and command."""
+    game = play(battle(), CRUSADERS, {"type": "end-move"})
+    game = play(game, TURKS, {"type": "begin-move"})
+    for reader, own in ((TURKS, True), (CRUSADERS, False), (None, False)):
+        view = DOB.view(game.state, reader)
+        turks = next(a for a in view["armies"] if a["seat"] == TURKS)
+        leader = turks["leaders"][0]
+        assert leader["title"] is not None  # the rank is public
+        assert (leader["initiative"] is not None) == own and (leader["command_cards"] is not None) == own

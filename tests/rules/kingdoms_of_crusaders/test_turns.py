@@ -372,7 +372,7 @@ def test_narration_never_names_a_drawn_card_and_the_text_board_shows_no_hand():
     assert not [c for h in game.state.hands.values() for c in h if c in text]
     placed = {"seat": "p2", "card": {"id": "A09", "symbols": ["bow", "sword"]}, "sector": 3, "completed": True}
     assert KOC.describe_event("kingdoms-of-crusaders.CardPlaced", placed) == \
-        "p2 places A09 (bow, sword) in Principality of Antioch (sector 3); the army there is complete"
+        "p2 places A09 (bow and sword) in the Principality of Antioch (sector 3); the army there is complete"
 
 
 def test_points_standing_incomplete_armies_and_shared_places():

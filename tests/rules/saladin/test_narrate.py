@@ -85,10 +85,10 @@ def test_banner_and_leader_activation_example_henry_ii_looses_at_ala_afdal():
     g = play(g, "ayyubids", act("saphadin", "loose", "sable"), [B])
     texts, g = lines(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), [S])
     assert texts == [
-        "crusaders: henry-ii: loose at ala-afdal",
+        "crusaders: Henry II looses at Ala Afdal",
         "Henry II looses at Ala Afdal (1 Order)",
         "Crusaders spend 1 Order for Henry II's Loose",
-        "Loose: henry-ii at ala-afdal (red): stroke (1×saladin-combat)",
+        "Loose: Henry II at Ala Afdal (red): stroke",
         "Ala Afdal loses 1 lance to the Losses Track",
         "Henry II's card turns to its Ordered side",
         "next: the Ayyubids activate",
@@ -115,8 +115,8 @@ def test_reaction_example_naplouse_charge_met_by_sulayman_evade():
     assert texts == [
         "ayyubids: Soulaymân reacts: Evade",
         "Soulaymân evades, instead of the declared action",
-        "Evade: soulayman against naplouse (red): stroke (1×saladin-combat)",
-        "Evade: soulayman against naplouse (green): stroke (1×saladin-combat)",
+        "Evade: Soulaymân against Naplouse (red): stroke",
+        "Evade: Soulaymân against Naplouse (green): stroke",
         "Soulaymân loses 1 lance to the Losses Track",
         "Naplouse loses 1 lance to the Losses Track",
         "Naplouse's card turns to its Ordered side",

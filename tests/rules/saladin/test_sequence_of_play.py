@@ -451,5 +451,5 @@ def test_text_board_and_narrative(scenario):
     g = start(new_game(scenario))
     text = SALADIN.render_text(g.state)
     assert "Crusaders: Orders available" in text and "Ayyubids: Orders available" in text
-    assert SALADIN.describe_command(act("henry-ii", "loose", "ala-afdal")) == "henry-ii: loose at ala-afdal"
+    assert SALADIN.describe_command(act("henry-ii", "loose", "ala-afdal")) == "Henry II looses at Ala Afdal"
     assert SALADIN.describe_command({"type": "pass"}) == "passes"

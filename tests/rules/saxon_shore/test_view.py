@@ -46,7 +46,7 @@ def test_render_text_reads_at_a_glance():
 
 def test_describe_command_one_line_narratives():
     assert S.describe_command({"type": "move", "units": [3], "path": ["Kent", "Surrey"]}) == \
-        "moves units [3] via Kent → Surrey"
+        "moves 1 unit to Surrey via Kent"
     assert S.describe_command({"type": "declare", "province": "Kent", "action": "invade", "pay": "wool"}) == \
-        "declares invade in Kent (paying wool)"
+        "declares an invasion of Kent, paying wool"
     assert S.describe_command({"type": "choose", "option": "Kent"}) == "chooses Kent"

@@ -11,7 +11,7 @@ def test_s11_example_a_4_then_a_2_is_event_42():
     """§11: "you roll a 4 on the first die and a 2 on the second die, the resultant number is 42"."""
     game = position(owners={"Kent": "p1"}, **then(Job("event", "p1")))
     drawn = [e for e in events_of(game, "p1", DONE, [4, 2]) if isinstance(e, EventDrawn)]
-    assert drawn[0].number == 42 and drawn[0].title == "Boats"
+    assert drawn[0].number == 42 and drawn[0].name == "Boats"
 
 
 def test_s2_1_example_kent_population_three_is_its_carrying_capacity():

@@ -1,0 +1,460 @@
+"""Problem types: every ``type`` link (``/problems/<code>``) a problem+json answer carries
+explains itself at ``GET /problems/<code>`` (HTML, or JSON when asked) — issue 18.
+
+What each problem means is written here for the service's own problems (:data:`EXPLAINED`).
+A rule system's refusals (``saladin.not_enough_orders``) are explained from the code that
+raises them: :func:`catalogue` reads the source of ``domain/`` and ``api/`` once and finds every
+place a problem is raised, with its code, status, message and the rulebook section it names,
+so a page never lags behind the rules it documents. tests/api/test_problem_pages.py walks
+every code found and fetches its page.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import html
+import importlib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from fastapi import APIRouter, Header
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+
+from api.errors import NotFound
+from api.http import doc, respond
+
+ROOT = Path(__file__).resolve().parents[1]
+SCANNED = ("domain", "api", "projections", "replays", "analysis")
+ERROR_BASES = {"HeraldError", "RuleViolation"}
+
+
+class Site(msgspec.Struct, frozen=True):
+    """One place in the code that raises a problem."""
+
+    module: str
+    line: int
+    message: str  # the message as written, each computed part shown as "…"
+    rule: str | None = None
+
+
+class ProblemType(msgspec.Struct, frozen=True):
+    """What ``GET /problems/<code>`` answers as JSON."""
+
+    type: str
+    code: str
+    title: str
+    status: int
+    explanation: str
+    rule_system: str | None = None
+    rules: list[str] = []  # the rulebook sections the code is raised under
+    examples: list[str] = []  # its messages, as written ("…": a part computed at run time)
+
+
+# The service's own problems, in words: what happened and what to do about it.
+EXPLAINED: dict[str, str] = {
+    "bad_request": "The request cannot be taken as it is. The detail says which part.",
+    "malformed_json": "The body is not JSON (or not UTF-8). Send one JSON document, UTF-8 encoded.",
+    "invalid_body": "The body is JSON but not the shape this route takes: a field is missing, unknown or of "
+                    "the wrong type. The detail names it; the OpenAPI document gives the shape.",
+    "invalid_request": "A path parameter, query parameter or header does not fit what the route takes "
+                       "(a game id that is not a UUID, a version that is not a number). The detail names it.",
+    "invalid": "The request is well formed but a value in it cannot be used. The detail says which and why.",
+    "illegal": "The rules refuse this command. The record is unchanged.",
+    "unstorable_text": "A string (or a key) holds a NUL character, which the database cannot store. "
+                       "`field` names where it is.",
+    "integer_out_of_range": "An integer does not fit in 64 bits, the largest the database stores. "
+                            "`field` names where it is.",
+    "too_deep": "The JSON nests deeper than Herald stores (32 levels; a record sent to be verified, 64).",
+    "too_large": "The body is larger than this route takes. Send less (a record in parts, a shorter text).",
+    "unsupported_media_type": "The body is not sent as JSON. Send `Content-Type: application/json` "
+                              "(or any `application/<x>+json`).",
+    "disconnected": "The client went away before the whole body arrived. Nothing was recorded; send it again.",
+    "not_found": "Nothing is there: no such game, tournament, player, seat or path. Check the id.",
+    "unknown_seat": "The game has no seat of that name, or the seat named is not one of the scenario's seats.",
+    "unknown_player": "No player is registered under that name.",
+    "unknown_rules": "Herald records no rule system of that name. `GET /rules` lists the ones it records.",
+    "unknown_scenario": "The rule system has no scenario of that name. `GET /rules/{system}` lists its scenarios.",
+    "unauthorized": "This needs a token: send `Authorization: Bearer <token>` (a seat's token, a player's, the "
+                    "tournament director's or the admin's, as the route says).",
+    "bad_token": "The bearer token holds characters no Herald token has (tokens are visible ASCII).",
+    "forbidden": "The token is valid but does not allow this.",
+    "wrong_token": "That token does not act for the seat (or player) named: each seat's token acts for its "
+                   "seat only.",
+    "conflict": "The request conflicts with the game or tournament as it stands now.",
+    "stale_version": "Another command was recorded first: `expected_version` (or If-Match) is no longer the "
+                     "game's version. Read the game again, then decide and send again. No dice were drawn.",
+    "bad_if_match": "If-Match must be a version number (the game's version the command was decided on).",
+    "incompatible_record": "The game's record was made by a rule-system version this server cannot load.",
+    "name_taken": "A player of that name is registered already: choose another name.",
+    "play_started": "Seats are claimed before the first command; play has started.",
+    "too_many_requests": "Too many writes from this client in a short time. Wait `Retry-After` seconds.",
+    "too_many_streams": "This client holds as many live streams as it may. Close one first.",
+    "database_unavailable": "The database cannot be reached just now. Nothing was recorded: retry after "
+                            "`Retry-After` seconds.",
+    "internal": "Herald failed to handle the request; it was logged. Nothing was recorded.",
+    "http_405": "This path does not take that method. The `Allow` header lists the methods it takes.",
+    "bad_client_seed": "The client seed is too long (at most 500 characters). It is any text the players agree "
+                       "on; it goes into every draw, so no side alone chooses the dice.",
+    "bad_seed": "A creator-supplied seed (a study game's) is 16 to 64 bytes, written in hex.",
+    "bad_seat": "A seat id is lowercase letters, digits, '-' or '_', up to 32 characters.",
+    "bad_player": "A player name is 1 to 100 characters of text.",
+    "wrong_seat_count": "The scenario takes a different number of seats. `GET /rules/{system}` gives each "
+                        "scenario's seats and player counts.",
+    "bad_dice_policy": "A fork's `dice` is `same` (the parent's dice again), `fresh` (a new secret seed) or "
+                       "`forced` (the faces you state, first).",
+    "bad_idempotency_key": "An Idempotency-Key is 1 to 200 characters.",
+    "idempotency_key_reused": "This Idempotency-Key was first sent with a different seat or command. A retry "
+                              "sends the same command with the same key; a new command takes a new key.",
+    "bad_last_event_id": "Last-Event-ID is the version of the last event the stream sent (a number).",
+    "forced_face_mismatch": "A forced face is not a face of the die it was forced on.",
+    "fork_after_end": "A game whose seed is revealed cannot be forked after its end: fork from a version "
+                      "before the game ended.",
+    "no_such_version": "The game has no such version: versions run from 1 to the game's current version.",
+    "seed_not_revealed": "This needs the game's seed, which stays secret until the game ends (or an umpire "
+                         "reveals it).",
+    "hidden_information": "The play up to that version holds secrets (sealed events): before the seed is "
+                          "revealed only an umpire may copy it.",
+    "game_exists": "A game (or name) with that id is already recorded here: an import never overwrites.",
+    "game_frozen": "Play is frozen: a dispute raised with `freeze` is open. An umpire's ruling (or, with no "
+                   "umpire, the seats agreeing or the freeze lapsing) lets play go on.",
+    "umpire_rules": "This game has an umpire: the freeze lifts when the umpire rules on the dispute, not by "
+                    "the seats' agreement.",
+    "not_umpire": "Only an umpire rules on disputes: the admin token, or the tournament's director for its games.",
+    "not_director": "Only the tournament's director (or the admin) may do this.",
+    "no_such_round": "That round has not been paired yet. The tournament lists the rounds paired.",
+    "rate_limited": "Too many writes from this client or token in a short time. Wait `Retry-After` seconds.",
+    "record_invalid": "The record sent does not verify: its hash chain, seed, draws or replay fail. The "
+                      "detail names the first failure; `POST /records/verify` gives the whole verdict.",
+    "record_chain_broken": "The record's hash chain does not hold: an event was changed, dropped or reordered. "
+                           "It is not opened.",
+    "record_empty": "The record has no events.",
+    "record_unreadable": "The record cannot be replayed: its rule system, version or data are not ones this "
+                         "server can play.",
+    "record_too_long": "The record has more events than the viewer opens (HERALD_VIEWER_MAX_EVENTS).",
+    "record_views_too_large": "The boards of the record's steps are larger than the viewer sends "
+                              "(HERALD_VIEWER_MAX_VIEW_BYTES).",
+    "analysis_of_live_game": "No engine help during play: a game is analysed once it has ended, or as a study fork.",
+    "analysis_unavailable": "This rule system cannot play itself, so its games cannot be analysed by rollouts.",
+    "analysis_failed": "The analysis could not be completed just now; it was logged. Try again later.",
+    "unknown_policy": "The analysis policy named is not one Herald has; the detail lists them.",
+    "no_such_position": "No decision was taken from that version: analysis asks about a board where a seat "
+                        "decided. The detail lists the boards analysed.",
+    "hidden_commands": "The commands a seat had at that version name its hidden cards: only that seat (or an "
+                       "umpire) may see them before the seed is revealed.",
+    "not_your_turn": "It is not this seat's turn: `GET /games/{id}` says who is to act. The record is unchanged.",
+    "game_over": "The game has ended: it takes no more commands (audits, annotations and disputes excepted).",
+    "unknown_command": "The command is not one of the rule system's commands, or a field of it is wrong. The "
+                       "rule system's command schemas (`<System>Command` in the OpenAPI document) give every "
+                       "form; `GET /games/{id}/legal-commands` lists what the seat may send now.",
+}
+
+RULES_EXPLANATION = (
+    "{title}'s rules refuse this command; the record is unchanged. The problem's `rule` names the section "
+    "of the rulebook it breaks and `detail` says how. `GET /games/{{id}}/legal-commands` lists every "
+    "command the seat may send now; `POST /games/{{id}}/commands/check` says whether a command would be "
+    "recorded, and why not, without recording it."
+)
+AUDIT_EXPLANATION = (
+    "The audit command (an annotation, a dispute, a ruling, a void, a freeze) is refused as it is; the "
+    "detail says which part. The record is unchanged."
+)
+GENERIC_EXPLANATION = "Herald refuses the request as it is; the detail says why. Nothing was recorded."
+
+
+@functools.cache
+def catalogue() -> dict[str, ProblemType]:
+    """Every problem type the code can answer with, by code."""
+    from domain.rules.registry import RULE_SYSTEMS
+
+    sites: dict[str, list[Site]] = {}
+    statuses: dict[str, tuple[int, str]] = {}
+    found_codes, _ = scan()
+    for code, site, status in found_codes:
+        if site.line:
+            sites.setdefault(code, []).append(site)
+        statuses.setdefault(code, status)
+    prefixes = {system.id: system for system in RULE_SYSTEMS.values()}
+    prefixes.update({system.id.replace("-", "_"): system for system in RULE_SYSTEMS.values()})
+    out = {}
+    for code in sorted(statuses):
+        system = prefixes.get(code.partition(".")[0]) if "." in code else None
+        found = sites.get(code, [])
+        status, title = statuses[code]
+        if code in EXPLAINED:
+            explanation = EXPLAINED[code]
+        elif system is not None:
+            explanation = RULES_EXPLANATION.format(title=system.title.split(":")[0])
+        elif code.startswith("audit."):
+            explanation = AUDIT_EXPLANATION
+        else:
+            explanation = GENERIC_EXPLANATION
+        out[code] = ProblemType(
+            type=f"/problems/{code}", code=code, title=title, status=status, explanation=explanation,
+            rule_system=system.id if system else None,
+            rules=sorted({s.rule for s in found if s.rule}),
+            examples=list(dict.fromkeys(s.message for s in found if s.message))[:8])
+    return out
+
+
+class Unresolved(msgspec.Struct, frozen=True):
+    """A place that raises a problem whose code is computed at run time (a code passed on)."""
+
+    module: str
+    line: int
+    code: str  # the expression, as written
+
+
+class _Helper(msgspec.Struct, frozen=True):
+    """A function that makes or raises a RuleViolation from its parameters (``violation``)."""
+
+    params: list[str]
+    code: Any  # ast nodes
+    message: Any
+    rule: Any
+
+
+@functools.cache
+def scan() -> tuple[list[tuple[str, Site, tuple[int, str]]], list[Unresolved]]:
+    """(code, where, (status, title)) for every problem raised in the source —
+    ``RuleViolation(code, …)`` and the functions that make one from their parameters (the rule
+    systems' ``violation(reason, …)``), the service's errors (``NotFound(…, code=…)``, their
+    classes' own codes) and ``problem(status, title, detail, code)`` — and the places whose
+    code is only known at run time."""
+    files = sorted(p for folder in SCANNED for p in (ROOT / folder).rglob("*.py"))
+    trees = {_module(p): ast.parse(p.read_text(), str(p)) for p in files}
+    nodes = {m: list(ast.walk(tree)) for m, tree in trees.items()}
+    classes = _error_classes(nodes)
+    helpers = {(m, f.name): h for m, found in nodes.items() for f in found
+               if isinstance(f, ast.FunctionDef) and (h := _helper(f)) is not None}
+    wanted = {*classes, *(name for _, name in helpers), "problem", "problem_body"}
+    found: list[tuple[str, Site, tuple[int, str]]] = []
+    unresolved: list[Unresolved] = []
+    for name, fixed in classes.items():
+        if fixed is not None:
+            found.append((fixed[2], Site("api.errors", 0, ""), (fixed[0], fixed[1])))
+    for module, tree in trees.items():
+        local = {name: h for (m, name), h in helpers.items() if m == module}
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module:
+                local.update({a.asname or a.name: helpers[(node.module, a.name)] for a in node.names
+                              if (node.module, a.name) in helpers})
+        namespace = None
+        for node in nodes[module]:
+            if isinstance(node, ast.Call) and _name(node.func) in wanted:
+                if namespace is None:
+                    namespace = vars(importlib.import_module(module))
+                _problems_of(module, namespace, node, classes, local, found, unresolved)
+    return found, unresolved
+
+
+RULES = (422, "Illegal command")
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def _name(func: ast.expr) -> str:
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _helper(func: ast.FunctionDef) -> _Helper | None:
+    """The function as a maker of RuleViolations from its parameters, if it is one."""
+    params = [a.arg for a in func.args.args]
+    calls = [n for statement in func.body if isinstance(statement, (ast.Return, ast.Raise, ast.If))
+             for n in ast.walk(statement)]
+    for node in calls:
+        if isinstance(node, ast.Call) and _name(node.func) == "RuleViolation" and node.args:
+            code = node.args[0]
+            if any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(code)):
+                keywords = {k.arg: k.value for k in node.keywords}
+                return _Helper(params, code, node.args[1] if len(node.args) > 1 else None,
+                               node.args[2] if len(node.args) > 2 else keywords.get("rule"))
+    return None
+
+
+def _error_classes(nodes: dict[str, list[ast.AST]]) -> dict[str, tuple[int, str, str] | None]:
+    """Error classes by name → (status, title, code) they fix (None: RuleViolation)."""
+    found: dict[str, tuple[list[str], dict[str, Any]]] = {}
+    for each in nodes.values():
+        for node in each:
+            if isinstance(node, ast.ClassDef):
+                fixed: dict[str, Any] = {}
+                for statement in node.body:
+                    if isinstance(statement, ast.Assign):
+                        targets = statement.targets[0]
+                        names = [t.id for t in targets.elts] if isinstance(targets, ast.Tuple) else \
+                            [targets.id] if isinstance(targets, ast.Name) else []
+                        values = statement.value.elts if isinstance(statement.value, ast.Tuple) else [statement.value]
+                        for name, value in zip(names, values):
+                            if isinstance(value, ast.Constant):
+                                fixed[name] = value.value
+                found[node.name] = ([_name(b) for b in node.bases], fixed)
+    resolved: dict[str, dict[str, Any]] = {"HeraldError": found.get("HeraldError", ([], {}))[1]}
+    changed = True
+    while changed:
+        changed = False
+        for name, (bases, fixed) in found.items():
+            parent = next((b for b in bases if b in resolved), None)
+            if name not in resolved and parent is not None:
+                resolved[name] = {**resolved[parent], **fixed}
+                changed = True
+    classes: dict[str, tuple[int, str, str] | None] = {"RuleViolation": None}
+    for name, fixed in resolved.items():
+        classes[name] = (fixed.get("status", 400), fixed.get("title", "Bad request"), fixed.get("code", "bad_request"))
+    return classes
+
+
+def _problems_of(module: str, namespace: dict[str, Any], call: ast.Call, classes: dict[str, Any],
+                 helpers: dict[str, _Helper], found: list, unresolved: list) -> None:
+    name = _name(call.func)
+    args, keywords = call.args, {k.arg: k.value for k in call.keywords}
+
+    def value(node: ast.expr | None, bound: dict[str, Any] | None = None) -> Any:
+        return _value(module, node, {**namespace, **(bound or {})})
+
+    def add(code: Any, message: ast.expr | None, rule: Any, status: tuple[int, str], written: ast.expr) -> None:
+        if isinstance(code, str):
+            found.append((code, Site(module, call.lineno, _template(message), rule if isinstance(rule, str) else None),
+                          status))
+        else:
+            unresolved.append(Unresolved(module, call.lineno, ast.unparse(written)))
+
+    if name == "RuleViolation" and args:
+        if isinstance(args[0], ast.JoinedStr) or isinstance(args[0], (ast.Constant, ast.Name, ast.Attribute)):
+            code = value(args[0])
+            if code is None and _inside_helper(call, helpers):
+                return  # a helper's own body: its callers are resolved instead
+            add(code, args[1] if len(args) > 1 else None,
+                value(args[2] if len(args) > 2 else keywords.get("rule")), RULES, args[0])
+    elif name in helpers and args:
+        helper = helpers[name]
+        bound = {p: value(a) for p, a in zip(helper.params, args)}
+        bound.update({k: value(v) for k, v in keywords.items() if k})
+        if any(v is None for p, v in bound.items() if p in {n.id for n in ast.walk(helper.code) if isinstance(n, ast.Name)}):
+            unresolved.append(Unresolved(module, call.lineno, ast.unparse(call)))
+            return
+        message = args[helper.params.index("message")] if "message" in helper.params and \
+            helper.params.index("message") < len(args) else helper.message
+        rule_node = args[helper.params.index("rule")] if "rule" in helper.params and \
+            helper.params.index("rule") < len(args) else helper.rule
+        add(_value(module, helper.code, {**namespace, **bound}), message, value(rule_node, bound), RULES, call)
+    elif name in classes and classes[name] is not None:
+        status, title, default = classes[name]
+        code = value(keywords["code"]) if "code" in keywords else default
+        add(code, args[0] if args else None, value(keywords.get("rule")), (status, title),
+            keywords.get("code", call))
+    elif name in ("problem", "problem_body") and len(args) >= 4:
+        status, title = value(args[0]), value(args[1])
+        if isinstance(status, int):
+            add(value(args[3]), args[2], None, (status, str(title)), args[3])
+
+
+def _inside_helper(call: ast.Call, helpers: dict[str, _Helper]) -> bool:
+    return any(h.code is call.args[0] for h in helpers.values())
+
+
+def _value(module: str, node: ast.expr | None, namespace: dict[str, Any]) -> Any:
+    """A constant, or an expression of the module's constants (``f"{SYSTEM}.bad_seats"``) and
+    the bound parameters, evaluated; None when it depends on anything known only at run time."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return namespace.get(node.id)
+    try:
+        return eval(compile(ast.Expression(node), module, "eval"), dict(namespace))  # noqa: S307
+    except Exception:
+        return None
+
+
+def _template(node: ast.expr | None) -> str:
+    """A message as written, each part computed at run time shown as ``…``."""
+    if node is None:
+        return ""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "…" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _template(node.left) + _template(node.right)
+    return "…"
+
+
+def page(problem: ProblemType) -> str:
+    """The problem type as an HTML page."""
+    e = html.escape
+    rules = "".join(f"<li>{e(r)}</li>" for r in problem.rules)
+    examples = "".join(f"<li><q>{e(x)}</q></li>" for x in problem.examples)
+    system = f"<p>Raised by the rule system <code>{e(problem.rule_system)}</code>.</p>" if problem.rule_system else ""
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        f"<title>{e(problem.code)} — Herald problem</title>"
+        "<meta name=viewport content='width=device-width, initial-scale=1'>"
+        "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}"
+        "code{background:#f3f3f3;padding:0 .2em}</style></head><body>"
+        f"<h1><code>{e(problem.code)}</code></h1>"
+        f"<p><strong>{problem.status} {e(problem.title)}</strong></p>"
+        f"<p>{_code_spans(e(problem.explanation))}</p>{system}"
+        + (f"<h2>Rulebook sections</h2><ul>{rules}</ul>" if rules else "")
+        + (f"<h2>What the detail says</h2><p>For example (… stands for what the request names):</p>"
+           f"<ul>{examples}</ul>" if examples else "")
+        + "<p>Every problem Herald answers is RFC 9457 problem+json: <code>type</code> (this page), "
+          "<code>title</code>, <code>status</code>, <code>detail</code>, <code>code</code> and, for a rule "
+          "broken, <code>rule</code>.</p>"
+          "<p><a href='/problems'>Every problem type</a> · <a href='/docs'>API documentation</a></p>"
+          "</body></html>"
+    )
+
+
+def _code_spans(text: str) -> str:
+    """```x``` → ``<code>x</code>`` in escaped text."""
+    parts = text.split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def index_page(problems: dict[str, ProblemType]) -> str:
+    e = html.escape
+    rows = "".join(f"<li><a href='/problems/{e(c)}'><code>{e(c)}</code></a> — {p.status} {e(p.title)}</li>"
+                   for c, p in problems.items())
+    return ("<!doctype html><html lang=en><head><meta charset=utf-8><title>Herald problem types</title></head>"
+            f"<body><h1>Problem types</h1><ul>{rows}</ul></body></html>")
+
+
+class ProblemIndex(msgspec.Struct, frozen=True):
+    """Every problem type Herald answers with."""
+
+    problems: list[ProblemType]
+
+
+def router() -> APIRouter:
+    """``GET /problems`` and ``GET /problems/{code}``: HTML for a person, JSON when asked
+    (``Accept: application/json``)."""
+    routes = APIRouter(tags=["problems"])
+    html_page = {"text/html": {"schema": {"type": "string"}, "example": "<!doctype html>…"}}
+
+    def json_asked(accept: str | None) -> bool:
+        return bool(accept) and "json" in accept and "text/html" not in accept
+
+    @routes.get("/problems", **doc(response=ProblemIndex, also=html_page))
+    async def problem_types(accept: str | None = Header(None)) -> Response:
+        """Every problem type: its code, status and title (a page for a person, JSON when asked)."""
+        found = await run_in_threadpool(catalogue)
+        if json_asked(accept):
+            return respond(ProblemIndex(list(found.values())))
+        return HTMLResponse(index_page(found))
+
+    @routes.get("/problems/{code}", **doc(response=ProblemType, errors=(404,), also=html_page))
+    async def problem_type(code: str, accept: str | None = Header(None)) -> Response:
+        """What a problem ``type`` (``/problems/<code>``) means: when Herald answers with it, what
+        the detail says, the rulebook sections behind a rule system's refusal, what to do."""
+        found = await run_in_threadpool(catalogue)
+        if code not in found:
+            raise NotFound(f"no problem type {code!r}; GET /problems lists them", code="not_found")
+        return respond(found[code]) if json_asked(accept) else HTMLResponse(page(found[code]))
+
+    return routes

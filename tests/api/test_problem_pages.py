@@ -1,0 +1,65 @@
+"""Issue 18: "Problem `type` links (`/problems/...`) answer with a page that explains the
+problem". Every problem type the code can raise is found in the source (api/problems.py reads
+it), and each one's page is fetched, as HTML and as JSON."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from api.problems import EXPLAINED, catalogue, scan
+
+
+def test_the_catalogue_finds_every_code_the_source_raises():
+    """Every place that raises a problem gives its code where the source says it (a literal, a
+    constant, a rule system's ``violation("reason", …)``), except the ones that pass on a code
+    already raised elsewhere (a RuleViolation's, as the service translates it)."""
+    found, unresolved = scan()
+    assert {u.code for u in unresolved} <= {"error.code"}, unresolved
+    codes = {code for code, _, _ in found}
+    for expected in ("saladin.not_enough_orders", "not_your_turn", "stale_version", "not_found",
+                     "malformed_json", "unsupported_media_type", "audit.bad_at_version", "kingdoms-of-crusaders.sector_full"):
+        assert expected in codes, expected
+    assert any(code.startswith(("saxon-shore.", "saxon_shore.")) for code in codes)
+    service_codes = {code for code in codes if "." not in code}
+    unexplained = sorted(service_codes - set(EXPLAINED))
+    assert not unexplained, f"problems with no words in api/problems.py EXPLAINED: {unexplained}"
+
+
+def test_every_problem_type_answers_with_a_page(client):
+    problems = catalogue()
+    assert len(problems) > 150
+    for code, problem in problems.items():
+        page = client.get(problem.type, headers={"Accept": "text/html"})
+        assert page.status_code == 200, (code, page.text)
+        assert page.headers["content-type"].startswith("text/html")
+        assert f"<code>{code}</code>" in page.text and html.escape(problem.explanation.split("`")[0][:40]) in page.text
+        as_json = client.get(problem.type, headers={"Accept": "application/json"}).json()
+        assert as_json["code"] == code and as_json["status"] == problem.status and as_json["explanation"]
+        if problem.rule_system:
+            assert as_json["examples"], f"{code}: no message shown"
+
+
+def test_a_problem_answered_links_to_its_own_page(client):
+    from tests.conftest import new_game, post
+
+    game = new_game(client, rules="saladin", seats=("crusaders", "ayyubids"), scenario="hattin")
+    to_act = client.get(f"/games/{game['id']}").json()["to_act"][0]
+    other = "ayyubids" if to_act == "crusaders" else "crusaders"
+    refused = post(client, game, other, {"type": "pass"})
+    assert refused.status_code == 422
+    link = refused.json()["type"]
+    explained = client.get(link, headers={"Accept": "application/json"}).json()
+    assert explained["code"] == refused.json()["code"] and explained["status"] == 422
+    index = client.get("/problems", headers={"Accept": "application/json"}).json()
+    assert any(p["type"] == link for p in index["problems"])
+    assert client.get("/problems/no.such-thing").status_code == 404
+
+
+@pytest.mark.parametrize("accept", ["text/html,application/xhtml+xml", "*/*", None])
+def test_a_browser_gets_html(client, accept):
+    headers = {"Accept": accept} if accept else {}
+    page = client.get("/problems/stale_version", headers=headers)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Read the game again" in page.text
