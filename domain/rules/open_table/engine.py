@@ -200,7 +200,6 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     }
     die_kinds = STANDARD_DICE
     command_type = OpenTableCommand
-    state_type = OpenTableState
     flexible_seats = True
     package_dir = PACKAGE
 
@@ -210,12 +209,12 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
         try:
             opts = msgspec.convert(options, OpenTableOptions)
         except msgspec.ValidationError as error:
-            raise RuleViolation("open_table.bad_option", f"options: {error}", "open table: options") from None
+            raise RuleViolation("open-table.bad_option", f"options: {error}", "open table: options") from None
         dice = dict(STANDARD_DICE)
         for name, faces in opts.dice.items():
             if not _NAME.match(name) or name in STANDARD_DICE or not 2 <= len(faces) <= 1000:
                 raise RuleViolation(
-                    "open_table.bad_option",
+                    "open-table.bad_option",
                     f"custom die {name!r}: a new lowercase name and 2 to 1000 faces",
                     "open table: options",
                 )
@@ -224,7 +223,7 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
         for name, cards in opts.decks.items():
             if not _NAME.match(name) or name == STANDARD_DECK or not 1 <= len(cards) <= 1000:
                 raise RuleViolation(
-                    "open_table.bad_option",
+                    "open-table.bad_option",
                     f"custom deck {name!r}: a new lowercase name and 1 to 1000 cards",
                     "open table: options",
                 )
@@ -266,7 +265,7 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
                 try:
                     count, kind = parse_dice(spec, state.dice)
                 except DiceSpecError as error:
-                    raise RuleViolation("open_table.bad_dice", str(error), "open table: roll") from None
+                    raise RuleViolation("open-table.bad_dice", str(error), "open table: roll") from None
                 return [rng.roll(kind, count, purpose=label or spec, seat=seat)]
             case Shuffle(deck=name):
                 deck = _deck(state, name)
@@ -286,7 +285,7 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
                 return [DiscardedFaceDown(seat=seat), CardDiscarded(seat=seat, card=card)]
             case ShowHand():
                 if not state.hands.get(seat):
-                    raise RuleViolation("open_table.empty_hand", f"{seat} has no cards in hand", "open table: hands")
+                    raise RuleViolation("open-table.empty_hand", f"{seat} has no cards in hand", "open table: hands")
                 return [HandShown(seat=seat, cards=_cards(state, seat))]
             case End(outcome=outcome):
                 _check_outcome(state, outcome)
@@ -398,7 +397,7 @@ def _top(deck: Deck, name: str, count: int, rng: Rng) -> list[str]:
     order; in a fork with fresh dice it is a fresh order of the cards left (domain/rules/base.py)."""
     if not 1 <= count <= min(deck.left, MAX_DRAW):
         raise RuleViolation(
-            "open_table.not_enough_cards",
+            "open-table.not_enough_cards",
             f"{name} has {deck.left} card(s) left; draw 1 to {min(deck.left, MAX_DRAW)}",
             "open table: draw",
         )
@@ -436,7 +435,7 @@ def _cards(state: OpenTableState, seat: str) -> list[str]:
 
 def _in_hand(state: OpenTableState, seat: str, card: str, what: str) -> None:
     if card not in _cards(state, seat):
-        raise RuleViolation("open_table.not_in_hand", f"{seat} has no {card} in hand to {what}", "open table: hands")
+        raise RuleViolation("open-table.not_in_hand", f"{seat} has no {card} in hand to {what}", "open table: hands")
 
 
 def _without(hands: dict[str, tuple[tuple[str, str], ...]], seat: str, card: str) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -447,7 +446,7 @@ def _without(hands: dict[str, tuple[tuple[str, str], ...]], seat: str, card: str
 
 def _check_text(text: str, what: str) -> None:
     if len(text) > MAX_TEXT:
-        raise RuleViolation("open_table.text_too_long", f"a {what} is at most {MAX_TEXT} characters", "open table")
+        raise RuleViolation("open-table.text_too_long", f"a {what} is at most {MAX_TEXT} characters", "open table")
 
 
 def _deck(state: OpenTableState, name: str) -> Deck:
@@ -455,7 +454,7 @@ def _deck(state: OpenTableState, name: str) -> Deck:
         return state.decks[name]
     except KeyError:
         raise RuleViolation(
-            "open_table.unknown_deck", f"no deck {name!r}; decks: {', '.join(sorted(state.decks))}", "open table: decks"
+            "open-table.unknown_deck", f"no deck {name!r}; decks: {', '.join(sorted(state.decks))}", "open table: decks"
         ) from None
 
 
@@ -464,10 +463,10 @@ def _check_outcome(state: OpenTableState, outcome: Outcome) -> None:
     named += list(outcome.ranking) + list(outcome.scores)
     unknown = sorted({s for s in named if s not in state.seats})
     if unknown:
-        raise RuleViolation("open_table.unknown_seat_in_outcome", f"no such seat(s): {', '.join(unknown)}", "open table: end")
+        raise RuleViolation("open-table.unknown_seat_in_outcome", f"no such seat(s): {', '.join(unknown)}", "open table: end")
     if outcome.draw == (outcome.winner is not None):
         raise RuleViolation(
-            "open_table.bad_outcome", "an outcome names a winner or says draw, not both nor neither", "open table: end"
+            "open-table.bad_outcome", "an outcome names a winner or says draw, not both nor neither", "open table: end"
         )
     _check_text(outcome.reason, "reason")
 
