@@ -61,8 +61,24 @@ class Analyses:
             raise Forbidden("no engine help during play: a game is analysed once it has ended, or as a study fork",
                             code="analysis_of_live_game")
         reader = self.games.reader(game_id, token, game)
+        played = self._origin_in_play(game)
+        if played is not None and not self.games.secrets.is_admin(token):
+            raise Forbidden(f"no engine help during play: this fork branches from game {played}, which is still "
+                            "being played; its forks are analysed once it has ended (or by the umpire)",
+                            code="analysis_of_live_game")
         seen = None if reader.everything or not game.rules.has_secrets else reader.seats
         return game, seen
+
+    def _origin_in_play(self, game: Game) -> UUID | None:
+        """The game a fork (or a fork of a fork) branches from that is still being played, if
+        any: forking a live game must not be a way round the rule above. A study game is
+        never "in play"."""
+        while game.created.fork is not None:
+            parent_id = UUID(game.created.fork.game)
+            game = self.games.game(parent_id)
+            if not game.ended and not game.created.study:
+                return parent_id
+        return None
 
     def analysis(self, game_id: UUID, token: str | None, policy: str, rollouts: int) -> Job:
         game, seen = self._game(game_id, token, policy)

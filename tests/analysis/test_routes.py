@@ -102,10 +102,18 @@ def test_a_study_fork_is_analysed_while_it_is_played(client):
     fork = client.post(f"/games/{game['id']}/fork", json={"version": 5, "dice": "fresh"})
     assert fork.status_code == 201, fork.text
     fork_id = fork.json()["id"]
-    body = finished(client, f"/games/{fork_id}/analysis", {"rollouts": 2},
-                    token=fork.json()["seat_tokens"]["crusaders"])
-    assert body["points"] and body["complete"]
     assert client.get(f"/games/{game['id']}/analysis").status_code == 403  # the parent is still live
+    # ... and forking it is no way round that: its fork is refused to anyone but the umpire
+    # while it is played (issue 19: "no engine help during play")
+    for token in (None, fork.json()["seat_tokens"]["crusaders"], game["seat_tokens"]["crusaders"]):
+        refused = client.get(f"/games/{fork_id}/analysis", params={"rollouts": 2},
+                             headers={"Authorization": f"Bearer {token}"} if token else {})
+        assert refused.status_code == 403 and refused.json()["code"] == "analysis_of_live_game", refused.text
+        assert game["id"] in refused.json()["detail"]
+    from tests.conftest import ADMIN_TOKEN
+
+    body = finished(client, f"/games/{fork_id}/analysis", {"rollouts": 2}, token=ADMIN_TOKEN)
+    assert body["points"] and body["complete"]
 
 
 def test_a_fork_with_hidden_hands_is_analysed_without_a_peek(client):
@@ -127,6 +135,10 @@ def test_a_fork_with_hidden_hands_is_analysed_without_a_peek(client):
                        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
     assert fork.status_code == 201, fork.text
     fork = fork.json()
+    for seat in ("p1", "p2"):  # the parent ends (abandoned): its forks may now be studied by anyone
+        ended = client.post(f"/games/{game['id']}/abandon", json={"seat": seat},
+                            headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"})
+        assert ended.status_code == 201, ended.text
     body = finished(client, f"/games/{fork['id']}/analysis", {"rollouts": 2})
     board = body["points"][-1]
     assert board["rollouts"] == 2
