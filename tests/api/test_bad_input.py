@@ -43,11 +43,11 @@ def test_unknown_route_is_a_problem(client):
         (lambda g: ({"seat": "alice", "command": {"type": "note", "text": "x"}}, None), 401, "unauthorized"),
         (lambda g: ({"seat": "alice", "command": {"type": "fly"}}, g["seat_tokens"]["alice"]), 422, "unknown_command"),
         (lambda g: ({"seat": "alice", "command": {"type": "roll", "label": 3, "dice": "3d6"}}, g["seat_tokens"]["alice"]), 422, "unknown_command"),
-        (lambda g: ({"seat": "alice", "command": {"type": "roll", "label": "x", "dice": "3d7"}}, g["seat_tokens"]["alice"]), 422, "open_table.bad_dice"),
-        (lambda g: ({"seat": "alice", "command": {"type": "roll", "label": "x", "dice": "1000d6"}}, g["seat_tokens"]["alice"]), 422, "open_table.bad_dice"),
-        (lambda g: ({"seat": "alice", "command": {"type": "draw", "deck": "tarot"}}, g["seat_tokens"]["alice"]), 422, "open_table.unknown_deck"),
-        (lambda g: ({"seat": "alice", "command": {"type": "draw", "deck": "standard-54", "count": 55}}, g["seat_tokens"]["alice"]), 422, "open_table.not_enough_cards"),
-        (lambda g: ({"seat": "alice", "command": {"type": "end", "outcome": {"winner": "mallory"}}}, g["seat_tokens"]["alice"]), 422, "open_table.unknown_seat_in_outcome"),
+        (lambda g: ({"seat": "alice", "command": {"type": "roll", "label": "x", "dice": "3d7"}}, g["seat_tokens"]["alice"]), 422, "open-table.bad_dice"),
+        (lambda g: ({"seat": "alice", "command": {"type": "roll", "label": "x", "dice": "1000d6"}}, g["seat_tokens"]["alice"]), 422, "open-table.bad_dice"),
+        (lambda g: ({"seat": "alice", "command": {"type": "draw", "deck": "tarot"}}, g["seat_tokens"]["alice"]), 422, "open-table.unknown_deck"),
+        (lambda g: ({"seat": "alice", "command": {"type": "draw", "deck": "standard-54", "count": 55}}, g["seat_tokens"]["alice"]), 422, "open-table.not_enough_cards"),
+        (lambda g: ({"seat": "alice", "command": {"type": "end", "outcome": {"winner": "mallory"}}}, g["seat_tokens"]["alice"]), 422, "open-table.unknown_seat_in_outcome"),
         (lambda g: ({"seat": "alice", "command": "note"}, g["seat_tokens"]["alice"]), 422, "invalid_body"),
         (lambda g: ({"seat": "alice", "command": {"type": "note", "text": "x"}, "expected_version": "one"}, g["seat_tokens"]["alice"]), 422, "invalid_body"),
         (lambda g: ({"seat": "alice", "command": {"type": "note", "text": "x"}, "extra": 1}, g["seat_tokens"]["alice"]), 422, "invalid_body"),
@@ -80,7 +80,7 @@ def test_oversize_bodies(client):
     response = client.post(f"/games/{game['id']}/commands", json=big,
                            headers={"Authorization": f"Bearer {game['seat_tokens']['alice']}"})
     assert_problem(response, 413, "too_large")
-    assert_problem(post(client, game, "alice", {"type": "note", "text": "x" * 5000}), 422, "open_table.text_too_long")
+    assert_problem(post(client, game, "alice", {"type": "note", "text": "x" * 5000}), 422, "open-table.text_too_long")
     assert events_of(client, game) == before
 
 
@@ -103,7 +103,7 @@ def test_commands_after_the_game_ended(client):
         ({"rules": "open-table", "seats": {"a": {"player": ""}}}, "bad_player"),
         ({"rules": "open-table", "scenario": "nope", "seats": {"a": {"player": "A"}}}, "unknown_scenario"),
         ({"rules": "open-table", "seats": {"a": {"player": "A"}}, "seed": "zz"}, "bad_seed"),
-        ({"rules": "open-table", "seats": {"a": {"player": "A"}}, "options": {"dice": {"d6": [1, 2]}}}, "open_table.bad_option"),
+        ({"rules": "open-table", "seats": {"a": {"player": "A"}}, "options": {"dice": {"d6": [1, 2]}}}, "open-table.bad_option"),
         ({"rules": "open-table", "seats": {"a": {"player": 7}}}, "invalid_body"),
     ],
 )

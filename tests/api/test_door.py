@@ -261,7 +261,7 @@ def test_non_ascii_digits_in_dice_expressions(client, dice):
     game = new_game(client)
     before = history(client, game)
     assert_problem(post(client, game, "alice", {"type": "roll", "label": "x", "dice": dice}), 422,
-                   "open_table.bad_dice")
+                   "open-table.bad_dice")
     assert history(client, game) == before
 
 

@@ -144,4 +144,4 @@ def test_an_illegal_decision_in_a_forged_record_is_named():
         events.append(msgspec.structs.replace(e, data=data, prev_hash=prev, hash=h))
         prev = h
     verdict = verify(msgspec.structs.replace(record, events=events, head={}))
-    assert not verdict.ok and "open_table.not_enough_cards" in verdict.problems[0].what
+    assert not verdict.ok and "open-table.not_enough_cards" in verdict.problems[0].what

@@ -108,7 +108,7 @@ def test_legal_commands_are_a_seats_own_with_its_token(client):
 def test_playing_a_card_not_in_hand_is_refused(client):
     game = table(client)
     response = post(client, game, "p1", {"type": "play", "card": COURT[0]})
-    assert response.status_code == 422 and response.json()["code"] == "open_table.not_in_hand"
+    assert response.status_code == 422 and response.json()["code"] == "open-table.not_in_hand"
 
 
 def test_the_umpires_inspection_is_recorded_and_answers_every_hand(client):
