@@ -5,7 +5,13 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import CardsShuffled, DecisionTaken, DiceRolled, EventData, Outcome
-from domain.rules.open_table.events import CardDiscarded, CardPlayed, CardsDrawn, CardsTaken, EndProposed
+from domain.rules.open_table.events import (
+    CardDiscarded,
+    CardPlayed,
+    CardsDrawn,
+    CardsTaken,
+    EndProposed,
+)
 from domain.rules.open_table.state import Deck, OpenTableState
 
 

@@ -13,10 +13,34 @@ from domain.dice import STANDARD_DICE, DiceSpecError, DieKind, parse_dice
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import GAME_OVER, RuleViolation
-from domain.rules.open_table.commands import Discard, Draw, End, Note, OpenTableCommand, Play, Roll, ShowHand, Shuffle, Take
-from domain.rules.open_table.data import MAX_DRAW, MAX_TEXT, NAME, STANDARD_CARDS, STANDARD_DECK
+from domain.rules.open_table.commands import (
+    Discard,
+    Draw,
+    End,
+    Note,
+    OpenTableCommand,
+    Play,
+    Roll,
+    ShowHand,
+    Shuffle,
+    Take,
+)
+from domain.rules.open_table.data import (
+    MAX_DRAW,
+    MAX_TEXT,
+    NAME,
+    STANDARD_CARDS,
+    STANDARD_DECK,
+)
 from domain.rules.open_table.events import (
-    CardDiscarded, CardPlayed, CardsDrawn, CardsTaken, DiscardedFaceDown, EndProposed, HandDrawn, HandShown,
+    CardDiscarded,
+    CardPlayed,
+    CardsDrawn,
+    CardsTaken,
+    DiscardedFaceDown,
+    EndProposed,
+    HandDrawn,
+    HandShown,
 )
 from domain.rules.open_table.evolve import evolve
 from domain.rules.open_table.state import Deck, OpenTableState, cards_in_hand
