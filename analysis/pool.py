@@ -17,6 +17,11 @@ from typing import Any
 from analysis.engine import Unit, run_unit
 
 CACHED_JOBS = 256
+RUNNING_JOBS = 8  # jobs computed at once (each shares the pool); beyond, a new one is refused (Busy)
+
+
+class Busy(Exception):
+    """Too many analyses are running: a new one is not started (the caller says to retry)."""
 
 
 class Job:
@@ -45,6 +50,7 @@ class Analyst:
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._jobs: OrderedDict[Any, Job] = OrderedDict()
+        self._running = 0  # jobs started and not finished, evicted from the cache or not
 
     def executor(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -67,21 +73,38 @@ class Analyst:
             self._jobs.move_to_end(key)
             return found
 
+    def busy(self) -> bool:
+        """Whether :data:`RUNNING_JOBS` jobs are running: a new one would be refused."""
+        with self._lock:
+            return self._running >= RUNNING_JOBS
+
     def job(self, key: Any, units: list[tuple[int, Unit]], slots: int,
             finish: Callable[[list[dict[str, int]], bool], dict[str, Any]]) -> Job:
-        """The job for ``key``: the cached one, or a new one started in the background.
+        """The job for ``key``: the cached one, or a new one started in the background
+        (:class:`Busy` when :data:`RUNNING_JOBS` are running already).
         ``finish(tallies, complete)`` makes the result from one tally per slot."""
         with self._lock:
             found = self._jobs.get(key)
             if found is not None and not found.error:
                 self._jobs.move_to_end(key)
                 return found
+            if self._running >= RUNNING_JOBS:
+                raise Busy(f"{self._running} analyses are running")
+            self._running += 1
             job = Job(len(units))
             self._jobs[key] = job
             while len(self._jobs) > CACHED_JOBS:
                 self._jobs.popitem(last=False)
-        threading.Thread(target=self._run, args=(job, units, slots, finish), daemon=True).start()
+        threading.Thread(target=self._background, args=(job, units, slots, finish), daemon=True).start()
         return job
+
+    def _background(self, job: Job, units: list[tuple[int, Unit]], slots: int,
+                    finish: Callable[[list[dict[str, int]], bool], dict[str, Any]]) -> None:
+        try:
+            self._run(job, units, slots, finish)
+        finally:
+            with self._lock:
+                self._running -= 1
 
     def run(self, units: list[tuple[int, Unit]], slots: int,
             finish: Callable[[list[dict[str, int]], bool], dict[str, Any]],

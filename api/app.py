@@ -14,6 +14,7 @@ from api.bootstrap import Herald
 from api.command_route import OPERATION as COMMAND_OPERATION
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
+from api.past_states import PAST_STATES_BYTES, RenderedStates, answer_cached
 from api import contract, problems
 from api.health import HealthCheck
 from api.http import Link, install_error_handlers, install_openapi, send_error, unstorable_target
@@ -33,14 +34,16 @@ from replays.verify import VerifyRequest
 
 
 class HeraldApp(FastAPI):
-    """FastAPI, with the write limits (api/ratelimit.py) and the hot command route
-    (api/command_route.py) answered ahead of it."""
+    """FastAPI, with the write limits (api/ratelimit.py), the hot command route
+    (api/command_route.py) and a spectator's past positions already rendered
+    (api/past_states.py) answered ahead of it."""
 
     def __init__(self, *, command_body_limit: int, limits: WriteLimits, cors_origins: tuple[str, ...] = (),
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.commands: Any = CommandRoute(lambda: self.state.herald.games, limit=command_body_limit)
         self.limits = limits if limits.on else None
+        self.past_states = RenderedStates(PAST_STATES_BYTES)
         if cors_origins:  # off unless configured (HERALD_CORS_ORIGINS)
             self.commands = CORSMiddleware(self.commands, **cors_options(cors_origins))
             self.add_middleware(CORSMiddleware, **cors_options(cors_origins))
@@ -56,6 +59,8 @@ class HeraldApp(FastAPI):
                     return await self.limits.refuse(send, wait)
             if command_target(scope) is not None:
                 return await self.commands(scope, receive, send)
+            if await answer_cached(scope, send, self.past_states):
+                return
         await super().__call__(scope, receive, send)
 
 

@@ -41,4 +41,5 @@ class Herald:
         ]
 
     def close(self) -> None:
+        self.games.committer.close()
         self.store.close()

@@ -247,13 +247,18 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers > 1 and not _postgres(os.environ):
         _fail("several workers share one database: use PostgreSQL (--db postgresql://…, or PERSISTENCE_MODULE="
               "eventsourcing.postgres; see docs/deploy.md); one SQLite file takes one process")
+    # the access log formats every request's address and path before its level check drops
+    # them: off unless the level would print it
+    access_log = args.log_level in ("trace", "debug", "info")
     listener = listen(args.host, args.port)
     print(banner(args.host, listener.getsockname()[1], dict(os.environ)), flush=True)
     if args.workers > 1:  # uvicorn's supervisor binds the port again and shares it with its workers
         listener.close()
-        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers)
+        uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers,
+                    access_log=access_log)
         return 0
-    config = uvicorn.Config("api.app:app", host=args.host, port=args.port, log_level=args.log_level)
+    config = uvicorn.Config("api.app:app", host=args.host, port=args.port, log_level=args.log_level,
+                            access_log=access_log)
     uvicorn.Server(config).run(sockets=[listener])
     return 0
 

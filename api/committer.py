@@ -6,12 +6,15 @@ transaction and only then answered.
   ``synchronous=FULL``); the commands that arrive while a commit is on disk share the next.
 - Order is arrival order: deciding happens under one lock, and batches are committed one
   after another by one flusher at a time.
-- No writer thread. The first command staged when no flush is under way makes its caller
-  the flusher: on the event loop, a task that waits until a few turns of the loop have
-  staged nothing new (so the commands that have already arrived join the batch) and then
-  writes it; on a worker thread, the caller itself. Deciding is pure computation on cached
-  games (tens of microseconds), so the loop does it inline; a game that is not cached is
-  loaded before it is staged (the callers see to that).
+- The first command staged when no flush is under way makes its caller the flusher: on the
+  event loop, a task that waits until a few turns of the loop have staged nothing new (so
+  the commands that have already arrived join the batch) and then writes it — on the loop
+  itself (SQLite: a local fsync), or, with ``write_beside`` (PostgreSQL: a round trip and
+  the server's fsync), on the one writer thread, which writes batch after batch while the
+  loop goes on deciding the commands that arrive meanwhile; on a worker thread, the caller
+  itself. Deciding is pure computation on cached games (tens of microseconds), so the
+  loop does it inline; a game that is not cached is loaded before it is staged (the
+  callers see to that).
 - A batch the store refuses (another process wrote one of its games first) is decided
   again command by command on the fresh game and saved alone, and so is every command
   decided on top of it. Nothing decided on an unsaved state is ever saved. A command that
@@ -25,7 +28,7 @@ import asyncio
 import threading
 from collections import defaultdict
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -66,8 +69,11 @@ class Committer:
     """The one writer of a process."""
 
     def __init__(self, load: Callable[[UUID, bool], Game], save: Callable[..., None],
-                 cache_put: Callable[[UUID, Game], None]):
-        """``load(game_id, fresh)``: the cached game, or (fresh) one fast-forwarded from the store."""
+                 cache_put: Callable[[UUID, Game], None], write_beside: bool = False):
+        """``load(game_id, fresh)``: the cached game, or (fresh) one fast-forwarded from the
+        store. ``write_beside``: the event loop's batches are written by a writer thread
+        while the loop goes on deciding, instead of on the loop."""
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="herald-writer") if write_beside else None
         self._load = load
         self._save = save
         self._cache_put = cache_put
@@ -76,6 +82,11 @@ class Committer:
         self._pending: dict[UUID, Game] = {}  # each game as its last staged command left it
         self._flushing = False  # a flusher is scheduled or running
         self._flusher: asyncio.Task | None = None  # held so a scheduled flush is not collected
+
+    def close(self) -> None:
+        """Wait for the writer thread to finish what it is writing."""
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
 
     def run(self, game_id: UUID, decide: Callable[[Game], Decided]) -> Any:
         """Decide, commit and answer, from a thread that may block (a refusal raises)."""
@@ -107,7 +118,11 @@ class Committer:
                 seen = staged
                 await asyncio.sleep(0)
         finally:  # even when cancelled: what is staged gets written and answered
-            self._flush()
+            if self._writer is None:
+                self._flush()
+            else:  # the writer flushes until nothing is staged, without this loop
+                self._flusher = None
+                self._writer.submit(self._flush)
 
     # -- deciding --------------------------------------------------------------------------
     def _stage(self, job: Job) -> bool:

@@ -139,6 +139,8 @@ EXPLAINED: dict[str, str] = {
     "analysis_of_live_game": "No engine help during play: a game is analysed once it has ended, or as a study fork.",
     "analysis_unavailable": "This rule system cannot play itself, so its games cannot be analysed by rollouts.",
     "analysis_failed": "The analysis could not be completed just now; it was logged. Try again later.",
+    "analysis_busy": "The server is computing as many analyses as it runs at once; a new one is not started. "
+                     "Ask again after `Retry-After` seconds (an analysis already asked for is answered).",
     "unknown_policy": "The analysis policy named is not one Herald has; the detail lists them.",
     "no_such_position": "No decision was taken from that version: analysis asks about a board where a seat "
                         "decided. The detail lists the boards analysed.",

@@ -188,6 +188,7 @@ class HeraldStore(Application):
             with Database.of(self.recorder).exclusive(SCHEMA_LOCK):
                 self.recorder.create_table()
         self.breaker = Breaker(self.recorder.max_notification_id, enabled=postgres)
+        self.networked = postgres  # a write waits on a round trip and the server's fsync
         # One attempt per write: the library retries a failed write ten times, waiting for a
         # connection each time, which would hold the event loop while the database is away.
         insert = type(self.recorder).insert_events

@@ -2,7 +2,8 @@
 
 (a) a trivial FastAPI endpoint (GET /health)                      — the baseline
 (b) recording a decision with one die over HTTP (POST a 1d6 roll)
-(c) board state at a random version of a 2,000-event game over HTTP
+(c) board state at a random version of a 2,000-event game over HTTP, the server just restarted
+    (nothing folded or rendered yet); targets p50 < 2 ms, p99 < 20 ms (issue 19)
 (d) full verification of that game's record (chain, every draw, replay), in process
 
 A real ``herald serve`` (uvicorn, one process) on SQLite in a temporary folder; the load
@@ -197,6 +198,10 @@ def main() -> None:
             print(f"{name}: {json.dumps(r) if isinstance(r, dict) else r}")
         print(f"(b)/(a) throughput = {b:.0f}/{a:.0f} = {b / a:.2f}  (target >= 0.5)")
         print(f"server CPU per request (a)/(b) = {cpu_a:.0f}/{cpu_b:.0f} us = {cpu_a / cpu_b:.2f}")
+        c = results["c_state_at_random_version"]
+        print(f"(c) state at a random version of a {c['game_events']}-event game: p50 {c['p50_ms']:.1f} ms "
+              f"(target < 2), p99 {c['p99_ms']:.1f} ms (target < 20), {c['per_second']:.0f}/s, "
+              f"{c['server_cpu_us_per_request']:.0f} us server CPU a request")
     finally:
         server.terminate()
         server.wait()

@@ -18,6 +18,7 @@ from api.config import Settings
 from api.errors import Conflict, Illegal, Invalid
 from api.http import MAX_INT, RECORD_DEPTH, bearer, doc, error_body, read_body, respond
 from api.live import Live
+from api.past_states import RenderedStates
 from api.services.games import Games
 from api.wire.games import (
     CheckResult,
@@ -193,7 +194,16 @@ def games_router(settings: Settings) -> APIRouter:
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         """The board as it stood at version ``at``."""
-        return respond(service(request).state_at(game_id, at, bearer(authorization)))
+        if at is None or authorization is not None:
+            return respond(service(request).state_at(game_id, at, bearer(authorization)))
+        # a spectator's past position never changes: kept, and answered ahead of the framework
+        # next time (api/past_states.py)
+        states: RenderedStates = request.app.past_states
+        body = states.get((game_id, at, None))
+        if body is None:
+            body = msgspec.json.encode(service(request).state_at(game_id, at, None))
+            states.put((game_id, at, None), body)
+        return Response(body, media_type="application/json")
 
     @router.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422)))
     def timeline(

@@ -9,9 +9,9 @@ from typing import Any
 from uuid import UUID
 
 from analysis import engine
-from analysis.pool import Analyst, Job
+from analysis.pool import Analyst, Busy, Job
 from analysis.rollout import HEURISTICS, POLICIES
-from api.errors import Forbidden, Invalid, NotFound
+from api.errors import Forbidden, HeraldError, Invalid, NotFound
 from api.services.games import Games
 from domain.game import Game
 
@@ -20,6 +20,25 @@ def analyst_from_env(environ: dict[str, str] | None = None) -> Analyst:
     """The pool: ``HERALD_ANALYSIS_WORKERS`` processes (2), ``HERALD_ANALYSIS_BUDGET`` seconds a job (120)."""
     env = os.environ if environ is None else environ
     return Analyst(int(env.get("HERALD_ANALYSIS_WORKERS", 2)), float(env.get("HERALD_ANALYSIS_BUDGET", 120)))
+
+
+class AnalysisBusy(HeraldError):
+    """Too many analyses running at once (analysis.pool.RUNNING_JOBS): ask again later."""
+
+    status, title, code = 503, "Service unavailable", "analysis_busy"
+
+
+def _start(analyst: Analyst, *args: Any) -> Job:
+    try:
+        return analyst.job(*args)
+    except Busy as error:
+        raise AnalysisBusy(f"{error}: ask again in a few seconds", retry_after=5) from None
+
+
+def _refuse_if_busy(analyst: Analyst) -> None:
+    """Before folding the game's boards (the cost of a new job), refuse one the pool has no room for."""
+    if analyst.busy():
+        raise AnalysisBusy("too many analyses are running: ask again in a few seconds", retry_after=5)
 
 
 class Analyses:
@@ -51,10 +70,11 @@ class Analyses:
         found = self.analyst.cached(key)
         if found is not None:
             return found
+        _refuse_if_busy(self.analyst)
         boards = engine.positions(self.games.store.stream(game_id))
         seats = tuple(game.created.seats)
         units = engine.game_units(game.created.rules, boards, seen, policy, rollouts, str(game_id))
-        return self.analyst.job(key, units, len(boards), lambda tallies, complete: engine.game_analysis(
+        return _start(self.analyst, key, units, len(boards), lambda tallies, complete: engine.game_analysis(
             game.created.rules, boards, tallies, policy, rollouts, seats, complete))
 
     def commands(self, game_id: UUID, version: int, token: str | None, policy: str, rollouts: int) -> Job:
@@ -63,6 +83,7 @@ class Analyses:
         found = self.analyst.cached(key)
         if found is not None:
             return found
+        _refuse_if_busy(self.analyst)
         boards = engine.positions(self.games.store.stream(game_id))
         board = next((b for b in boards if b.version == version), None)
         if board is None:
@@ -76,7 +97,7 @@ class Analyses:
                             "may see them before the seed is revealed", code="hidden_commands")
         seats = tuple(game.created.seats)
         commands, units = engine.command_units(game.created.rules, board, seen, policy, rollouts, str(game_id))
-        return self.analyst.job(key, units, len(commands), lambda tallies, complete: engine.ranked_commands(
+        return _start(self.analyst, key, units, len(commands), lambda tallies, complete: engine.ranked_commands(
             game.created.rules, board, commands, tallies, policy, rollouts, seats, complete))
 
 

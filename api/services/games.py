@@ -108,7 +108,10 @@ class Games:
         self.signing_key = signing_key
         self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
-        self.committer = Committer(self._load_for_write, self._append, self._cache_put)
+        # PostgreSQL: batches are written by a writer thread while the loop decides the next
+        # (DECISIONS.md, "Storage and speed"); SQLite's local fsync stays on the loop
+        self.committer = Committer(self._load_for_write, self._append, self._cache_put,
+                                   write_beside=self.store.networked)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
         self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
@@ -593,7 +596,11 @@ class Games:
         return EventsPage([to_record_event(e, reader, seed) for e in stream], last if last < game.version else None)
 
     def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
-        current = self.game(game_id)
+        # a version the cached game has passed is in the store for good: no read of the store
+        # to bring the game up to date (one round trip a request); a later one, or none, is asked
+        current = self._load_for_write(game_id, False) if version is not None else None
+        if current is None or current.version < version:
+            current = self.game(game_id)
         version = current.version if version is None else version
         if not 1 <= version <= current.version:
             raise NotFound(f"game {game_id} has versions 1 to {current.version}, not {version}", code="no_such_version")

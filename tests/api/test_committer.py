@@ -179,3 +179,77 @@ def test_a_flush_left_behind_by_a_closed_loop_does_not_stall_the_writer():
                      daemon=True).start()
     assert done.wait(10), "the writer stalled behind a lost flush"
     assert result == [2] and store.versions[game] == [1, 2]
+
+
+def beside(store: Store, cache: dict[UUID, Board] | None = None) -> Committer:
+    """A committer whose event-loop batches are written by its writer thread (PostgreSQL)."""
+    cache = {} if cache is None else cache
+
+    def load(game: UUID, fresh: bool) -> Board:
+        if not fresh and game in cache:
+            return cache[game]
+        return store.load(game, fresh)
+
+    return Committer(load, store.save, cache.__setitem__, write_beside=True)
+
+
+def test_beside_the_loop_commands_decided_during_a_write_form_the_next_batch():
+    """While the writer thread waits on the database the loop goes on deciding: the commands
+    that arrive meanwhile stand on the batch being written and are written next, in order."""
+    store, game = Store(), uuid4()
+    committer = beside(store)
+    writing, release = threading.Event(), threading.Event()
+    store.during_write = lambda: (writing.set(), release.wait(10))
+
+    async def table():
+        first = committer.submit_async(game, one_more(game))
+        while not writing.is_set():  # the writer thread has the first batch
+            await asyncio.sleep(0.001)
+        later = [committer.submit_async(game, one_more(game)) for _ in range(5)]
+        release.set()
+        return [await first] + list(await asyncio.gather(*later))
+
+    try:
+        assert asyncio.run(table()) == [1, 2, 3, 4, 5, 6]
+    finally:
+        committer.close()
+    assert store.writes == [[(game, 1)], [(game, v) for v in range(2, 7)]]
+
+
+def test_beside_the_loop_a_failed_write_redoes_what_was_decided_on_top_of_it():
+    store, game = Store(), uuid4()
+    committer = beside(store)
+    writing, release = threading.Event(), threading.Event()
+    store.during_write = lambda: (writing.set(), release.wait(10))
+    store.fail_next = OSError("disk full")
+
+    async def table():
+        first = committer.submit_async(game, one_more(game))
+        while not writing.is_set():
+            await asyncio.sleep(0.001)
+        late = committer.submit_async(game, one_more(game))  # decided on the unsaved version 1
+        release.set()
+        with pytest.raises(OSError):
+            await first
+        return await late
+
+    try:
+        assert asyncio.run(table()) == 1
+    finally:
+        committer.close()
+    assert store.versions[game] == [1]
+
+
+def test_beside_the_loop_a_refused_batch_is_decided_again_on_the_fresh_game():
+    store, game = Store(), uuid4()
+    committer = beside(store, {game: Board(0)})
+    store.versions[game] = [1, 2]  # another process wrote behind this one's cache
+
+    async def table():
+        return await asyncio.gather(*(committer.submit_async(game, one_more(game)) for _ in range(3)))
+
+    try:
+        answers = asyncio.run(table())
+    finally:
+        committer.close()
+    assert sorted(answers) == [3, 4, 5] and store.versions[game] == [1, 2, 3, 4, 5]

@@ -141,15 +141,15 @@ def test_each_read_model_is_caught_up_by_one_process_at_a_time(pg):
 
         def catch_up(reader: Herald) -> None:
             start.wait()
-            reader.index.catch_up()
-            reader.dice.catch_up()
+            reader.games.index.catch_up()
+            reader.games.dice.catch_up()
 
         threads = [threading.Thread(target=catch_up, args=(r,)) for r in readers]
         for t in threads:
             t.start()
         for t in threads:
             t.join(60)
-        rows, _ = readers[0].index.list(limit=500)
+        rows, _ = readers[0].games.index.list(limit=500)
         assert len(rows) == 30
         assert {row.open_disputes for row in rows} == {1}
         assert {row.version for row in rows} == {4}

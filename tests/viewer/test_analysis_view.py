@@ -1,7 +1,7 @@
 """Issue 19's analysis graph and ranked commands in a real browser, against the real routes
 (GET /games/{id}/analysis and /analysis/{version}/commands, seeded rollouts in the server's
 worker pool). A study game of Arsuf (a study game may be analysed while it goes on) is played
-a few decisions by random legal commands; the page asks for 8 rollouts a board (?rollouts=8)
+a few decisions by random legal commands; the page asks for 6 rollouts a board (?rollouts=6)
 so the work stays small. What the page draws is checked against the routes' own answers."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 
 from tests.viewer.conftest import ARSUF_SEATS, create, play_random
 
-ROLLOUTS = 8
+ROLLOUTS = 6
 
 
 def at_version(page, version):
@@ -32,7 +32,7 @@ def settled(api, url, params, timeout=240):
 
 def test_the_graph_draws_every_point_marks_the_swings_and_ranks_the_commands(page, server, api):
     game = create(api, "saladin", ARSUF_SEATS, "arsuf", seed="c3" * 32)
-    head = play_random(api, game, random.Random(19), limit=10)
+    head = play_random(api, game, random.Random(19), limit=8)
     page.set_default_timeout(240_000)  # the machine's two cores are shared
     page.goto(f"{server.url}/viewer/{game['id']}?v={head}&rollouts={ROLLOUTS}")
     at_version(page, head)

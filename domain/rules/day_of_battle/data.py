@@ -33,6 +33,13 @@ TROOP_TYPES = (
     "horse-holders",
 )
 NOTE_SKIRMISH_WEAPONS = 8  # "These type of units are noted on the Army Profile with a Note 8."
+# Herald's bounds on a players' Army Profile (not the rulebook's: it sets none; RULES_NOTES.md,
+# "Bounds on the players' profiles"): a volley or a fight rolls one die per Cos., so an unbounded
+# Cos. would make one command roll without end.
+MAX_COS = 60
+MAX_FIGURES_PER_COS = 12
+MAX_UNITS = 60
+MAX_LEADERS = 20
 
 
 # -- Army Profiles --------------------------------------------------------------------------------
@@ -109,6 +116,8 @@ def army_problems(raw: Any, where: str = "army") -> list[str]:
     units = [u.id for u in army.units]
     if not leaders:
         problems.append(f"{where}: an army needs at least one leader")
+    if len(leaders) > MAX_LEADERS or len(units) > MAX_UNITS:
+        problems.append(f"{where}: at most {MAX_LEADERS} leaders and {MAX_UNITS} units (Herald's bound)")
     for kind, ids in (("leader", leaders), ("unit", units)):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
@@ -125,6 +134,10 @@ def army_problems(raw: Any, where: str = "army") -> list[str]:
             problems.append(f"{at}: unknown troop type {u.troop_type!r}")
         if u.cos < 1 or u.figures_per_cos < 1:
             problems.append(f"{at}: at least 1 Cos. of at least 1 figure")
+        per_cos = (u.figures_per_cos, *([u.dismounted.figures_per_cos] if u.dismounted else []))
+        if u.cos > MAX_COS or max(per_cos) > MAX_FIGURES_PER_COS:
+            problems.append(f"{at}: at most {MAX_COS} Cos. of at most {MAX_FIGURES_PER_COS} figures "
+                            "(Herald's bound: one die is rolled per Cos.)")
         if not 1 <= u.combat_value <= 20:
             problems.append(f"{at}: a combat value from 1 to 20 (it is rolled against on a d20), not {u.combat_value}")
         if u.leader not in leaders:

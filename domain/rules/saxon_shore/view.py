@@ -84,7 +84,7 @@ def render_text(state: SaxonState) -> str:
         res = " ".join(f"{r}:{n}" for r, n in zip(RESOURCES, pl.res) if n) or "no resources"
         owned = [p for p in state.board.provinces if state.provinces[p].owner == s]
         status = "" if pl.alive else " (eliminated)"
-        lines.append(f"{s}{status} {'Christian' if pl.christian else 'Pagan'} — {len(owned)} provinces — {res}")
+        lines.append(f"{s}{status} {'Christian' if pl.christian else 'Pagan'} — {len(owned)} province{'' if len(owned) == 1 else 's'} — {res}")
     lines.append("province        own pop cap morale ravage improvements      troops")
     for name in state.board.provinces:
         p = state.provinces[name]

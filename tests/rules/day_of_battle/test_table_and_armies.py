@@ -130,3 +130,20 @@ def test_the_data_hash_pins_the_armies_and_the_charts():
     owned = msgspec.json.encode(mine, order="sorted") + b"".join(
         (PACKAGE / f).read_bytes() for f in ("charts.json", "scenarios.json"))
     assert DOB.data_hash("crusaders-seljuq-turks", {"armies": mine}) == hashlib.sha256(owned).hexdigest()
+
+
+def test_profiles_beyond_herald_bounds_are_refused():
+    """RULES_NOTES.md, "Bounds on the players' profiles": one die is rolled per Cos. (1-9), so a
+    unit of a million Cos. would make one command roll a million dice; the profile is refused."""
+    huge = copy.deepcopy(profiles())
+    huge["crusaders"]["units"][0]["cos"] = 1_000_000
+    problems = armies_problems(huge, ("crusaders", "seljuq-turks"))
+    assert any("at most 60 Cos." in p for p in problems)
+    many = copy.deepcopy(profiles())
+    unit = many["seljuq-turks"]["units"][0]
+    many["seljuq-turks"]["units"] = [{**unit, "id": f"u{i}"} for i in range(61)]
+    assert any("at most 20 leaders and 60 units" in p for p in armies_problems(many, ("crusaders", "seljuq-turks")))
+    with pytest.raises(Exception) as raised:
+        new_game(options={"armies": huge})
+    assert raised.value.code == "day-of-battle.bad_army_profile"
+    assert armies_problems(profiles(), ("crusaders", "seljuq-turks")) == []

@@ -27,8 +27,8 @@ def test_render_text_shows_pools_banners_and_the_end():
     """herald replay show: the text board."""
     g = start(new_game("arsuf"), "crusaders")
     text = SALADIN.render_text(g.state)
-    assert "in Arsuf 1" in text and "Arsuf: 2 Ayyubid lance(s)" in text
+    assert "in Arsuf 1" in text and "Arsuf: 2 Ayyubid lances" in text
     assert "Henry II" in text and "Soulaymân" in text
     g = with_side(g, "ayyubids", available=1, boxed=11, losses=5)
     g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), ["stroke"])
-    assert "ENDED: crusaders win (ayyubids placed their last Order in the box)" in SALADIN.render_text(g.state)
+    assert "ENDED: the Crusaders win (the Ayyubids placed their last Order in the box)" in SALADIN.render_text(g.state)
