@@ -58,7 +58,6 @@ def positions(events: Iterable[Recorded]) -> list[Position]:
     DecisionsVoided) is left out, as the game's own fold leaves it out."""
     events = list(events)
     voided = [(e.typed().from_version, e.version) for e in events if e.type == "DecisionsVoided"]
-    history = lambda upto: events[:upto]  # noqa: E731
     out: list[Position] = []
     game: Game | None = None
     for event in events:
@@ -66,7 +65,7 @@ def positions(events: Iterable[Recorded]) -> list[Position]:
                 and not any(a <= event.version < b for a, b in voided)):
             out.append(Position(game.version, game.state, game.next_draw, event.version, event.data["seat"],
                                 event.data["command"]))
-        game = apply(game, event, history)
+        game = apply(game, event)
     if game is not None:
         out.append(Position(game.version, game.state, game.next_draw))
     return out

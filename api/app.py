@@ -11,7 +11,6 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from api.bootstrap import Herald
-from api.command_route import OPERATION as COMMAND_OPERATION
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.past_states import PAST_STATES_BYTES, RenderedStates, answer_cached
@@ -36,17 +35,29 @@ from replays.verify import VerifyRequest
 class HeraldApp(FastAPI):
     """FastAPI, with the write limits (api/ratelimit.py), the hot command route
     (api/command_route.py) and a spectator's past positions already rendered
-    (api/past_states.py) answered ahead of it."""
+    (api/past_states.py) answered ahead of it. The command route skips the framework's routing
+    and its own layers (:data:`FAST_PATH_WITHOUT`), never a middleware added to the app: every
+    one of those wraps it too (:meth:`build_middleware_stack`); the rendered past positions are
+    answered ahead only while the app has no middleware of its own."""
 
     def __init__(self, *, command_body_limit: int, limits: WriteLimits, cors_origins: tuple[str, ...] = (),
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.commands: Any = CommandRoute(lambda: self.state.herald.games, limit=command_body_limit)
+        self.command_route = CommandRoute(lambda: self.state.herald.games, limit=command_body_limit)
+        self.commands: Any = self.command_route  # wrapped in the app's middleware once the stack is built
         self.limits = limits if limits.on else None
         self.past_states = RenderedStates(PAST_STATES_BYTES)
         if cors_origins:  # off unless configured (HERALD_CORS_ORIGINS)
-            self.commands = CORSMiddleware(self.commands, **cors_options(cors_origins))
             self.add_middleware(CORSMiddleware, **cors_options(cors_origins))
+
+    def build_middleware_stack(self) -> Any:
+        """FastAPI's stack, and the command route wrapped in the same user middleware."""
+        stack = super().build_middleware_stack()
+        fast: Any = self.command_route
+        for cls, args, kwargs in reversed(self.user_middleware):
+            fast = cls(fast, *args, **kwargs)
+        self.commands = fast
+        return stack
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
@@ -58,10 +69,23 @@ class HeraldApp(FastAPI):
                 if wait:
                     return await self.limits.refuse(send, wait)
             if command_target(scope) is not None:
+                if self.middleware_stack is None:
+                    self.middleware_stack = self.build_middleware_stack()
+                scope["app"] = self
                 return await self.commands(scope, receive, send)
-            if await answer_cached(scope, send, self.past_states):
-                return
+            if not self.user_middleware and await answer_cached(scope, send, self.past_states):
+                return  # with middleware (CORS), through the framework: nothing is skipped
         await super().__call__(scope, receive, send)
+
+
+# The framework's own layers the command route does without, and what stands in for each there.
+FAST_PATH_WITHOUT = {
+    "ServerErrorMiddleware": "the route answers its own 500 (api/http.send_error)",
+    "ExceptionMiddleware": "the route maps its own errors (api/http.send_error, api/errors.status_of)",
+    "ExceptionTelemetryMiddleware": "FastAPI's telemetry, which Herald does not use",
+    "AppBodyLimitMiddleware": "the route reads at most HERALD_MAX_COMMAND_BODY bytes (api/http.read_raw)",
+    "AsyncExitStackMiddleware": "closes files of FastAPI's dependencies; the route has none",
+}
 
 
 def cors_options(origins: tuple[str, ...]) -> dict[str, Any]:
@@ -140,7 +164,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(audit_router(settings))
     app.include_router(analysis_router())
     app.include_router(problems.router())
-    install_openapi(app, [VerifyRequest], paths=COMMAND_OPERATION, links=LINKS)
+    install_openapi(app, [VerifyRequest], links=LINKS)
     contract.install(app)
     return app
 

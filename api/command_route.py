@@ -5,8 +5,8 @@ telemetry check, middleware stack, route table, Request object, dependency solvi
 response wrappers cost more than deciding, hashing and committing the command
 (bench/bench_api.py), so the app (api/app.py, ``HeraldApp``) hands this one route to
 ``CommandRoute`` before them. It answers like every other route — msgspec JSON bodies,
-problem+json errors from the same helpers (api/http.py) — and its OpenAPI entry is
-``OPERATION``.
+problem+json errors from the same helpers (api/http.py) — and its OpenAPI entry is the
+ordinary FastAPI declaration of ``post_command`` (api/routes/games.py).
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from uuid import UUID
 import msgspec
 
 from api.errors import HeraldError, Invalid
-from api.http import DATABASE_AWAY, MAX_INT, bearer, database_away, decode_body, doc, read_raw, require_json, send_error
+from domain.errors import DomainError
+from api.http import DATABASE_AWAY, MAX_INT, bearer, database_away, decode_body, read_raw, require_json, send_error
 from api.services.games import Games
-from api.wire.games import CommandRequest, CommandResponse
+from api.wire.games import CommandRequest
 
 log = logging.getLogger("herald")
 
@@ -64,8 +65,8 @@ class CommandRoute:
             payload = _encode(response)
             if replayed:
                 extra = [(b"idempotent-replayed", b"true")]
-        except (HeraldError, *DATABASE_AWAY) as raised:
-            return await send_error(send, raised if isinstance(raised, HeraldError) else database_away(), extra)
+        except (DomainError, *DATABASE_AWAY) as raised:
+            return await send_error(send, raised if isinstance(raised, DomainError) else database_away(), extra)
         except Exception:
             log.exception("internal error")
             return await send_error(send, None)
@@ -93,33 +94,3 @@ def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequ
     if not (value.isascii() and value.isdigit() and int(value) <= MAX_INT):
         raise Invalid(f"If-Match must be a version number, not {if_match!r}", code="bad_if_match")
     return msgspec.structs.replace(body, expected_version=int(value))
-
-
-def _operation() -> dict[str, Any]:
-    documented = doc(body=CommandRequest, response=CommandResponse, status=201,
-                     errors=(400, 401, 403, 404, 409, 413, 415, 422, 503),
-                     example={"seat": "alice", "command": {"type": "roll", "label": "opening roll", "dice": "2d6"}})
-    return {
-        "summary": "Record a command",
-        "description": "Record a seat's command (Bearer seat token). `expected_version` (or If-Match) "
-                       "gives 409 when stale; an `Idempotency-Key` retry returns the first response "
-                       "(with `Idempotent-Replayed: true`) and draws no new dice.",
-        "operationId": "post_command",
-        "parameters": [
-            {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"},
-             "description": "The game's UUID"},
-            {"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"},
-             "description": "Bearer <seat token>"},
-            {"name": "Idempotency-Key", "in": "header", "required": False,
-             "schema": {"type": "string", "minLength": 1, "maxLength": 200},
-             "description": "A retry with the same key returns the first response and draws no new dice"},
-            {"name": "If-Match", "in": "header", "required": False,
-             "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,18}"?$'},
-             "description": "The expected version, when the body does not give expected_version"},
-        ],
-        **documented["openapi_extra"],
-        "responses": {str(code): answer for code, answer in documented["responses"].items()},
-    }
-
-
-OPERATION = {"/games/{game_id}/commands": {"post": _operation()}}

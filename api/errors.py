@@ -1,22 +1,32 @@
-"""Herald's errors, each mapped once to an RFC 9457 problem at the HTTP edge."""
+"""Herald's errors and the one place each becomes an RFC 9457 problem: :func:`status_of`.
+
+The rules raise :class:`domain.errors.DomainError` (a ``RuleViolation``, a tournament's
+refusal, a refused set-up or fork); the edge raises a :class:`HeraldError`, a DomainError that
+carries its own HTTP status. FastAPI's handler and the plain-ASGI command route both answer
+through :func:`api.http.error_body`, which asks :func:`status_of` — nowhere else maps them."""
 
 from __future__ import annotations
 
+from typing import Any
 
-class HeraldError(Exception):
-    """An error with an HTTP status, a stable code and a human detail."""
+from domain.errors import DomainError, NotNow
+from domain.rules.base import RuleViolation
+
+
+class HeraldError(DomainError):
+    """An error of the edge, with an HTTP status, a stable code and a human detail."""
 
     status = 400
     title = "Bad request"
     code = "bad_request"
 
-    def __init__(self, detail: str, *, code: str | None = None, rule: str | None = None, **extra):
-        super().__init__(detail)
-        self.detail = detail
-        if code:
-            self.code = code
-        self.rule = rule
+    def __init__(self, detail: str, *, code: str | None = None, rule: str | None = None, **extra: Any):
+        super().__init__(code or type(self).code, detail, rule, extra.pop("problems", None))
         self.extra = extra
+
+    @property
+    def detail(self) -> str:
+        return self.message
 
 
 class NotFound(HeraldError):
@@ -39,12 +49,6 @@ class Invalid(HeraldError):
     status, title, code = 422, "Unprocessable content", "invalid"
 
 
-class Illegal(HeraldError):
-    """A command the rules refuse (a RuleViolation)."""
-
-    status, title, code = 422, "Illegal command", "illegal"
-
-
 class TooLarge(HeraldError):
     status, title, code = 413, "Content too large", "too_large"
 
@@ -59,3 +63,21 @@ class Unavailable(HeraldError):
     """The database cannot be reached; ``retry_after`` becomes the Retry-After header."""
 
     status, title, code = 503, "Service unavailable", "database_unavailable"
+
+
+# Each kind of domain error as HTTP: the most specific kind first.
+DOMAIN_STATUS: list[tuple[type[DomainError], int, str]] = [
+    (RuleViolation, 422, "Illegal command"),
+    (NotNow, 409, "Conflict"),  # a tournament round unfinished, a seed not yet public
+    (DomainError, 422, "Unprocessable content"),  # a refused set-up or fork, a malformed tournament request
+]
+
+
+def status_of(error: DomainError) -> tuple[int, str]:
+    """The HTTP status and problem title of ``error``."""
+    if isinstance(error, HeraldError):
+        return error.status, error.title
+    for kind, status, title in DOMAIN_STATUS:
+        if isinstance(error, kind):
+            return status, title
+    raise TypeError(error)  # unreachable: DomainError is the last kind

@@ -18,7 +18,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from api.errors import HeraldError, Invalid, TooLarge, Unauthorized, Unavailable
+from api.errors import HeraldError, Invalid, TooLarge, Unauthorized, Unavailable, status_of
+from domain.errors import DomainError
 
 T = TypeVar("T")
 log = logging.getLogger("herald")
@@ -89,8 +90,15 @@ def problem_body(status: int, title: str, detail: str, code: str, rule: str | No
 INTERNAL_ERROR = problem_body(500, "Internal error", "Herald failed to handle this request; it was logged.", "internal")
 
 
-def error_body(error: HeraldError) -> bytes:
-    return problem_body(error.status, error.title, error.detail, error.code, error.rule, **error.extra)
+def error_body(error: DomainError) -> bytes:
+    """``error`` as problem+json: the one translation of an error into a problem."""
+    status, title = status_of(error)
+    return problem_body(status, title, error.message, error.code, error.rule, **_extra(error),
+                        problems=error.problems)
+
+
+def _extra(error: DomainError) -> dict[str, Any]:
+    return getattr(error, "extra", {})
 
 
 DATABASE_AWAY = (OperationalError, InterfaceError)  # the store's errors when it cannot reach its database
@@ -104,15 +112,15 @@ def database_away() -> Unavailable:
                        retry_after=RETRY_AFTER_SECONDS)
 
 
-def error_headers(error: HeraldError) -> dict[str, str] | None:
+def error_headers(error: DomainError) -> dict[str, str] | None:
     """Retry-After, for an error that says when to come back."""
-    retry_after = error.extra.get("retry_after")
+    retry_after = _extra(error).get("retry_after")
     return {"Retry-After": str(retry_after)} if retry_after is not None else None
 
 
-async def send_error(send: Any, error: HeraldError | None, headers: list[tuple[bytes, bytes]] = ()) -> None:
+async def send_error(send: Any, error: DomainError | None, headers: list[tuple[bytes, bytes]] = ()) -> None:
     """Answer a plain-ASGI request with ``error`` as problem+json (None: the internal error)."""
-    status, payload = (500, INTERNAL_ERROR) if error is None else (error.status, error_body(error))
+    status, payload = (500, INTERNAL_ERROR) if error is None else (status_of(error)[0], error_body(error))
     if error is not None:
         headers = [*headers, *((k.lower().encode(), v.encode()) for k, v in (error_headers(error) or {}).items())]
     await send({"type": "http.response.start", "status": status,
@@ -232,16 +240,16 @@ class UnsupportedMediaType(HeraldError):
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(HeraldError)
-    async def herald_error(_: Request, error: HeraldError) -> Response:
-        return Response(error_body(error), status_code=error.status, media_type=PROBLEM,
+    @app.exception_handler(DomainError)
+    async def domain_error(_: Request, error: DomainError) -> Response:
+        return Response(error_body(error), status_code=status_of(error)[0], media_type=PROBLEM,
                         headers=error_headers(error))
 
     @app.exception_handler(OperationalError)
     @app.exception_handler(InterfaceError)
     async def database_error(request: Request, error: Exception) -> Response:
         log.warning("database unreachable: %s", error)
-        return await herald_error(request, database_away())
+        return await domain_error(request, database_away())
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, error: RequestValidationError) -> Response:
@@ -371,11 +379,10 @@ def _ref(type_: Any) -> dict[str, Any]:
 
 
 def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] | None = None,
-                    paths: dict[str, Any] | None = None, links: list[Link] = ()) -> None:
+                    links: list[Link] = ()) -> None:
     """Merge the msgspec schemas of every documented type into FastAPI's OpenAPI document;
-    ``named`` types (unions, such as each rule system's commands) get a component of that name;
-    ``paths`` are operations served outside FastAPI's router. Every operation's problems are
-    documented (:func:`document_problems`) and ``links`` written in."""
+    ``named`` types (unions, such as each rule system's commands) get a component of that name.
+    Every operation's problems are documented (:func:`document_problems`) and ``links`` written in."""
     base = app.openapi
     named = named or {}
 
@@ -383,8 +390,6 @@ def install_openapi(app: FastAPI, extra_types: list[Any], named: dict[str, Any] 
         if app.openapi_schema:
             return app.openapi_schema
         schema = base()
-        for path, operations in (paths or {}).items():
-            schema["paths"].setdefault(path, {}).update(operations)
         for operations in schema["paths"].values():  # every write may meet the write limits
             for method, operation in operations.items():
                 if method in ("post", "put", "patch", "delete"):

@@ -23,7 +23,8 @@ from fastapi import APIRouter, Header
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
-from api.errors import NotFound
+from api.errors import HeraldError, NotFound, status_of
+from domain.errors import DomainError
 from api.http import doc, respond
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,6 +152,31 @@ EXPLAINED: dict[str, str] = {
     "unknown_command": "The command is not one of the rule system's commands, or a field of it is wrong. The "
                        "rule system's command schemas (`<System>Command` in the OpenAPI document) give every "
                        "form; `GET /games/{id}/legal-commands` lists what the seat may send now.",
+    # tournaments (domain/tournaments/model.py): 409 when the tournament is not there yet, else 422
+    "already_registered": "That name is registered in this tournament already. Register each player once.",
+    "already_withdrawn": "That player has withdrawn already; a withdrawal is recorded once.",
+    "registration_closed": "Players register before the first round is paired. Pair no round until the field "
+                           "is complete.",
+    "round_unfinished": "The current round still has games in play (the detail names them). Pair the next "
+                        "round once every table has a result or a forfeit.",
+    "stale_round": "The round was planned from a tournament that has moved on since (another director paired "
+                   "it). Read the tournament again; the round may already be paired.",
+    "too_few_players": "A round needs at least two players still in the tournament.",
+    "tournament_complete": "Every round the format plays has been played: there is no next round to pair.",
+    "bad_forfeit": "A forfeit names players seated at that game. The detail lists who is.",
+    "bad_format": "The format and table size do not go together: multi-player tables are paired by score "
+                  "(Swiss) only.",
+    "bad_option": "An option of the game or tournament cannot be used with this rule system and scenario. "
+                  "The detail names it.",
+    "bad_points": "An adjustment moves a player's points by a non-zero multiple of ½, between -100 and 100.",
+    "bad_round": "That round has not been paired, so nothing in it can be adjusted.",
+    "bad_rounds": "The number of rounds does not fit the format: Swiss takes 1 to 50; round robin and "
+                  "knockout take as many as the field needs (leave rounds out).",
+    "bad_table_size": "The table size does not fit the rule system's scenarios: each must seat that many "
+                      "players. The detail gives the range.",
+    "no_scenario": "A tournament names at least one scenario of its rule system.",
+    "unknown_format": "The format is one of swiss, round-robin or knockout.",
+    "unknown_game": "That game was not paired in this tournament.",
 }
 
 RULES_EXPLANATION = (
@@ -254,6 +280,24 @@ def scan() -> tuple[list[tuple[str, Site, tuple[int, str]]], list[Unresolved]]:
 RULES = (422, "Illegal command")
 
 
+def _positional() -> dict[str, tuple[int, str]]:
+    """The domain's errors, each made as ``Kind(code, message, rule)``, and the status and title
+    each is answered with (api/errors.status_of)."""
+    import domain.creation  # noqa: F401 - the kinds defined there
+    import domain.tournaments.model  # noqa: F401
+
+    found, stack = {}, [DomainError]
+    while stack:
+        kind = stack.pop()
+        stack += kind.__subclasses__()
+        if kind is not DomainError and not issubclass(kind, HeraldError):
+            found[kind.__name__] = status_of(kind("code", "message"))
+    return found
+
+
+POSITIONAL = _positional()
+
+
 def _module(path: Path) -> str:
     return ".".join(path.relative_to(ROOT).with_suffix("").parts)
 
@@ -324,13 +368,13 @@ def _problems_of(module: str, namespace: dict[str, Any], call: ast.Call, classes
         else:
             unresolved.append(Unresolved(module, call.lineno, ast.unparse(written)))
 
-    if name == "RuleViolation" and args:
+    if name in POSITIONAL and args:
         if isinstance(args[0], ast.JoinedStr) or isinstance(args[0], (ast.Constant, ast.Name, ast.Attribute)):
             code = value(args[0])
             if code is None and _inside_helper(call, helpers):
                 return  # a helper's own body: its callers are resolved instead
             add(code, args[1] if len(args) > 1 else None,
-                value(args[2] if len(args) > 2 else keywords.get("rule")), RULES, args[0])
+                value(args[2] if len(args) > 2 else keywords.get("rule")), POSITIONAL[name], args[0])
     elif name in helpers and args:
         helper = helpers[name]
         bound = {p: value(a) for p, a in zip(helper.params, args)}

@@ -221,8 +221,7 @@ class HeraldStore(Application):
         return game
 
     def _projector(self, game_id: UUID):
-        history = lambda upto: self.stream(game_id, 0, upto)  # noqa: E731 - for DecisionsVoided
-        return lambda game, events: project_game(game, _game_events(game_id, events), history)
+        return lambda game, events: project_game(game, _game_events(game_id, events))
 
     def stream(self, game_id: UUID, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Recorded]:
         """A game's stored events with versions in (after, upto]."""

@@ -68,18 +68,17 @@ def voids_record(commands: int, game_id: UUID) -> bytes:
                           seed_commitment=commitment(SEED))
     events = create_game(game_id, created, START)
     game = apply(None, events[0])
-    history = lambda upto: events[:upto]  # noqa: E731
     for i in range(commands):
         at = START + timedelta(seconds=i + 1)
         new = take_decision(game, "p1", {"type": "roll", "label": f"roll {i}", "dice": "1d6"}, game_rng(game, SEED),
                             at, SEED)
         raised = chain(game_id, game.version + len(new) + 1, new[-1].hash,
-                       raise_dispute(project_game(game, new, history), "p1", 2, "again"), at)
-        game = project_game(game, new + raised, history)
+                       raise_dispute(project_game(game, new), "p1", 2, "again"), at)
+        game = project_game(game, new + raised)
         events += new + raised
         ruled = chain(game_id, game.version + 1, game.head,
                       rule_dispute(game, raised[0].version, "upheld", "void", "umpire", 2, False, None), at)
-        game = project_game(game, ruled, history)
+        game = project_game(game, ruled)
         events += ruled
     return encode_record(build_record(events, SEED.hex()))
 

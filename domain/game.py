@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
@@ -92,6 +92,39 @@ class OpenDispute(msgspec.Struct, frozen=True):
     release: tuple[str, ...] = ()
 
 
+class PlayLog:
+    """The events a game folded into its rule state, newest first: each version of a game
+    adds one node to the log of the version before and shares the rest, so a game holds its
+    whole play at the cost of one node per event, and a void refolds from it with no store
+    at hand (issue 18: the fold stands on its own)."""
+
+    __slots__ = ("version", "data", "older")
+
+    def __init__(self, version: int, data: EventData, older: PlayLog | None):
+        self.version, self.data, self.older = version, data, older
+
+    def oldest_first(self) -> list[tuple[int, EventData]]:
+        found = []
+        node: PlayLog | None = self
+        while node is not None:
+            found.append((node.version, node.data))
+            node = node.older
+        found.reverse()
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        a, b = self, other
+        while a is not b:
+            if not isinstance(a, PlayLog) or not isinstance(b, PlayLog):
+                return False
+            if a.version != b.version or a.data != b.data:
+                return False
+            a, b = a.older, b.older
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class Game(msgspec.Struct, frozen=True):
     """A game as its events leave it. Small and immutable: safe to cache without copies."""
 
@@ -111,6 +144,7 @@ class Game(msgspec.Struct, frozen=True):
     abandon: tuple[str, ...] = ()  # seats that agreed to abandon
     forced_used: int = 0  # forced faces of a study fork already rolled
     played: bool = False  # a seat's decision has been recorded
+    log: PlayLog | None = None  # every event folded into the rule state, newest first (refolds a void)
 
     @property
     def rules(self) -> RuleSystem:
@@ -173,16 +207,18 @@ def rule_system_for(created: GameCreated) -> RuleSystem:
     return rules
 
 
-History = Callable[[int], list[Recorded]]  # upto -> the stored events 1..upto
+def apply(game: Game | None, event: Recorded) -> Game:
+    """Fold one stored event into the game."""
+    return advance(game, event, event.typed())
 
 
-def apply(game: Game | None, event: Recorded, history: History | None = None) -> Game:
-    """Fold one stored event into the game. ``history`` is needed only to fold a
-    DecisionsVoided (the state is refolded without the voided play)."""
-    return advance(game, event, event.typed(), history)
+def apply_void(game: Game, event: Recorded, state: Any) -> Game:
+    """Fold a DecisionsVoided whose resulting rule state the caller already holds (a
+    verifier's snapshot of the state before the voided play), without refolding."""
+    return advance(game, event, event.typed(), state)
 
 
-def advance(game: Game | None, event: Recorded, data: EventData, history: History | None = None) -> Game:
+def advance(game: Game | None, event: Recorded, data: EventData, voided_state: Any = None) -> Game:
     """Fold one stored event, already decoded as ``data``, into the game."""
     if game is None:
         if not isinstance(data, GameCreated):
@@ -193,6 +229,7 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
     changes: dict[str, Any] = {"version": event.version, "modified_on": event.timestamp, "head": event.hash}
     if event.type not in META_EVENTS:
         changes["state"] = game.rules.evolve(game.state, data)
+        changes["log"] = PlayLog(event.version, data, game.log)
     if not game.played and event.type == "DecisionTaken":
         changes["played"] = True
     match data:
@@ -212,11 +249,10 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
         case DisputeRuled(dispute=dispute):
             changes["disputes"] = tuple(d for d in game.disputes if d.id != dispute)
         case DecisionsVoided(from_version=start):
-            if history is None:
-                raise IncompatibleRecord("folding DecisionsVoided needs the game's history")
             voided = game.voided + ((start, event.version),)
             changes["voided"] = voided
-            changes["state"] = refold_state(game.created, history(event.version - 1), voided)
+            changes["state"] = (refold_state(game.created, game.log.oldest_first() if game.log else [], voided)
+                                if voided_state is None else voided_state)
         case FreezeReleaseAgreed(dispute=dispute, seat=seat):
             changes["disputes"] = tuple(
                 msgspec.structs.replace(d, release=tuple(sorted(set(d.release) | {seat}))) if d.id == dispute else d
@@ -229,19 +265,19 @@ def advance(game: Game | None, event: Recorded, data: EventData, history: Histor
     return msgspec.structs.replace(game, **changes)
 
 
-def refold_state(created: GameCreated, events: list[Recorded], voided: tuple[tuple[int, int], ...]) -> Any:
-    """The rule state from the start, leaving out every voided range of play."""
+def refold_state(created: GameCreated, played: list[tuple[int, EventData]],
+                 voided: tuple[tuple[int, int], ...]) -> Any:
+    """The rule state from the start over ``played`` (version, event) pairs, leaving out
+    every voided range of play."""
     rules = RULE_SYSTEMS[created.rules]
     state = rules.setup(created.scenario, tuple(created.seats), created.options)
     cuts = _merged(voided)
     firsts = [a for a, _ in cuts]
-    for event in events[1:]:
-        if event.type in META_EVENTS:
+    for version, data in played:
+        k = bisect.bisect_right(firsts, version) - 1
+        if k >= 0 and version < cuts[k][1]:  # inside a voided range
             continue
-        k = bisect.bisect_right(firsts, event.version) - 1
-        if k >= 0 and event.version < cuts[k][1]:  # inside a voided range
-            continue
-        state = rules.evolve(state, event.typed())
+        state = rules.evolve(state, data)
     return state
 
 
@@ -256,10 +292,10 @@ def _merged(ranges: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
     return out
 
 
-def project_game(game: Game | None, events: Iterable[Recorded], history: History | None = None) -> Game | None:
+def project_game(game: Game | None, events: Iterable[Recorded]) -> Game | None:
     """The eventsourcing projector: fold stored events from ``game`` (or from nothing)."""
     for event in events:
-        game = apply(game, event, history)
+        game = apply(game, event)
     return game
 
 

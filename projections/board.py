@@ -64,9 +64,8 @@ class Boards:
         """Fold from the checkpoint below ``version`` up to it, keeping the checkpoints passed."""
         start = self._below(points, version)
         game = points.games[start]
-        history = lambda upto: self._load(game_id, 0, upto)  # noqa: E731 - for DecisionsVoided
         for event in self._load(game_id, start, version):
-            game = apply(game, event, history)
+            game = apply(game, event)
             if event.version % self._every == 0 and event.version > points.top:
                 points.games[event.version] = game
                 points.top = event.version

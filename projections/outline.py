@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from domain.game import Game, History, Recorded, apply
+from domain.game import Game, Recorded, apply
 
 TURN_KEYS = ("turn", "round", "day")
 
@@ -38,13 +38,12 @@ def marks(view: Any) -> tuple[int | None, str | None]:
     return turn, phase if isinstance(phase, str) else None
 
 
-def sections(game: Game | None, events: Iterable[Recorded], history: History | None = None,
-             last: Section | None = None) -> tuple[Game | None, list[Section]]:
+def sections(game: Game | None, events: Iterable[Recorded], last: Section | None = None) -> tuple[Game | None, list[Section]]:
     """Fold ``events`` from ``game`` and list a Section wherever the turn or phase changes
     (after ``last``, the section the fold starts in). Returns the game at the end too."""
     out: list[Section] = []
     for event in events:
-        game = apply(game, event, history)
+        game = apply(game, event)
         turn, phase = marks(game.rules.view(game.state, None))
         if last is None or (turn, phase) != (last.turn, last.phase):
             last = Section(event.version, turn, phase)

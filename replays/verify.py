@@ -4,7 +4,7 @@ replay of the decisions through the rules. Names the first event or draw that fa
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime
 from uuid import UUID
 
@@ -19,11 +19,14 @@ from domain.game import (
     IncompatibleRecord,
     Recorded,
     apply,
+    apply_void,
     event_hash,
     game_rng,
     take_decision,
 )
 from domain.rng import NeedsSeed, RecordedRng, RecordMismatch, Rng
+from domain.creation import check_created
+from domain.errors import SetupRefused
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 from domain.seals import is_sealed_form
@@ -283,12 +286,15 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
     themselves are checked once the seed is known."""
     game_id = UUID(record.header.game)
     events = [from_record_event(game_id, e) for e in record.events]
-    history = lambda upto: events[:upto]  # noqa: E731 - the stored events 1..upto
     voids = _Voids(record.events)
     try:
         game: Game = voids.keep(apply(None, events[0]))
     except (IncompatibleRecord, UnknownEventType, msgspec.ValidationError, RuleViolation) as error:
         return [RecordProblem(1, None, f"cannot replay: {error}")]
+    try:
+        check_created(game.created)  # the checks the server made when it created the game
+    except SetupRefused as error:
+        return [RecordProblem(1, None, f"the rules refuse this creation: {error.code}: {error.message}")]
     seed_hex = seed.hex() if seed is not None else None
     expected_draw = 0
     i = 1
@@ -338,7 +344,7 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
             return [RecordProblem(at, None, f"replay produces {len(produced)} event(s) here; "
                                             f"the record has {len(block)}")]
         for e in block:
-            game = voids.fold(game, e, history)
+            game = voids.fold(game, e)
         i = j
     if seed is None:
         notes.append("the seed is not revealed yet: the chain and the legality of play were checked; "
@@ -362,9 +368,9 @@ class _Voids:
         self.states: dict[int, object] = {}  # version -> the rule state after it
         self.ranges: list[tuple[int, int]] = []  # (first voided version, version of its DecisionsVoided)
 
-    def fold(self, game: Game, event: Recorded, history: Callable[[int], list[Recorded]]) -> Game:
+    def fold(self, game: Game, event: Recorded) -> Game:
         if event.type != "DecisionsVoided":
-            return self.keep(apply(game, event, history))
+            return self.keep(apply(game, event))
         start = event.data["from_version"]
         for a, b in reversed(self.ranges):
             if b < start:
@@ -375,9 +381,8 @@ class _Voids:
         self.ranges.append((start, event.version))
         before = self.states.get(start - 1)
         if before is None:
-            return self.keep(apply(game, event, history))
-        # the domain folds the void (refolding nothing but GameCreated); the state is the snapshot's
-        return self.keep(msgspec.structs.replace(apply(game, event, lambda upto: history(1)), state=before))
+            return self.keep(apply(game, event))
+        return self.keep(apply_void(game, event, before))  # the domain folds the void; the state is the snapshot's
 
     def keep(self, game: Game) -> Game:
         """Snapshot the rule state after this version when a void starts right after it."""

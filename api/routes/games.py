@@ -15,7 +15,7 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
-from api.errors import Conflict, Illegal, Invalid
+from api.errors import Conflict, Invalid
 from api.http import MAX_INT, RECORD_DEPTH, bearer, doc, error_body, read_body, respond
 from api.live import Live
 from api.past_states import RenderedStates
@@ -23,6 +23,7 @@ from api.services.games import Games
 from api.wire.games import (
     CheckResult,
     CommandRequest,
+    CommandResponse,
     CreateGame,
     EventsPage,
     GameCreatedResponse,
@@ -32,11 +33,13 @@ from api.wire.games import (
     StateAt,
     TimelinePage,
 )
+from domain.rules.base import RuleViolation
 from replays.record import Record
 from replays.verify import Verdict, VerifyRequest
 
 GameId = Annotated[UUID, Path(description="The game's UUID")]
 KEEP_ALIVE_SECONDS = 15  # an idle live stream sends a comment this often
+COMMAND_EXAMPLE = {"seat": "alice", "command": {"type": "roll", "label": "opening roll", "dice": "2d6"}}
 GAME_EXAMPLE = {"rules": "open-table", "seats": {"alice": {"player": "Alice"}, "bob": {"player": "Bob"}}}
 
 
@@ -52,6 +55,17 @@ class LiveResponse(StreamingResponse):
             await super().__call__(scope, receive, send)
         finally:
             self._release()
+
+
+class CommandRouteResponse(Response):
+    """Hands a request that reached the framework to the command route itself (its body unread)."""
+
+    def __init__(self, route: Any) -> None:
+        self.route = route
+        self.background = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.route(scope, receive, send)
 
 
 def _last_event_id(value: str) -> int:
@@ -108,6 +122,27 @@ def games_router(settings: Settings) -> APIRouter:
         In a game with secrets (before its seed is revealed) only with that seat's token."""
         return respond(service(request).legal_commands(game_id, seat, bearer(authorization)))
 
+    @router.post("/games/{game_id}/commands", summary="Record a command",
+                 **doc(body=CommandRequest, response=CommandResponse, status=201,
+                       errors=(400, 401, 403, 404, 409, 413, 415, 422, 503), example=COMMAND_EXAMPLE))
+    async def post_command(
+        request: Request,
+        game_id: GameId,
+        authorization: Annotated[str | None, Header(description="Bearer <seat token>")] = None,
+        idempotency_key: Annotated[str | None, Header(
+            alias="Idempotency-Key", min_length=1, max_length=200,
+            description="A retry with the same key returns the first response and draws no new dice")] = None,
+        if_match: Annotated[str | None, Header(
+            alias="If-Match", pattern='^(W/)?"?[0-9]{1,18}"?$',
+            description="The expected version, when the body does not give expected_version")] = None,
+    ) -> Response:
+        """Record a seat's command (Bearer seat token). `expected_version` (or If-Match) gives 409
+        when stale; an `Idempotency-Key` retry returns the first response (with
+        `Idempotent-Replayed: true`) and draws no new dice."""
+        # The app answers this path ahead of the framework (api/command_route.py): this
+        # declaration is its OpenAPI entry, and hands any request that reaches it to that route.
+        return CommandRouteResponse(request.app.command_route)
+
     @router.post("/games/{game_id}/commands/check", **doc(body=CommandRequest, response=CheckResult,
                                                        errors=(400, 401, 403, 404, 413, 422)))
     async def check_command(request: Request, game_id: GameId,
@@ -118,7 +153,7 @@ def games_router(settings: Settings) -> APIRouter:
         body = await read_body(request, CommandRequest, settings.max_command_body)
         try:
             await run_in_threadpool(service(request).check, game_id, body, bearer(authorization))
-        except (Illegal, Conflict) as error:
+        except (RuleViolation, Conflict) as error:
             return respond(CheckResult(False, msgspec.json.decode(error_body(error))))
         return respond(CheckResult(True))
 

@@ -150,8 +150,7 @@ class Outlines:
             # A ruling's DecisionsVoided folds like any event (the board from it on is refolded
             # without the voided play; the versions before it stand as they were shown).
             newer = herald.store.stream(game_id, game.version if game else 0, head)
-            game, more = sections(game, newer, lambda upto: herald.store.stream(game_id, 0, upto),
-                                  found[-1] if found else None)
+            game, more = sections(game, newer, found[-1] if found else None)
             found = found + more
             with self._lock:
                 self._held[game_id] = (game, found)

@@ -19,7 +19,7 @@ from eventsourcing.persistence import IntegrityError
 
 from api import clock
 from api.committer import Committer, Decided
-from api.errors import Conflict, Forbidden, Illegal, Invalid, NotFound, Unauthorized
+from api.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from api.services.players import PlayerRegistry
 from api.services.secrets import Secrets
 from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id
@@ -27,8 +27,6 @@ from api.tokens import hash_token, new_token
 from api.wire.common import Head
 from api.wire.games import (
     MAX_KEY,
-    MAX_PLAYER_NAME,
-    SEAT_ID,
     AbandonRequest,
     AnnotationRequest,
     CommandRequest,
@@ -60,22 +58,29 @@ from domain.audit import (
     raise_dispute,
     rule_dispute,
 )
-from domain.events import BLOCK_STARTS, EventData, ForkRef, GameCreated, SeatInfo
+from domain.events import EventData, ForkRef
 from domain.game import (
     Game,
     IncompatibleRecord,
     Recorded,
     chain,
-    create_game,
     fingerprint,
     game_rng,
     project_game,
     resolve_decision,
 )
-from domain.randomness import commitment
+from domain.creation import (
+    check_fork,
+    check_fork_play,
+    check_sealed_fork,
+    copy_into,
+    first_events,
+    fork_seats,
+    game_created,
+    rest_of_block,
+)
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
-from domain.rules.registry import RULE_SYSTEMS
 from projections.board import Boards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
@@ -165,61 +170,15 @@ class Games:
         """Create a game. A fork also names its parent and copies the parent's events up to
         the fork's version (re-chained under the new id, with their original times).
         ``seat_token`` derives each seat's token (a tournament's games) instead of drawing it."""
-        rules = RULE_SYSTEMS.get(body.rules)
-        if rules is None:
-            raise Invalid(f"unknown rule system {body.rules!r}; known: {', '.join(sorted(RULE_SYSTEMS))}",
-                          code="unknown_rules")
-        scenario_id = body.scenario or next(iter(rules.scenarios))
-        try:
-            scenario = rules.scenario(scenario_id)
-        except RuleViolation as error:
-            raise Invalid(error.message, code=error.code) from None
-        seats = tuple(body.seats)
-        for seat, info in body.seats.items():
-            if not SEAT_ID.match(seat):
-                raise Invalid(f"seat id {seat!r}: lowercase letters, digits, '-' or '_', up to 32", code="bad_seat")
-            if not info.player.strip() or len(info.player) > MAX_PLAYER_NAME:
-                raise Invalid(f"seat {seat}: a player name of 1 to {MAX_PLAYER_NAME} characters", code="bad_player")
-        if not scenario.min_players <= len(seats) <= scenario.max_players:
-            raise Invalid(f"{rules.id} {scenario.id} takes {scenario.min_players} to {scenario.max_players} seats, "
-                          f"not {len(seats)}", code="wrong_seat_count")
-        if not rules.flexible_seats:
-            unknown = [s for s in seats if s not in scenario.seats]
-            if unknown:
-                raise Invalid(f"{rules.id} {scenario.id} seats are {', '.join(scenario.seats)}; "
-                              f"not {', '.join(unknown)}", code="unknown_seat")
-        if len(body.client_seed) > 500:
-            raise Invalid("client_seed is at most 500 characters", code="bad_client_seed")
-        if body.seed is not None:
-            try:
-                seed = bytes.fromhex(body.seed)
-            except ValueError:
-                raise Invalid("seed must be hex", code="bad_seed") from None
-            if not 16 <= len(seed) <= 64:
-                raise Invalid("seed must be 16 to 64 bytes of hex", code="bad_seed")
-        else:
-            seed = token_source.token_bytes(32)
+        created, seed = game_created(
+            body.rules, body.scenario, {seat: info.player for seat, info in body.seats.items()},
+            token_source.token_bytes(32) if body.seed is None else body.seed,
+            client_seed=body.client_seed, options=body.options,
+            study=body.seed is not None if study is None else study, tournament=body.tournament, fork=fork)
         game_id = uuid4()
-        created = GameCreated(
-            rules=rules.id,
-            rules_version=rules.version,
-            scenario=scenario.id,
-            data_hash=rules.data_hash(scenario.id, body.options),
-            seats={s: SeatInfo(player=i.player.strip()) for s, i in body.seats.items()},
-            seed_commitment=commitment(seed),
-            client_seed=body.client_seed,
-            options=body.options,
-            study=body.seed is not None if study is None else study,
-            tournament=body.tournament,
-            fork=fork,
-        )
         now = clock.now()
-        try:
-            events = create_game(game_id, created, now)
-        except RuleViolation as error:
-            raise Invalid(error.message, code=error.code, rule=error.rule, problems=error.problems) from None
-        for old in copy:  # sealed events stay sealed for the same seats, under this game's salts
-            events += chain(game_id, old.version, events[-1].hash, [old.typed()], old.timestamp, [old.readers], seed)
+        events = copy_into(game_id, first_events(game_id, created, now), copy, seed)
+        seats = tuple(body.seats)
         tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
         vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
                             {s: hash_token(t) for s, t in tokens.items()})
@@ -273,8 +232,9 @@ class Games:
             try:
                 decision = resolve_decision(game, body.seat, body.command, rng, now, seed, idempotency_key)
             except RuleViolation as error:
-                raise Illegal(self._frozen_detail(game) if error.code == "game_frozen" else error.message,
-                              code=error.code, rule=error.rule) from None
+                if error.code == "game_frozen":  # say how the freeze lifts
+                    raise RuleViolation(error.code, self._frozen_detail(game), error.rule) from None
+                raise
             after, events = decision.game, lapsed + decision.events
             return Decided(events, after, lambda: (self._response(after, events, body.seat), False))
 
@@ -352,11 +312,7 @@ class Games:
     def _replayed(self, game_id: UUID, first: int, seat: str) -> CommandResponse:
         """The response a keyed command first got: its block of events and the view after it."""
         stream = self.store.stream(game_id, first - 1)
-        events = [stream[0]]
-        for event in stream[1:]:
-            if event.type in BLOCK_STARTS:
-                break
-            events.append(event)
+        events = [stream[0], *rest_of_block(stream[1:])]
         return self._response(self.boards.at(game_id, events[-1].version), events, seat)
 
     # -- audit and study: annotations, disputes, rulings, abandonment, forks -----------------
@@ -364,20 +320,14 @@ class Games:
         """Run an audit command through the writer, like a seat's command."""
 
         def decide(game: Game) -> Decided:
-            try:
-                typed = produce(game)
-            except RuleViolation as error:
-                raise Illegal(error.message, code=error.code, rule=error.rule) from None
+            typed = produce(game)
             events = chain(game.id, game.version + 1, game.head, typed, clock.now())
-            after = project_game(game, events, self._history(game_id))
+            after = project_game(game, events)
             return Decided(events, after, lambda: MetaResponse(
                 after.version, [to_record_event(e) for e in events], Head(after.version, after.head)))
 
         self._warm(game_id)
         return self.committer.run(game_id, decide)
-
-    def _history(self, game_id: UUID) -> Callable[[int], list[Recorded]]:
-        return lambda upto: self.store.stream(game_id, 0, upto)
 
     def _actor(self, game_id: UUID, token: str | None) -> str:
         """Who a token speaks for: ``umpire`` (the admin or an umpire hook) or a seat."""
@@ -469,56 +419,29 @@ class Games:
         seat tokens would read every seat's secrets), and it starts with fresh dice (same dice
         would show the future)."""
         parent = self.game(game_id)
-        if not 1 <= body.version <= parent.version:
-            raise Invalid(f"fork from a version 1 to {parent.version}, not {body.version}", code="no_such_version")
-        if body.dice not in ("same", "fresh", "forced"):
-            raise Invalid("dice is 'same', 'fresh' or 'forced'", code="bad_dice_policy")
-        if body.forced and body.dice != "forced":
-            raise Invalid("forced faces go with dice 'forced'", code="bad_dice_policy")
+        check_fork(parent.version, body.version, body.dice, body.forced)
         secrets = self.secrets.game(game_id)
         public = parent.created.study or parent.seed is not None
-        prefix = self.store.stream(game_id, 1, body.version) + self._rest_of_block(game_id, body.version)
+        prefix = self.store.stream(game_id, 1, body.version)
+        prefix += rest_of_block(self.store.stream(game_id, body.version))
         version = prefix[-1].version if prefix else body.version
-        if body.dice == "same" and not public:
-            raise Conflict("'same' dice need the parent's seed: fork once the game has ended (or fork a study game)",
-                           code="seed_not_revealed")
-        if any(e.type in ("GameEnded", "SeedRevealed") for e in prefix):  # a fork gets its own commitment
-            raise Invalid("fork from a version before the game ended and its seed was revealed", code="fork_after_end")
-        if not public and any(e.readers for e in prefix):
+        if check_fork_play(prefix, body.dice, public):
             if not self.is_umpire(game_id, token):
                 raise Forbidden("the play up to that version holds sealed events: before the seed is revealed only "
                                 "an umpire may fork it (the fork's seat tokens read every seat's secrets)",
                                 code="hidden_information")
-            if body.dice == "forced":
-                raise Conflict("forced dice make a study game, whose record is public: fork play holding sealed "
-                               "events with fresh dice before the seed is revealed", code="hidden_information")
+            check_sealed_fork(body.dice)
             by = "admin" if self.secrets.is_admin(token) else "director"  # the look is recorded like an inspection
             self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
-        seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()}
-        if body.seats:
-            unknown = sorted(set(body.seats) - set(seats))
-            if unknown:
-                raise Invalid(f"no seat(s) {', '.join(unknown)} in this game", code="unknown_seat")
-            seats.update(body.seats)
+        fork_seats(parent.created.seats, body.seats)
+        seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()} | body.seats
         head = (prefix or self.store.stream(game_id, 0, 1))[-1].hash
         fork = ForkRef(str(game_id), version, body.dice, head=head, forced=list(body.forced))
         seed_hex = secrets.seed if body.dice == "same" else None
-        created = self.create(CreateGame(
+        return self.create(CreateGame(
             rules=parent.created.rules, scenario=parent.created.scenario, seats=seats,
             seed=seed_hex, client_seed=parent.created.client_seed, options=parent.created.options,
         ), fork=fork, study=body.dice != "fresh", copy=prefix)
-        return created
-
-    def _rest_of_block(self, game_id: UUID, version: int) -> list[Recorded]:
-        """The events after ``version`` caused by the same command (a decision's dice, a
-        ruling's effects): a fork takes a command's events whole, or its record could not
-        verify (the copied command would not produce what was copied)."""
-        rest = []
-        for event in self.store.stream(game_id, version):
-            if event.type in BLOCK_STARTS:
-                break
-            rest.append(event)
-        return rest
 
     def forks(self, game_id: UUID) -> list[GameRow]:
         self.game(game_id)
@@ -560,7 +483,7 @@ class Games:
                              game.rules.prompt(game.state, seat, players) if acting else None)
 
     def check(self, game_id: UUID, body: CommandRequest, token: str | None) -> None:
-        """Raise what recording ``body`` now would raise (Illegal, Conflict...), else return:
+        """Raise what recording ``body`` now would raise (a RuleViolation, a Conflict...), else return:
         the command is decided against a copy of the game with dice from a throwaway seed, so
         nothing is recorded and no draw of the game is used or revealed."""
         game = self.game(game_id)
@@ -575,8 +498,9 @@ class Games:
             resolve_decision(game, body.seat, body.command, SeededRng(bytes(32), game.id, "check", game.next_draw),
                              now, None)
         except RuleViolation as error:
-            raise Illegal(self._frozen_detail(game) if error.code == "game_frozen" else error.message,
-                          code=error.code, rule=error.rule) from None
+            if error.code == "game_frozen":  # say how the freeze lifts
+                raise RuleViolation(error.code, self._frozen_detail(game), error.rule) from None
+            raise
 
     def _to_act(self, game: Game) -> list[str]:
         """Who may act now, as the next command would find it: a freeze that has lapsed (no

@@ -18,7 +18,7 @@ import msgspec
 from eventsourcing.utils import get_topic
 
 from api import clock
-from api.errors import Conflict, Forbidden, HeraldError, Invalid, NotFound, Unauthorized
+from api.errors import Conflict, Forbidden, HeraldError, NotFound, Unauthorized
 from api.services.games import Games
 from api.services.secrets import Secrets, TournamentKeys, keys_id
 from api.store import HeraldStore
@@ -55,8 +55,6 @@ from domain.rules.registry import RULE_SYSTEMS
 from domain.tournaments.events import TournamentCreated, TournamentRecorded
 from domain.tournaments.model import (
     Tournament,
-    TournamentConflict,
-    TournamentInvalid,
     decide_adjust,
     decide_create,
     decide_forfeit,
@@ -163,12 +161,7 @@ class Tournaments:
     def _decide(self, tournament_id: UUID, decide, *args: Any) -> Tournament:
         with self._lock(tournament_id):
             t = self.tournament(tournament_id)
-            try:
-                events = decide(t, *args, clock.now())
-            except TournamentConflict as error:
-                raise Conflict(error.message, code=error.code) from None
-            except TournamentInvalid as error:
-                raise Invalid(error.message, code=error.code) from None
+            events = decide(t, *args, clock.now())
             if events:
                 self.games.save(*events)
             return self.tournament(tournament_id)
@@ -238,10 +231,7 @@ class Tournaments:
             rated=body.rated, director=body.director.strip()[:100], options=body.options,
         )
         tournament_id = uuid4()
-        try:
-            events = decide_create(tournament_id, created, clock.now())
-        except TournamentInvalid as error:
-            raise Invalid(error.message, code=error.code) from None
+        events = decide_create(tournament_id, created, clock.now())
         token = new_token()
         vault = TournamentKeys(keys_id(tournament_id), 1, events[0].timestamp, tournament_id,
                                director=hash_token(token))
@@ -252,12 +242,7 @@ class Tournaments:
         self.authorize_director(tournament_id, token)
         with self._lock(tournament_id):
             t = self.tournament(tournament_id)
-            try:
-                events = decide_register(t, body.name, body.seed, clock.now())
-            except TournamentConflict as error:
-                raise Conflict(error.message, code=error.code) from None
-            except TournamentInvalid as error:
-                raise Invalid(error.message, code=error.code) from None
+            events = decide_register(t, body.name, body.seed, clock.now())
             player_token = new_token()
             name = events[0].data["player"]
             vault = self.secrets.tournament_change(tournament_id, self.secrets.tournament(tournament_id), players={name: hash_token(player_token)})
@@ -284,10 +269,7 @@ class Tournaments:
         self.catch_up()
         with self._lock(tournament_id):
             t = self.tournament(tournament_id)
-            try:
-                plan = plan_round(t)
-            except TournamentConflict as error:
-                raise Conflict(error.message, code=error.code) from None
+            plan = plan_round(t)
             games: dict[int, str] = {}
             tokens: dict[str, dict[str, str]] = {}
             for table in plan.tables:
@@ -299,10 +281,7 @@ class Tournaments:
                 ), seat_token=self.secrets.derived_seat_token)
                 games[table.table] = made.id
                 tokens[made.id] = made.seat_tokens
-            try:
-                events = record_round(t, plan, games, clock.now())
-            except TournamentConflict as error:
-                raise Conflict(error.message, code=error.code) from None
+            events = record_round(t, plan, games, clock.now())
             self.games.save(*events)
             t = self.tournament(tournament_id)
         paired = t.rounds[plan.round - 1]

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any
 
 import msgspec
 
 from api.wire.common import Head, documented
+from domain.creation import MAX_PLAYER_NAME, SEAT_ID
 from domain.events import ForkRef, Outcome, SeatInfo, Target, TournamentRef
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
 from projections.timeline import TimelineEntry
 from replays.record import RecordEvent
 
-SEAT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-MAX_PLAYER_NAME = 100
 MAX_KEY = 200
 
 

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from domain.dice import DieKind
+from domain.errors import DomainError
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.words import NO_NAMES, Names, plural  # noqa: F401 - plural: for labels.py
@@ -49,16 +50,9 @@ State = TypeVar("State")
 Command = TypeVar("Command")
 
 
-class RuleViolation(Exception):
+class RuleViolation(DomainError):
     """A command the rules refuse: a stable ``code``, a human ``message`` and the rulebook
     ``rule`` (section) it breaks. Raising one leaves the record unchanged."""
-
-    def __init__(self, code: str, message: str, rule: str | None = None, problems: list[str] | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rule = rule
-        self.problems = problems or []  # every problem found, when there are several (owner data)
 
 
 # Violation codes shared by every rule system (STYLE.md, "What this adds up to").
@@ -88,7 +82,6 @@ class RuleSystem(Generic[State, Command]):
     scenarios: ClassVar[dict[str, Scenario]]
     die_kinds: ClassVar[dict[str, DieKind]]
     command_type: ClassVar[Any]  # a tagged union of frozen msgspec Structs, tag field "type"
-    state_type: ClassVar[type]
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
     # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that

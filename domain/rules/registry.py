@@ -22,7 +22,3 @@ RULE_SYSTEMS: dict[str, RuleSystem] = {
     )
 }
 
-
-def rule_system(system_id: str) -> RuleSystem:
-    """The registered rule system ``system_id``; KeyError when there is none."""
-    return RULE_SYSTEMS[system_id]

@@ -14,6 +14,7 @@ from uuid import UUID
 
 import msgspec
 
+from domain.errors import DomainError, NotNow
 from domain.events import Outcome
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
@@ -53,16 +54,14 @@ KNOCKOUT_BYE_POINTS = 1.0
 REST_BYE_POINTS = 0.0  # a round robin's odd player out: everyone rests once
 
 
-class TournamentInvalid(Exception):
+class TournamentInvalid(DomainError):
     """A request the tournament rules refuse as malformed: a stable code and a message."""
 
     def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
 
 
-class TournamentConflict(TournamentInvalid):
+class TournamentConflict(TournamentInvalid, NotNow):
     """A request that does not fit the tournament's current state (e.g. a round unfinished)."""
 
 

@@ -45,7 +45,6 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     }
     die_kinds = {"d20": D20}
     command_type = DobCommand
-    state_type = DobState
     view_type = board.DobView
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash

@@ -31,10 +31,6 @@ def pack(counts: Sequence[int]) -> int:
     return sum(c * p for c, p in zip(counts, _POW))
 
 
-def unpack(code: int) -> tuple[int, ...]:
-    return tuple(code // p % 5 for p in _POW)
-
-
 def comparison_key(counts: Sequence[int]) -> tuple:
     """The comparison chain as a tuple compared left to right:
 

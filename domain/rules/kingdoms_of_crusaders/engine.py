@@ -62,7 +62,6 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     }
     die_kinds = FIRST_PLAYER_DICE
     command_type = KocCommand
-    state_type = KocState
     package_dir = PACKAGE
     owner_data_option = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
 

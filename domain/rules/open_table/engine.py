@@ -41,7 +41,6 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     }
     die_kinds = STANDARD_DICE
     command_type = OpenTableCommand
-    state_type = OpenTableState
     flexible_seats = True
     package_dir = PACKAGE
 

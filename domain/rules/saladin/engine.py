@@ -56,7 +56,6 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     }
     die_kinds = {"saladin-combat": STANDARD_DICE["saladin-combat"]}
     command_type = SaladinCommand
-    state_type = SaladinState
     package_dir = PACKAGE
     owner_data_option = "cards"
 

@@ -71,10 +71,6 @@ def side(seat: Any) -> str:
     return SIDES.get(str(seat), str(seat))
 
 
-def the(seat: Any) -> str:
-    return f"the {side(seat)}" if seat in SIDES else str(seat)
-
-
 def banner(banner_id: Any) -> str:
     return BANNERS.get(str(banner_id), str(banner_id))
 

@@ -57,7 +57,6 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     }
     die_kinds = DIE_KINDS
     command_type = SalineCommand
-    state_type = SalineState
     package_dir = PACKAGE
     owner_data_option = "cards"  # the owner's printed components; their hash is the game's data_hash
 

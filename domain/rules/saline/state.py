@@ -71,8 +71,5 @@ class SalineState(msgspec.Struct, frozen=True):
     shown: bool = False
     result: Outcome | None = None
 
-    def liards_reserve(self, total: int) -> int:
-        return total - sum(self.liards.values())
-
     def colour(self, oeillet: str) -> str:
         return self.cat.oeillets[oeillet]

@@ -40,7 +40,6 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     }
     die_kinds = {"d6": STANDARD_DICE["d6"]}
     command_type = SaxonCommand
-    state_type = SaxonState
     package_dir = PACKAGE
     owner_data_option = "map"
     legal_complete = True  # every accepted command is listed or described (tests/rules/saxon_shore/test_legal_complete.py)
