@@ -122,9 +122,11 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
                                             freeze_lapse_seconds=settings.freeze_lapse_seconds)
         if owned:
             attach_live(app.state)
+        app.state.herald.tournaments.follower.start()  # tournament results, in the background
         try:
             yield
         finally:
+            app.state.herald.tournaments.follower.close()
             close_analyses(app.state)
             await app.state.live.close()
             if owned:

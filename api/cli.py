@@ -368,6 +368,9 @@ def _check_owner_data(args: argparse.Namespace) -> int:
     except msgspec.DecodeError as error:
         print(f"{args.file}: not JSON: {error}")
         return 1
+    except RecursionError:
+        print(f"{args.file}: its JSON nests too deep")
+        return 1
     if args.rules is not None and args.rules not in RULE_SYSTEMS:
         sys.exit(f"herald: no rule system {args.rules!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
     systems = [RULE_SYSTEMS[args.rules]] if args.rules else [r for _, r in sorted(RULE_SYSTEMS.items())
@@ -444,6 +447,8 @@ def _decode(path: Path, raw: bytes):
         return decode_record(raw)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         sys.exit(f"herald: {path} is not a Herald record: {error}")
+    except RecursionError:
+        sys.exit(f"herald: {path} is not a Herald record: its JSON nests too deep")
 
 
 def _load(path: Path):

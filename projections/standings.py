@@ -79,8 +79,8 @@ class TournamentResults(TrackedProjection):
 
     def list(self, *, rules: str | None = None, after: int | None = None,
              limit: int = 50) -> tuple[list[TournamentRow], int | None]:
-        """A page of tournaments, newest first, and the cursor of the next page (or None)."""
-        self.catch_up()
+        """A page of tournaments, newest first, and the cursor of the next page (or None), as
+        far as the results process has caught up (it runs in the background: a read never runs it)."""
         where: list[str] = ["1 = 1"]
         params: dict[str, Any] = {"limit": limit + 1}
         if rules is not None:

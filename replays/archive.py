@@ -63,7 +63,7 @@ def is_archive(raw: bytes) -> bool:
     """Whether a JSON document says it is a tournament archive."""
     try:
         return msgspec.json.decode(raw, type=_Probe).format.startswith("herald-tournament-archive/")
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):  # too deep: not an archive either
         return False
 
 
@@ -199,7 +199,7 @@ def report(raw: bytes) -> tuple[int, list[str]]:
     """``herald replay verify`` on an archive: the exit code and the lines to print."""
     try:
         archive = decode_archive(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as error:
         return 2, [f"herald: not a Herald tournament archive: {error}"]
     verdict = verify_archive(archive)
     lines = [f"note: {n}" for n in verdict.notes]

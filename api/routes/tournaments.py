@@ -72,7 +72,7 @@ def list_tournaments(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Response:
     """Every tournament, newest first."""
-    rows, cursor = service(request).results.list(rules=rules, after=after, limit=limit)
+    rows, cursor = service(request).list(rules, after, limit)
     return respond(TournamentsPage(rows, cursor))
 
 

@@ -20,6 +20,7 @@ from eventsourcing.utils import get_topic
 from api import clock
 from api.errors import Conflict, Forbidden, HeraldError, NotFound, Unauthorized
 from api.services.games import Games
+from api.services.results import ResultsFollower
 from api.services.secrets import Secrets, TournamentKeys, keys_id
 from api.store import HeraldStore
 from api.tokens import hash_token, new_token
@@ -69,7 +70,7 @@ from domain.tournaments.model import (
 from domain.tournaments.standings import crosstable, standings
 from projections.ratings import CASUAL, TOURNAMENT, UNRATED, Ratings
 from projections.sql import Database
-from projections.standings import TournamentResults
+from projections.standings import TournamentResults, TournamentRow
 from replays.archive import TournamentArchive, build_archive, to_archive_event
 from replays.record import Record
 
@@ -86,6 +87,7 @@ class Tournaments:
         self.results = TournamentResults(db, lambda start, limit: self._log(start, limit, topics), self._on_game_event)
         rated = [get_topic(Recorded), get_topic(SeatClaimed)]
         self.ratings = Ratings(db, lambda start, limit: self._log(start, limit, rated), self._game_info)
+        self.follower = ResultsFollower(self.results.catch_up, lambda: self.store.recorder.max_notification_id() or 0)
         self._locks = [threading.RLock() for _ in range(32)]
         self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -218,7 +220,14 @@ class Tournaments:
         return created, CASUAL
 
     def catch_up(self) -> None:
+        """Run the results process now: a write that plans from the results (pairing the next
+        round, a forfeit) brings them in first itself."""
         self.results.catch_up()
+
+    def settled(self) -> None:
+        """Before a read: the results process has caught up with what is written by now (it
+        runs in the background; the read never runs it)."""
+        self.follower.settle()
 
     # -- commands ---------------------------------------------------------------------------------
     def create(self, body: CreateTournament) -> TournamentCreatedResponse:
@@ -294,7 +303,7 @@ class Tournaments:
 
     # -- reads ---------------------------------------------------------------------------------------
     def summary(self, tournament_id: UUID) -> TournamentSummary:
-        self.catch_up()
+        self.settled()
         return self._summary(self.tournament(tournament_id))
 
     def _summary(self, t: Tournament) -> TournamentSummary:
@@ -309,7 +318,7 @@ class Tournaments:
         )
 
     def round(self, tournament_id: UUID, number: int) -> RoundInfo:
-        self.catch_up()
+        self.settled()
         t = self.tournament(tournament_id)
         if not 1 <= number <= t.current_round:
             raise NotFound(f"round {number} has not been paired; rounds paired: {t.current_round}",
@@ -319,7 +328,7 @@ class Tournaments:
     def my_games(self, tournament_id: UUID, token: str | None) -> MyGames:
         self.tournament(tournament_id)
         player = self.player_of(tournament_id, token)
-        self.catch_up()
+        self.settled()
         t = self.tournament(tournament_id)
         keys = self.secrets.tournament(tournament_id)
         games = []
@@ -335,24 +344,24 @@ class Tournaments:
         return MyGames(player, games)
 
     def standings(self, tournament_id: UUID) -> StandingsBody:
-        self.catch_up()
+        self.settled()
         t = self.tournament(tournament_id)
         return StandingsBody(str(t.id), t.status(), t.current_round, Head(t.version, t.head), standings(t))
 
     def crosstable(self, tournament_id: UUID) -> CrosstableBody:
-        self.catch_up()
+        self.settled()
         t = self.tournament(tournament_id)
         return CrosstableBody(str(t.id), t.current_round, Head(t.version, t.head), crosstable(t))
 
     def events(self, tournament_id: UUID, after: int = 0, limit: int = 100) -> TournamentEventsPage:
-        self.catch_up()
+        self.settled()
         t = self.tournament(tournament_id)
         stream = list(self.store.events.get(tournament_id, gt=after or None, limit=limit))
         last = stream[-1].version if stream else after
         return TournamentEventsPage([to_archive_event(e) for e in stream], last if last < t.version else None)
 
     def game_ids(self, tournament_id: UUID) -> list[str]:
-        self.catch_up()
+        self.settled()
         t = self.tournament(tournament_id)
         return [x.game for paired in t.rounds for x in paired.tables]
 
@@ -361,17 +370,22 @@ class Tournaments:
             yield self.games.record(UUID(game))
 
     def archive(self, tournament_id: UUID) -> TournamentArchive:
-        self.catch_up()
+        self.settled()
         t = self.tournament(tournament_id)
         stream = list(self.store.events.get(tournament_id, lte=t.version))
         return build_archive(stream, list(self.records(tournament_id)))
 
+    def list(self, rules: str | None, after: int | None, limit: int) -> tuple[list[TournamentRow], int | None]:
+        """A page of tournaments, newest first, and the cursor of the next page."""
+        self.settled()
+        return self.results.list(rules=rules, after=after, limit=limit)
+
     def player(self, name: str) -> PlayerProfile:
-        self.catch_up()
+        self.settled()
         return PlayerProfile(name, self.ratings.of_player(name))
 
     def leaderboard(self, rules: str, scenario: str, limit: int) -> Leaderboard:
-        self.catch_up()
+        self.settled()
         return Leaderboard(rules, scenario, self.ratings.leaderboard(rules, scenario, limit))
 
 

@@ -163,3 +163,19 @@ def test_the_cli_reads_a_record_from_a_fifo_whose_writer_comes_late(client, reco
 def test_the_cli_refuses_a_folder(tmp_path):
     code, said = herald_cli("replay", "verify", str(tmp_path))
     assert code != 0 and "folder" in said
+
+
+@pytest.mark.parametrize("where", ["beside the events", "in an event's data"])
+def test_the_cli_says_a_record_nests_too_deep_without_a_traceback(tmp_path, where):
+    """README: a file that is not a record is "a one-line error and exit code 1 or 2"; JSON
+    nested 5,000 deep made msgspec raise RecursionError, which came out as a traceback."""
+    deep = "[" * 5000 + "]" * 5000
+    text = ('{"events": [], "x": ' + deep + "}" if where == "beside the events" else
+            '{"events": [{"version": 1, "type": "GameCreated", "data": {"a": ' + deep + '}, "hash": "x", '
+            '"prev_hash": ""}]}')
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    for args in (("replay", "verify"), ("replay", "show"), ("analyse",), ("rules", "check")):
+        code, said = herald_cli(*args, str(path))
+        assert code in (1, 2) and len(said.strip().splitlines()) == 1, (args, said)
+        assert where == "beside the events" or "nests too deep" in said, (args, said)

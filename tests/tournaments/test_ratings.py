@@ -86,10 +86,12 @@ def test_ratings_and_the_tournament_list_rebuild_from_zero_to_the_same(herald):
         herald.games.command(UUID(game.id), CommandRequest(seat, {"type": "end", "outcome": {"winner": "p2"}}),
                        game.seat_tokens[seat])
     tournaments.create(CreateTournament(name="Cup", rules="open-table", format="swiss", rounds=1))
+    tournaments.catch_up()  # what the app's background follower does
     before = (tournaments.player("Ann"), tournaments.results.list()[0])
     seen: list[int] = []
     tournaments.ratings.rebuild(seen.append)
     tournaments.results.rebuild(seen.append)
+    tournaments.catch_up()
     assert (tournaments.player("Ann"), tournaments.results.list()[0]) == before
     assert before[0].ratings[0].games == 1 and len(before[1]) == 1
     assert seen and all(n > 0 for n in seen) and sum(seen) <= 2 * herald.store.recorder.max_notification_id()
