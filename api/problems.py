@@ -205,7 +205,6 @@ def catalogue() -> dict[str, ProblemType]:
             sites.setdefault(code, []).append(site)
         statuses.setdefault(code, status)
     prefixes = {system.id: system for system in RULE_SYSTEMS.values()}
-    prefixes.update({system.id.replace("-", "_"): system for system in RULE_SYSTEMS.values()})
     out = {}
     for code in sorted(statuses):
         system = prefixes.get(code.partition(".")[0]) if "." in code else None

@@ -56,3 +56,18 @@ def test_rule_code_reads_no_clock_random_or_environment():
         text = path.read_text()
         for call in ("datetime.now", "datetime.utcnow", "date.today", "uuid4(", "os.environ"):
             assert call not in text, f"{path.relative_to(ROOT)} calls {call}"
+
+
+LAYOUT = ("commands.py", "state.py", "events.py", "rules.py", "evolve.py", "view.py", "narrate.py", "data.py",
+          "labels.py", "engine.py", "RULES_NOTES.md")
+
+
+def test_every_rule_system_has_the_standard_modules():
+    """One package layout for every rule system (issue 18; PROTOCOL's list): rules.py holds decide
+    and its helpers, more modules are allowed beside it, none of these is missing."""
+    rules = ROOT / "domain" / "rules"
+    systems = sorted(p for p in rules.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert len(systems) == 6
+    for system in systems:
+        missing = [name for name in LAYOUT if not (system / name).is_file()]
+        assert not missing, f"{system.relative_to(ROOT)} lacks {', '.join(missing)}"

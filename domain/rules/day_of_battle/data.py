@@ -318,3 +318,19 @@ class ScenarioFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rena
 
 SCENARIOS = {s.id: s for s in msgspec.json.decode((PACKAGE / SCENARIOS_FILE).read_bytes(),
                                                   type=ScenarioFile).scenarios}
+
+
+def _profile_names() -> dict[str, str]:
+    """``"crusaders/knights-bohemond"`` → ``"Mounted knights of Bohemond"``: every leader and unit
+    of the scenarios' armies by its name on the Army Profile (``armies.json``), keyed as the
+    record refers to it (seat/id). An owner's own profiles (option ``armies``) are not in here."""
+    names: dict[str, str] = {}
+    for scenario in SCENARIOS.values():
+        for place in scenario.seats:
+            army = ARMIES[place.army]
+            for profile in (*army.leaders, *army.units):
+                names[f"{place.seat}/{profile.id}"] = profile.name
+    return names
+
+
+PROFILE_NAMES = _profile_names()

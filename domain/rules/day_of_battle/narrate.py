@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.day_of_battle.data import card_name
+from domain.rules.day_of_battle.data import PROFILE_NAMES, card_name
 
 
 def who(ref: Any) -> str:
-    """``"crusaders/knights-bohemond"`` → ``"knights-bohemond (crusaders)"``, readably."""
+    """``"crusaders/knights-bohemond"`` → ``"Mounted knights of Bohemond (crusaders)"``: the name on
+    the Army Profile; a leader or unit not on the profiles of ``armies.json`` (an owner's own
+    profiles) by its id, readably."""
     if not isinstance(ref, str) or "/" not in ref:
         return str(ref)
     seat, local = ref.split("/", 1)
-    return f"{local.replace('-', ' ')} ({seat.replace('-', ' ')})"
+    name = PROFILE_NAMES.get(ref) or local.replace("-", " ")
+    return f"{name} ({seat.replace('-', ' ')})"
 
 
 def _plural(n: int, word: str) -> str:

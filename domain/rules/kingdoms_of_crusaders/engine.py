@@ -1,6 +1,6 @@
 """The Kingdoms of Crusaders: the rule system behind the interface of :mod:`domain.rules.base`.
 
-What is legal and what happens live in :mod:`.play`; armies and the comparison chain in
+What is legal and what happens live in :mod:`.rules`; armies and the comparison chain in
 :mod:`.armies`; the fold in :mod:`.evolve`; the board for people and clients in :mod:`.view`;
 the components in the data files (``location.json``, ``units.json``).
 """
@@ -14,7 +14,7 @@ import msgspec
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
-from domain.rules.kingdoms_of_crusaders import narrate, play
+from domain.rules.kingdoms_of_crusaders import narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
 from domain.rules.kingdoms_of_crusaders.commands import KocCommand
 from domain.rules.kingdoms_of_crusaders.data import (
@@ -87,19 +87,19 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
 
     def to_act(self, state: KocState) -> list[str]:
         """p1 prepares the game; then the player whose turn it is; nobody once it is over."""
-        return play.to_act(state)
+        return rules.to_act(state)
 
     def legal_commands(self, state: KocState, seat: str) -> list[KocCommand]:
         """Every command ``seat`` may send now, each exactly one that decide accepts."""
-        return play.legal(state, seat)
+        return rules.legal(state, seat)
 
     def decide(self, state: KocState, seat: str, command: KocCommand, rng: Rng) -> list[EventData]:
         """Check the command, then play it out: draws, territories won, the next turn, the end."""
-        return play.decide(state, seat, command, rng)
+        return rules.decide(state, seat, command, rng)
 
     def evolve(self, state: KocState, event: EventData) -> KocState:
         """Fold one event: the only way state changes."""
-        return play.evolve(state, event)
+        return rules.evolve(state, event)
 
     def outcome(self, state: KocState) -> Outcome | None:
         """Set when the last victory marker is placed."""

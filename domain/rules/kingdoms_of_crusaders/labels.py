@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.rules.base import default_label, plural
 from domain.rules.kingdoms_of_crusaders.data import HAND, NAMES, SECTOR_CAPACITY, symbols
-from domain.rules.kingdoms_of_crusaders.play import to_act
+from domain.rules.kingdoms_of_crusaders.rules import to_act
 from domain.rules.kingdoms_of_crusaders.state import KocState
 
 

@@ -9,7 +9,7 @@ import msgspec
 
 from domain.rules.kingdoms_of_crusaders.armies import counts_of, squads
 from domain.rules.kingdoms_of_crusaders.data import NAMES, SECTOR_CAPACITY, TERRITORIES, symbols
-from domain.rules.kingdoms_of_crusaders.play import to_act
+from domain.rules.kingdoms_of_crusaders.rules import to_act
 from domain.rules.kingdoms_of_crusaders.state import KocState
 
 

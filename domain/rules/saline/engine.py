@@ -1,6 +1,6 @@
 """Saline: the rule system behind the interface of :mod:`domain.rules.base`.
 
-What is legal lives in :mod:`.play`; what happens in :mod:`.turn`; the fold in :mod:`.evolve`;
+What is legal lives in :mod:`.legality`; what happens in :mod:`.rules`; the fold in :mod:`.evolve`;
 the board for people and clients in :mod:`.view`; the components in ``cards.json`` (a labelled
 reconstruction, replaceable by the owner's printed data: option ``cards``).
 """
@@ -14,7 +14,7 @@ import msgspec
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
-from domain.rules.saline import narrate, play, turn
+from domain.rules.saline import legality, narrate, rules
 from domain.rules.saline import view as board
 from domain.rules.saline.commands import Discard, SalineCommand
 from domain.rules.saline.data import (
@@ -35,7 +35,7 @@ class SalineOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 def opening(seats: tuple[str, ...], options: SalineOptions) -> SalineState:
     cat = CATALOGUE if options.cards is None else catalogue(validate(options.cards))
     state = SalineState(seats=seats, cat=cat)
-    given = set(turn.greens(state).values())
+    given = set(rules.greens(state).values())
     return msgspec.structs.replace(
         state,
         oeillet_deck=tuple(o for o in sorted(cat.oeillets) if o not in given),
@@ -78,13 +78,13 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
         return opening(tuple(seats), opts)
 
     def to_act(self, state: SalineState) -> list[str]:
-        return play.to_act(state)
+        return legality.to_act(state)
 
     def legal_commands(self, state: SalineState, seat: str) -> list[SalineCommand]:
-        return play.legal(state, seat)
+        return legality.legal(state, seat)
 
     def decide(self, state: SalineState, seat: str, command: SalineCommand, rng: Rng) -> list[EventData]:
-        return turn.decide(state, seat, command, rng)
+        return rules.decide(state, seat, command, rng)
 
     def evolve(self, state: SalineState, event: EventData) -> SalineState:
         return evolve(state, event)

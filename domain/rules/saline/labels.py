@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.rules.base import default_label, plural
-from domain.rules.saline.play import to_act
+from domain.rules.saline.legality import to_act
 from domain.rules.saline.state import SalineState
 
 PLACES = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east", "S": "south", "SW": "south-west",

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from domain.rules.saline.data import LIARDS, POSITIONS, SALT_CUBES
-from domain.rules.saline.play import reserve_liards, to_act
+from domain.rules.saline.legality import reserve_liards, to_act
 from domain.rules.saline.state import SalineState
 from domain.rules.words import plural
 

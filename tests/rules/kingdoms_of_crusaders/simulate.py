@@ -12,7 +12,7 @@ import msgspec
 from domain.game import Game, project_game, take_decision
 from domain.rules.base import RuleViolation
 from domain.rules.kingdoms_of_crusaders.data import HAND, SECTOR_CAPACITY, TERRITORIES
-from domain.rules.kingdoms_of_crusaders.play import dominates
+from domain.rules.kingdoms_of_crusaders.rules import dominates
 from domain.rules.kingdoms_of_crusaders.state import KocState
 from tests.rules.kingdoms_of_crusaders.helpers import KOC, NOW, FastRng, new_game
 

@@ -16,7 +16,7 @@ from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.kingdoms_of_crusaders import events as ev
 from domain.rules.kingdoms_of_crusaders.data import NAMES, PACKAGE, TERRITORIES
-from domain.rules.kingdoms_of_crusaders.play import final_outcome
+from domain.rules.kingdoms_of_crusaders.rules import final_outcome
 from tests.rules.kingdoms_of_crusaders.helpers import (
     KOC, NOW, SEED, legal, new_game, place, play, position, prepared, refused,
 )
@@ -378,7 +378,7 @@ def test_narration_never_names_a_drawn_card_and_the_text_board_shows_no_hand():
 def test_points_standing_incomplete_armies_and_shared_places():
     """Reading 11: an army not complete at the end is compared as it stands; a complete army ranks
     before an equal incomplete one; two equal armies never completed share their place."""
-    from domain.rules.kingdoms_of_crusaders.play import standing
+    from domain.rules.kingdoms_of_crusaders.rules import standing
     game = position(prepared(4), {"p1": {1: ["banner"] * 4}, "p2": {1: ["lance", "lance"]},
                                   "p3": {1: ["lance", "lance"]}, "p4": {1: ["lance", "lance", "bow", "sword"]}})
     assert standing(game.state, 1) == [["p1"], ["p4"], ["p2", "p3"]]

@@ -12,7 +12,7 @@ import pytest
 
 from domain.rules.base import RuleViolation
 from domain.rules.saline.events import CardResolved, GabelleMoved, LiardsPaid, SaltMoved, SaltProduced
-from domain.rules.saline.turn import collections
+from domain.rules.saline.rules import collections
 from tests.rules.saline.helpers import SALINE, act, legal, refused, started, types, with_state
 
 

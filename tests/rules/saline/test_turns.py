@@ -12,7 +12,7 @@ from domain.rules.saline.events import (
     GabelleMoved, HandLimitDiscard, MarketReplenished, ObjectiveClaimed,
     SaltProduced, WeatherRead,
 )
-from domain.rules.saline.turn import collections
+from domain.rules.saline.rules import collections
 from tests.rules.saline.helpers import SALINE, Scripted, act, legal, new_game, refused, started, types, with_state
 
 

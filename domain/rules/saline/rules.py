@@ -1,7 +1,7 @@
 """What happens: set-up, the morning (market, météo, production), the day actions, cards and their
 answers resolved in the rulebook's order (gabelle, cost, effect), the night draw, objectives
 claimed as soon as met, the end of the game and the scoring. Every decision goes through
-:func:`decide`, which checks it first (:func:`.play.check`)."""
+:func:`decide`, which checks it first (:func:`.legality.check`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from domain.rules.saline.data import (
     START_LIARDS, START_SALT, TURNED, Effect, weather_face,
 )
 from domain.rules.saline.evolve import RESERVE, evolve
-from domain.rules.saline.play import (
+from domain.rules.saline.legality import (
     DIFFERENT_COLOURS, SAME_COLOUR, check, effect_of, in_turn_order, reserve_liards,
 )
 from domain.rules.saline.state import Play, SalineState

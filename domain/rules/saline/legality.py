@@ -1,6 +1,6 @@
-"""What is legal and what happens in Saline: set-up, the day (morning, day, night), the actions,
-event cards and favours with their answers, objectives, the end and the scoring. ``legal`` and
-``decide`` share :func:`check`, so a listed command is exactly an accepted one."""
+"""What is legal in Saline: who acts, the checks every command goes through (set-up, the day,
+the actions, event cards and favours with their answers, objectives, the end). ``legal`` and
+:func:`.rules.decide` share :func:`check`, so a listed command is exactly an accepted one."""
 
 from __future__ import annotations
 

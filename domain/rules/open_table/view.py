@@ -1,0 +1,55 @@
+"""The open table for people and clients: the view of one seat (or a spectator) and a text board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.events import Outcome
+from domain.rules.open_table.state import OpenTableState, cards_in_hand
+from domain.rules.words import plural
+
+
+def view(state: OpenTableState, seat: str | None) -> dict[str, Any]:
+    """Everything on the table is open but the hands: ``seat`` sees its own hand, every
+    other hand is a count, until the end reveals them all. Deck orders are never in the state."""
+    return {
+        "seats": list(state.seats),
+        "decisions": state.decisions,
+        "rolls": state.rolls,
+        "dice": sorted(state.dice),
+        "decks": {
+            name: {"size": len(d.cards), "left": d.left, "drawn": list(d.drawn),
+                   "shuffled": d.shuffle is not None}
+            for name, d in sorted(state.decks.items())
+        },
+        "hands": {s: cards_in_hand(state, s) if s == seat or state.ended else len(h)
+                  for s, h in sorted(state.hands.items())},
+        "played": [{"seat": s, "card": c} for s, c in state.played],
+        "face_down": dict(sorted(state.face_down.items())),
+        "end_proposals": {s: msgspec.to_builtins(o) for s, o in sorted(state.proposals.items())},
+        "ended": msgspec.to_builtins(state.ended),
+    }
+
+def render_text(state: OpenTableState) -> str:
+    lines = [f"Open table — seats: {', '.join(state.seats)}",
+             f"decisions: {state.decisions}   rolls: {state.rolls}"]
+    for name, d in sorted(state.decks.items()):
+        shown = " ".join(d.drawn[-10:]) or "-"
+        lines.append(f"deck {name}: {d.left}/{len(d.cards)} left; last drawn face up: {shown}")
+    for seat, hand in sorted(state.hands.items()):  # a spectator's board: hands as counts
+        shown = " ".join(cards_in_hand(state, seat)) if state.ended else plural(len(hand), "card")
+        lines.append(f"{seat}'s hand: {shown}; face down: {state.face_down.get(seat, 0)}")
+    if state.played:
+        lines.append("played: " + " ".join(f"{s}:{c}" for s, c in state.played[-10:]))
+    for seat, outcome in sorted(state.proposals.items()):
+        lines.append(f"{seat} proposes to end: {describe_outcome(outcome)}")
+    if state.ended:
+        lines.append(f"ENDED: {describe_outcome(state.ended)}")
+    return "\n".join(lines)
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    result = "draw" if outcome.draw else f"{outcome.winner} wins"
+    return f"{result} ({outcome.reason})" if outcome.reason else result
