@@ -14,7 +14,7 @@ import pytest
 from analysis import pool
 from analysis.pool import Analyst, Busy
 from tests.analysis.test_routes import SEATS, play
-from tests.conftest import new_game
+from tests.conftest import ADMIN_TOKEN, new_game
 
 
 def test_a_job_beyond_the_bound_is_refused_and_the_running_one_still_answered(monkeypatch):
@@ -41,10 +41,11 @@ def test_the_route_answers_503_analysis_busy_with_retry_after(client, monkeypatc
     game = new_game(client, "saladin", SEATS, scenario="hattin")
     play(client, game, random.Random(4), steps=6)
     fork = client.post(f"/games/{game['id']}/fork", json={"version": 5, "dice": "fresh"}).json()
+    umpire = {"Authorization": f"Bearer {ADMIN_TOKEN}"}  # the parent is still played: the umpire studies its fork
     monkeypatch.setattr(pool, "RUNNING_JOBS", 0)
     for url in (f"/games/{fork['id']}/analysis", f"/games/{fork['id']}/analysis/1/commands"):
-        refused = client.get(url, params={"rollouts": 2})
+        refused = client.get(url, params={"rollouts": 2}, headers=umpire)
         assert refused.status_code == 503, refused.text
         assert refused.json()["code"] == "analysis_busy" and refused.headers["Retry-After"] == "5"
     monkeypatch.setattr(pool, "RUNNING_JOBS", 8)
-    assert client.get(f"/games/{fork['id']}/analysis", params={"rollouts": 2}).status_code in (200, 202)
+    assert client.get(f"/games/{fork['id']}/analysis", params={"rollouts": 2}, headers=umpire).status_code in (200, 202)
