@@ -44,12 +44,12 @@ def show(record: Record, step: int | None = None) -> str:
     happened = narrate(game.rules, from_record_event(game_id, record.events[step - 1]), names)
     if blocked is None:
         to_act = and_list(seat_name(names, s) for s in game.to_act()) or "nobody"
-        board = [f"to act: {to_act}", "", game.rules.render_text(game.state)]
+        board = [f"to act: {to_act}", "", game.rules.render_text(game.state, names)]
     else:
         sealed_for = and_list(seat_name(names, s) for s in blocked.data["for"])
         board = [f"the board after version {blocked.version - 1} cannot be shown from this copy: version "
                  f"{blocked.version} is sealed for {sealed_for} until the seed is revealed",
-                 "", f"the board at version {blocked.version - 1}:", game.rules.render_text(game.state)]
+                 "", f"the board at version {blocked.version - 1}:", game.rules.render_text(game.state, names)]
     scenario = game.rules.scenarios.get(record.header.scenario)
     return "\n".join([
         f"{scenario.title if scenario and len(game.rules.scenarios) > 1 else game.rules.title} — game "

@@ -106,7 +106,7 @@ def record_views(record: Record, limits: ViewLimits = ViewLimits()) -> RecordVie
             if blocked is None:
                 game = apply(game, recorded)
                 view = msgspec.Raw(msgspec.json.encode(game.rules.view(game.state, None)))
-                text = game.rules.render_text(game.state)
+                text = game.rules.render_text(game.state, player_names(game.created.seats))
             else:
                 view, text = msgspec.Raw(b"null"), (f"sealed from version {blocked.version} (for "
                                                     f"{', '.join(blocked.data['for'])}) until the seed is revealed: "

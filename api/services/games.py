@@ -530,7 +530,8 @@ class Games:
             raise NotFound(f"game {game_id} has versions 1 to {current.version}, not {version}", code="no_such_version")
         game = current if version == current.version else self.boards.at(game_id, version)
         viewer = self.reader(game_id, token, current).seat
-        return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), game.rules.render_text(game.state))
+        text = game.rules.render_text(game.state, player_names(game.created.seats))
+        return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), text)
 
     def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[RecordEvent]:
         self.game(game_id)

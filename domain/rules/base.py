@@ -147,8 +147,9 @@ class RuleSystem(Generic[State, Command]):
         a card discarded face down); None: everyone (the default)."""
         return None
 
-    def render_text(self, state: State) -> str:
-        """A board a person can read at a glance, for ``herald replay show``."""
+    def render_text(self, state: State, names: Names = NO_NAMES) -> str:
+        """A board a person can read at a glance, for ``herald replay show``; ``names``: how
+        to name each seat's player (domain/rules/words.py)."""
         return msgspec.json.format(msgspec.json.encode(self.view(state, None))).decode()
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:

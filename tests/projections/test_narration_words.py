@@ -84,8 +84,12 @@ def test_whole_seeded_games_are_told_in_words(rules_id, scenario, seats, games):
                 assert line.startswith(names[record.data["seat"]] + ": "), line
             wrong += [f"v{record.version} {record.type}: {p} in {line!r}" for p in told]
         assert not wrong, "\n".join(wrong[:20])
-        board = rules.render_text(game.state)
+        board = rules.render_text(game.state, names)
         assert not WRONG_PLURAL.search(board) and "{'" not in board and "'}" not in board, board
+        if rules_id != "saladin":  # Saladin's seats are its sides, named on the board as such
+            seat_ids = [s for s in seats if re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", board)]
+            assert not seat_ids, f"the board names seats {seat_ids}, not their players:\n{board}"
+            assert names[seats[0]] in board, board
 
 
 def test_the_words_are_checked():

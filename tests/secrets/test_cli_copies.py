@@ -57,4 +57,4 @@ def test_exports_by_reader_verify_and_show_without_leaking(client, backend, monk
     code, shown = cli("replay", "show", str(spectator))
     assert code == 0 and "version 6 is sealed for Ann" in shown and not any(card in shown for card in p1 + p2)
     code, shown_mine = cli("replay", "show", str(mine), "--step", "8")  # p1's copy folds past its own draw
-    assert "p1's hand: 2 cards" in shown_mine and "sealed" not in shown_mine
+    assert "Ann's hand: 2 cards" in shown_mine and "sealed" not in shown_mine

@@ -24,6 +24,7 @@ from domain.rules.day_of_battle.data import (
     validate_armies,
 )
 from domain.rules.day_of_battle.state import DobState
+from domain.rules.words import NO_NAMES, Names
 
 SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
 
@@ -116,7 +117,7 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def view(self, state: DobState, seat: str | None) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, seat))
 
-    def render_text(self, state: DobState) -> str:
+    def render_text(self, state: DobState, names: Names = NO_NAMES) -> str:
         return board.render_text(state)
 
     def describe_command(self, command: dict[str, Any], names: Any = None) -> str:

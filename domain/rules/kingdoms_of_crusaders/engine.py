@@ -119,8 +119,8 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
         """Own hand face up, other hands as counts, the deck as a count; the territories open."""
         return board.view(state, seat)
 
-    def render_text(self, state: KocState) -> str:
-        return board.render_text(state)
+    def render_text(self, state: KocState, names: Names = NO_NAMES) -> str:
+        return board.render_text(state, names)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         return narrate.describe_command(command, names)

@@ -11,6 +11,7 @@ from domain.rules.kingdoms_of_crusaders.armies import counts_of, squads
 from domain.rules.kingdoms_of_crusaders.data import NAMES, SECTOR_CAPACITY, TERRITORIES, symbols
 from domain.rules.kingdoms_of_crusaders.rules import to_act
 from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.words import NO_NAMES, Names, seat_name, with_names
 
 
 def _cards(state: KocState, ids: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -58,24 +59,28 @@ def view(state: KocState, seat: str | None) -> dict[str, Any]:
     }
 
 
-def render_text(state: KocState) -> str:
-    """A board a person reads at a glance (every hand as a count until the end)."""
+def render_text(state: KocState, names: Names = NO_NAMES) -> str:
+    """A board a person reads at a glance, players by name (every hand as a count until the end)."""
     v = view(state, None)
+
+    def who(seat: str) -> str:
+        return seat_name(names, seat)
+
     head = f"The Kingdoms of Crusaders — {v['phase']}, turn {v['turn']}"
     if v["to_act"]:
-        head += f", {v['to_act']} to act"
+        head += f", {who(v['to_act'])} to act"
     lines = [head, f"deck: {v['deck']['left']} of {v['deck']['size']} left;  hands: "
-             + ", ".join(f"{p} {h['count']}" for p, h in v["hands"].items())]
+             + ", ".join(f"{who(p)} {h['count']}" for p, h in v["hands"].items())]
     for t in v["territories"]:
         m = t["marker"]
-        lines.append(f"{t['sector']} {t['name']}" + (f"  — won by {m['seat']} (marker {m['number']})" if m else ""))
+        lines.append(f"{t['sector']} {t['name']}" + (f"  — won by {who(m['seat'])} (marker {m['number']})" if m else ""))
         for p, a in t["armies"].items():
             cards = " | ".join("+".join(s[:2] for s in c["symbols"]) for c in a["cards"]) or "-"
             sq = ", ".join(f"{k[:-1] if k != 'companies' else 'company'} {' '.join(v_)}"
                            for k, v_ in a["squads"].items() if v_ and k != "singles")
-            lines.append(f"   {p}: {cards}" + ("  [complete]" if a["complete"] else "") + (f"  ({sq})" if sq else ""))
+            lines.append(f"   {who(p)}: {cards}" + ("  [complete]" if a["complete"] else "") + (f"  ({sq})" if sq else ""))
     if state.result:
         r = state.result
-        lines.append(f"ENDED: {'draw' if r.draw else r.winner + ' wins'} ({r.reason}); scores "
-                     + ", ".join(f"{p} {int(s)}" for p, s in r.scores.items()))
+        lines.append(f"ENDED: {'draw' if r.draw else who(r.winner) + ' wins'} ({with_names(r.reason, names)}); scores "
+                     + ", ".join(f"{who(p)} {int(s)}" for p, s in r.scores.items()))
     return "\n".join(lines)

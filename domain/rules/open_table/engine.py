@@ -82,8 +82,8 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
         other hand is a count, until the end reveals them all. Deck orders are never in the state."""
         return board.view(state, seat)
 
-    def render_text(self, state: OpenTableState) -> str:
-        return board.render_text(state)
+    def render_text(self, state: OpenTableState, names: Names = NO_NAMES) -> str:
+        return board.render_text(state, names)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         return narrate.describe_command(command, names)

@@ -8,7 +8,7 @@ import msgspec
 
 from domain.events import Outcome
 from domain.rules.open_table.state import OpenTableState, cards_in_hand
-from domain.rules.words import plural
+from domain.rules.words import NO_NAMES, Names, plural, seat_name
 
 
 def view(state: OpenTableState, seat: str | None) -> dict[str, Any]:
@@ -32,19 +32,20 @@ def view(state: OpenTableState, seat: str | None) -> dict[str, Any]:
         "ended": msgspec.to_builtins(state.ended),
     }
 
-def render_text(state: OpenTableState) -> str:
-    lines = [f"Open table — seats: {', '.join(state.seats)}",
+def render_text(state: OpenTableState, names: Names = NO_NAMES) -> str:
+    """The table at a glance, players by name (hands as counts until the end)."""
+    lines = [f"Open table — seats: {', '.join(seat_name(names, s) for s in state.seats)}",
              f"decisions: {state.decisions}   rolls: {state.rolls}"]
     for name, d in sorted(state.decks.items()):
         shown = " ".join(d.drawn[-10:]) or "-"
         lines.append(f"deck {name}: {d.left}/{len(d.cards)} left; last drawn face up: {shown}")
     for seat, hand in sorted(state.hands.items()):  # a spectator's board: hands as counts
         shown = " ".join(cards_in_hand(state, seat)) if state.ended else plural(len(hand), "card")
-        lines.append(f"{seat}'s hand: {shown}; face down: {state.face_down.get(seat, 0)}")
+        lines.append(f"{seat_name(names, seat)}'s hand: {shown}; face down: {state.face_down.get(seat, 0)}")
     if state.played:
-        lines.append("played: " + " ".join(f"{s}:{c}" for s, c in state.played[-10:]))
+        lines.append("played: " + " ".join(f"{seat_name(names, s)}:{c}" for s, c in state.played[-10:]))
     for seat, outcome in sorted(state.proposals.items()):
-        lines.append(f"{seat} proposes to end: {describe_outcome(outcome)}")
+        lines.append(f"{seat_name(names, seat)} proposes to end: {describe_outcome(outcome)}")
     if state.ended:
         lines.append(f"ENDED: {describe_outcome(state.ended)}")
     return "\n".join(lines)

@@ -123,7 +123,7 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         """Everything in Saladin is open: the same board for every seat."""
         return board.view(state)
 
-    def render_text(self, state: SaladinState) -> str:
+    def render_text(self, state: SaladinState, names: Names = NO_NAMES) -> str:
         """The board as text: Order pools, lance tracks, markers, who acts."""
         return board.render_text(state)
 

@@ -105,8 +105,8 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     def view(self, state: SalineState, seat: str | None) -> dict[str, Any]:
         return board.view(state, seat)
 
-    def render_text(self, state: SalineState) -> str:
-        return board.render_text(state)
+    def render_text(self, state: SalineState, names: Names = NO_NAMES) -> str:
+        return board.render_text(state, names)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         return narrate.describe_command(command, names)

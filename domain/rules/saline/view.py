@@ -12,7 +12,7 @@ import msgspec
 from domain.rules.saline.data import LIARDS, POSITIONS, SALT_CUBES
 from domain.rules.saline.legality import reserve_liards, to_act
 from domain.rules.saline.state import SalineState
-from domain.rules.words import plural
+from domain.rules.words import NO_NAMES, Names, plural, seat_name, with_names
 
 
 def _objective(state: SalineState, oid: str) -> dict[str, Any]:
@@ -76,20 +76,24 @@ def view(state: SalineState, seat: str | None) -> dict[str, Any]:
     }
 
 
-def render_text(state: SalineState) -> str:
-    """The game a person reads at a glance (hands as counts until the end)."""
+def render_text(state: SalineState, names: Names = NO_NAMES) -> str:
+    """The game a person reads at a glance, players by name (hands as counts until the end)."""
     v = view(state, None)
+
+    def who(seat: str) -> str:
+        return seat_name(names, seat)
+
     head = f"Saline — {v['phase']}, day {v['day']}, gabelle {v['gabelle']}, rain {v['rain']}/3"
     if v["to_act"]:
-        head += f", {v['to_act']} to act"
+        head += f", {who(v['to_act'])} to act"
     lines = [head, "market: " + "  ".join(f"[{m['price']}] {m['colour'] or '-'}" for m in v["market"]),
              "objectives: " + ", ".join(o["name"] for o in v["objectives"])]
     for p, d in v["players"].items():
         ring = " ".join(f"{pos}:{o['colour'][0]}{o['salt']}" for pos, o in d["saline"].items())
-        lines.append(f"{p}: mulon {d['mulon']}, {plural(d['liards'], 'liard')}, hand {d['hand']['count']}, "
+        lines.append(f"{who(p)}: mulon {d['mulon']}, {plural(d['liards'], 'liard')}, hand {d['hand']['count']}, "
                      f"objectives {len(d['claimed'])}, favour {'yes' if d['favour'] else 'used'} | {ring}")
     if state.result:
         r = state.result
-        lines.append(f"ENDED: {'draw' if r.draw else r.winner + ' wins'} ({r.reason}); scores "
-                     + ", ".join(f"{p} {int(s)}" for p, s in r.scores.items()))
+        lines.append(f"ENDED: {'draw' if r.draw else who(r.winner) + ' wins'} ({with_names(r.reason, names)}); scores "
+                     + ", ".join(f"{who(p)} {int(s)}" for p, s in r.scores.items()))
     return "\n".join(lines)

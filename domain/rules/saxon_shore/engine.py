@@ -123,7 +123,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     def view(self, state: SaxonState, seat: str | None) -> dict[str, Any]:
         return view(state, seat)
 
-    def render_text(self, state: SaxonState) -> str:
+    def render_text(self, state: SaxonState, names: Names = NO_NAMES) -> str:
         return render_text(state)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
