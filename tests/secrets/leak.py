@@ -5,7 +5,8 @@ Drive a game over HTTP as usual, and call :meth:`LeakScan.step` after each comma
 harness knows every secret from the server's own stream (the stored events with their
 ``readers``): each string an event sealed for some seats holds is a secret of those seats from
 that version until it first appears in a public event (a card played, a hand shown) or the
-seed is revealed. Every byte each *other* reader receives on every read path is scanned for
+seed is revealed; when the same string is later sealed for other seats (a card discarded face
+down, shuffled back and drawn by another), those seats may read it from then on. Every byte each *other* reader receives on every read path is scanned for
 every secret live at that moment:
 
 - readers: a spectator (no token), every other seat's token, the umpire's token (reading as a
@@ -127,9 +128,13 @@ class LeakScan:
             for value in self.secret_values(event.type, event.data):
                 if len(value) < self.min_length or value in public:
                     continue
-                key = (value, frozenset(event.readers))
+                readers = frozenset(event.readers)
+                for secret in found.values():  # a card discarded face down, shuffled back and drawn by
+                    if secret.value == value and secret.until is None:  # another seat: that seat holds it now
+                        secret.seats |= readers
+                key = (value, readers)
                 if key not in found or found[key].until is not None:
-                    found[key] = Secret(value, frozenset(event.readers), event.version)
+                    found[key] = Secret(value, readers, event.version)
         return list(found.values())
 
     def live(self) -> list[Secret]:
