@@ -322,7 +322,8 @@ def check_react(state: SaladinState, seat: str, c: cmd.React) -> Reaction:
 
 
 def check(state: SaladinState, seat: str, c) -> object:
-    """Validate any command; what it returns feeds the phase that executes it."""
+    """Validate any command (a RuleViolation when refused); what it returns (the action and its
+    cost, the reaction) is what the checks found, kept for readers of the checks."""
     if state.result is not None or state.phase == "over":
         raise violation("game_over", "the game is over", "Victory Conditions")
     if seat not in SEATS:
@@ -421,24 +422,21 @@ def legal(state: SaladinState, seat: str) -> list[object]:
         return []
     if state.phase != "activation":
         return checked(state, seat, candidates(state, seat))
-    out: list[object] = [] if horns_required(state, seat) else activations(state, seat)
-    # check() would find the game on and the seat a seat (it is the active one): straight to
-    # the checks of a Leader action (none passes with the leader Ordered, nor seize-initiative
-    # in this phase) and of a pass
-    for a in () if state.sides[seat].leader_ordered else tables(state).leaders[seat].actions:
-        if a.id == "seize-initiative":
+    horns = horns_required(state, seat)
+    out: list[object] = [] if horns else activations(state, seat)
+    # check() would find the game on, the seat a seat, the phase and the turn right (it is the
+    # active seat's activation): what is left of check_leader and check_pass, asked as
+    # questions rather than raised (no exception per refused command)
+    st = state.sides[seat]
+    for a in () if st.leader_ordered else tables(state).leaders[seat].actions:
+        # check_leader: the action exists (it is listed); seize-initiative is refused in this
+        # phase; a once-per-game action used; the Horns first; the action's own condition
+        if a.id == "seize-initiative" or (a.once and a.id in st.used_once) or (horns and a.id != "horns"):
             continue
-        c = cmd.Leader(action=a.id)
-        try:
-            check_leader(state, seat, c)
-        except RuleViolation:
-            continue
-        out.append(c)
-    try:
-        check_pass(state, seat)
+        if leader_action_usable(state, seat, a.id):
+            out.append(cmd.Leader(action=a.id))
+    if not must_activate(state, seat):  # check_pass
         out.append(cmd.Pass())
-    except RuleViolation:
-        pass
     return out
 
 
@@ -462,6 +460,8 @@ def activations(state: SaladinState, seat: str) -> list[object]:
         if usable is None:  # a status no card prints: check each action
             usable = tuple(a for a in card.actions if card.action(a.id) is a and (a.ordered or not banner.ordered)
                            and a.status in ("any", banner.status))
+        enemies: list[str] | None = None  # enemy_targets, the same for each of the banner's actions
+        committable: list[str] = []
         for action in usable:
             if (action.cost + extra if action.cost else 0) > available:  # action_cost
                 continue
@@ -474,10 +474,11 @@ def activations(state: SaladinState, seat: str) -> list[object]:
                 out.append(cmd.Activate(banner=banner_id, action=action.id, target=None))
                 continue
             if action.target == "enemy":  # enemy_targets are the targets _check_target allows, then
-                melee = joins_melee(banner, action)  # its only other check, per target
-                for target in enemy_targets(state, banner, card):
-                    if not melee or can_be_committed(state, target):
-                        out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
+                if enemies is None:  # its only other check, per target, for an action joining a melee
+                    enemies = enemy_targets(state, banner, card)
+                    committable = [x for x in enemies if can_be_committed(state, x)]
+                for target in committable if joins_melee(banner, action) else enemies:
+                    out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
                 continue
             for target in [ARSUF] if action.target == "arsuf" else sorted(action.friendly):
                 try:
