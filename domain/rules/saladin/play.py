@@ -14,6 +14,7 @@ from domain.rules.saladin.evolve import evolve
 from domain.rules.saladin.rules import (
     COMMITTED,
     UNCOMMITTED,
+    action_cost,
     automatic_answer,
     card_of,
     eliminated,
@@ -241,10 +242,11 @@ def next_activation(b: Step, side: str) -> None:
 
 
 # -- Activation ---------------------------------------------------------------------------------------
-def activate(b: Step, seat: str, c: cmd.Activate, cost: int) -> None:
+def activate(b: Step, seat: str, c: cmd.Activate) -> None:
     """Choose the action, spend the Orders, choose the target, then ask for a reaction."""
-    b.emit(ev.ActionDeclared(side=seat, banner=c.banner, action=c.action, target=c.target, cost=cost))
     action = card_of(b.state, c.banner).action(c.action)
+    cost = action_cost(b.state, c.banner, action)  # as check_activate found it
+    b.emit(ev.ActionDeclared(side=seat, banner=c.banner, action=c.action, target=c.target, cost=cost))
     if cost:
         b.emit(ev.OrdersSpent(side=seat, count=cost, reason=f"{action.name}: {c.banner}"))
     answer = automatic_answer(b.state, b.state.pending)
@@ -410,11 +412,11 @@ def initiative(state: SaladinState) -> tuple[str, str, str, str]:
     return holder, "choose-first", holder, reason
 
 
-def execute(b: Step, seat: str, c, checked) -> None:
-    """Play out a command that :func:`rules.check` accepted."""
+def execute(b: Step, seat: str, c) -> None:
+    """Play out a command that :func:`rules.check` accepted (or that :func:`rules.legal` listed)."""
     match c:
         case cmd.Activate():
-            activate(b, seat, c, checked[1])
+            activate(b, seat, c)
         case cmd.Leader():
             leader(b, seat, c)
         case cmd.Pass():
