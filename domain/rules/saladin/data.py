@@ -164,6 +164,8 @@ class Tables:
                                for status in ("uncommitted", "committed")} for c in data.cards}
         self.target_ids = {c.id: frozenset(t.banner for t in c.targets) for c in data.cards}
         self.modes = {c.id: {t.banner: c.target_modes(t.banner) for t in c.targets} for c in data.cards}
+        # the banners whose status follows each banner's (Hattin's Lusignan at the Horns), sorted
+        self.followers = {b.id: tuple(sorted(f.id for f in data.banners if f.follows == b.id)) for b in data.banners}
         # the '+1' markers uncovered once n lances are lost, for every n: surcharge[banner][n]
         self.surcharge = {b.id: tuple(b.track[:lost].count("+1") for lost in range(len(b.track) + 1))
                           for b in data.banners}

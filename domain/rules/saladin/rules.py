@@ -460,8 +460,10 @@ def activations(state: SaladinState, seat: str) -> list[object]:
         if usable is None:  # a status no card prints: check each action
             usable = tuple(a for a in card.actions if card.action(a.id) is a and (a.ordered or not banner.ordered)
                            and a.status in ("any", banner.status))
-        enemies: list[str] | None = None  # enemy_targets, the same for each of the banner's actions
-        committable: list[str] = []
+        # enemy_targets, and those of them that can be Committed: the same for each of the
+        # banner's actions, found when an action first needs them
+        enemies: list[str] | None = None
+        committable: list[str] | None = None
         for action in usable:
             if (action.cost + extra if action.cost else 0) > available:  # action_cost
                 continue
@@ -476,8 +478,12 @@ def activations(state: SaladinState, seat: str) -> list[object]:
             if action.target == "enemy":  # enemy_targets are the targets _check_target allows, then
                 if enemies is None:  # its only other check, per target, for an action joining a melee
                     enemies = enemy_targets(state, banner, card)
-                    committable = [x for x in enemies if can_be_committed(state, x)]
-                for target in committable if joins_melee(banner, action) else enemies:
+                targets = enemies
+                if joins_melee(banner, action):
+                    if committable is None:
+                        committable = [x for x in enemies if can_be_committed(state, x)]
+                    targets = committable
+                for target in targets:
                     out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
                 continue
             for target in [ARSUF] if action.target == "arsuf" else sorted(action.friendly):
