@@ -130,7 +130,9 @@ def set_aside(b: Step) -> None:
     while changed:
         changed = False
         s = b.state  # has_any_target for every banner in play, with what may be targeted counted once
-        live = {k for k, x in s.banners.items() if x.fate == "in-play"} | ({ARSUF} if s.arsuf_lances > 0 else set())
+        live = {k for k, x in s.banners.items() if x.fate == "in-play"}
+        if s.arsuf_lances > 0:
+            live.add(ARSUF)
         target_ids = t.target_ids
         for bid in t.banner_ids:
             if bid in live and live.isdisjoint(target_ids[b.state.banners[bid].card]):

@@ -77,12 +77,15 @@ def has_any_target(state: SaladinState, banner_id: str) -> bool:
     return False
 
 
-def enemy_targets(state: SaladinState, banner: BannerState, card: Card) -> list[str]:
-    """Enemy banners this banner may target now: in play and allowed in its status."""
+def enemy_targets(state: SaladinState, banner: BannerState, card: Card, live: set[str] | None = None) -> list[str]:
+    """Enemy banners this banner may target now: in play and allowed in its status. ``live``:
+    the banners in play, when the caller has them already."""
     by_status = tables(state).enemies[card.id].get(banner.status)
     if by_status is None:
         return sorted(t.banner for t in card.targets
                       if t.banner != ARSUF and banner.status in t.modes and target_in_play(state, t.banner))
+    if live is not None:
+        return [x for x in by_status if x in live]
     banners = state.banners
     return [x for x in by_status if x in banners and banners[x].fate == "in-play"]  # target_in_play
 
@@ -101,7 +104,7 @@ def can_be_committed(state: SaladinState, banner_id: str) -> bool:
     """Whether the banner's status can be Committed now: not one of the banners that "can
     never be Committed", and for Hattin's Lusignan only at the Horns ("On the one it occupies
     at the beginning of the scenario, Lusignan is always Uncommitted")."""
-    rule = tables(state).banner(banner_id).status_rule
+    rule = tables(state).status_rule[banner_id]
     if rule == "never-committed":
         return False
     if rule == "camp-then-horns":
@@ -448,11 +451,12 @@ def activations(state: SaladinState, seat: str) -> list[object]:
     out: list[object] = []
     available = state.sides[seat].available
     t = tables(state)
-    for banner_id in t.banner_ids:
+    live = {k for k, x in state.banners.items() if x.fate == "in-play"}  # for enemy_targets, found once
+    for banner_id in t.banner_ids_of[seat]:  # a banner's side never changes
         banner = state.banners[banner_id]
         if banner.side != seat or banner.fate != "in-play":
             continue
-        card = t.card(banner.card)
+        card = t.cards[banner.card]
         by_lost = t.surcharge[banner_id]  # surcharge(), inlined
         lost = len(by_lost) - 1 - banner.lances
         extra = by_lost[lost] if 0 <= lost < len(by_lost) else surcharge(state, banner_id)
@@ -477,7 +481,7 @@ def activations(state: SaladinState, seat: str) -> list[object]:
                 continue
             if action.target == "enemy":  # enemy_targets are the targets _check_target allows, then
                 if enemies is None:  # its only other check, per target, for an action joining a melee
-                    enemies = enemy_targets(state, banner, card)
+                    enemies = enemy_targets(state, banner, card, live)
                 targets = enemies
                 if joins_melee(banner, action):
                     if committable is None:
