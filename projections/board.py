@@ -48,8 +48,8 @@ class Boards:
         last <= its current version): one read of the store, one fold."""
         points = self._points(game_id)
         if first - self._below(points, first) >= self.every:
-            with points.building:  # build the missing checkpoints once
-                self._fold(game_id, points, first - first % self.every)
+            with points.building:  # build the missing checkpoints once, on the way
+                return self._fold(game_id, points, first, last)
         return self._fold(game_id, points, first, last)
 
     def _points(self, game_id: UUID) -> _Checkpoints:
