@@ -219,6 +219,15 @@ class Tournaments:
                 return created, TOURNAMENT if t.created.rated else UNRATED
         return created, CASUAL
 
+    def written(self, _games: object, events: tuple[Any, ...]) -> None:
+        """A write of this process (a written hook of the games service): the results process
+        catches up now when the write holds work for it (a game's end, a ruling, a
+        tournament's event). Any other write only moves its tracking position, which its poll
+        does within a second: a catch-up per group commit cost a write transaction and a read
+        of every new event, and on SQLite held the one writer's lock the commit waits for."""
+        if any(self.results.acts_on(event) for event in events):
+            self.follower.nudge()
+
     def catch_up(self) -> None:
         """Run the results process now: a write that plans from the results (pairing the next
         round, a forfeit) brings them in first itself."""
