@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Herald
 from api.command_route import CommandRoute, command_target
@@ -122,6 +123,12 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
                                             freeze_lapse_seconds=settings.freeze_lapse_seconds)
         if owned:
             attach_live(app.state)
+            # a served process does at start what its first requests would each wait for (about
+            # 0.2 s apiece here; issue 19, a restarted server's first readers): FastAPI builds its
+            # routes' handling on first use (the OpenAPI document walks them all), and the first
+            # request handed to a worker thread imports anyio's thread backend
+            app.openapi()
+            await run_in_threadpool(lambda: None)
         app.state.herald.tournaments.follower.start()  # tournament results, in the background
         try:
             yield

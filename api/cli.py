@@ -39,8 +39,20 @@ def version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_joined_tokens(sys.argv[1:] if argv is None else argv))
     return args.run(args)
+
+
+def _joined_tokens(argv: list[str]) -> list[str]:
+    """``--token T`` as ``--token=T``: a token is URL-safe base64 and may begin with '-',
+    which argparse would take for an option."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] == "--token":
+            out[-1] = f"--token={arg}"
+        else:
+            out.append(arg)
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:

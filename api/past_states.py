@@ -8,6 +8,12 @@ spectator's request for one of them ahead of the framework: a dict lookup instea
 routing, validation and a worker thread. Anything else — a reader with a token (its view
 depends on its seat), a cross-origin request, a version not rendered yet, a malformed
 query — goes to the ordinary route, which checks it and answers as always.
+
+A spectator's version not rendered yet is rendered with the rest of its block (the versions
+between two checkpoints of projections/board.py, :meth:`api.services.games.Games.spectator_states`):
+one read of the store and one fold answer the next requests for its neighbours too, so a
+game's first readers meet one miss per block, not one per version (issue 19). Only a
+spectator's view is ever kept; a seat's is rendered for it each time.
 """
 
 from __future__ import annotations
@@ -15,10 +21,16 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+import msgspec
+
 from api.http import MAX_INT
+
+if TYPE_CHECKING:
+    from api.wire.games import StateAt
 
 PAST_STATES_BYTES = 32 * 2**20  # answers kept per process
 PATH = re.compile(r"/games/(?P<game_id>[^/]+)/state/?")
@@ -43,9 +55,10 @@ class RenderedStates:
                 self._held.move_to_end(key)
             return body
 
-    def put(self, key: tuple[UUID, int, str | None], body: bytes) -> None:
+    def put(self, key: tuple[UUID, int, str | None], body: bytes) -> bool:
+        """Keep ``body``; False when it is too large to keep."""
         if len(body) > self.max_bytes // 16:  # a huge board is rendered each time, not cached
-            return
+            return False
         with self._lock:
             old = self._held.pop(key, None)
             self._size += len(body) - (len(old) if old is not None else 0)
@@ -53,6 +66,26 @@ class RenderedStates:
             while self._size > self.max_bytes:
                 _, dropped = self._held.popitem(last=False)
                 self._size -= len(dropped)
+        return True
+
+    @property
+    def size(self) -> int:
+        """Bytes of answers held."""
+        return self._size
+
+
+def keep_block(states: RenderedStates, game_id: UUID, block: Iterable[StateAt]) -> bytes:
+    """Encode and keep a spectator's block of past positions, the one asked for first
+    (:meth:`api.services.games.Games.spectator_states`); its answer. A board too large to keep
+    stops the block there: its neighbours are rendered when asked for."""
+    states_left = iter(block)
+    first = next(states_left)
+    asked = msgspec.json.encode(first)
+    if states.put((game_id, first.version, None), asked):
+        for state in states_left:
+            if not states.put((game_id, state.version, None), msgspec.json.encode(state)):
+                break
+    return asked
 
 
 def spectator_key(scope: dict[str, Any]) -> tuple[UUID, int, None] | None:

@@ -243,6 +243,12 @@ class HeraldStore(Application):
         with self.breaker.guard():
             return list(self.events.get(game_id, gt=after or None, lte=upto, limit=limit))
 
+    def last(self, game_id: UUID) -> Any:
+        """The last event stored in ``game_id``'s stream, or None: one row, nothing folded."""
+        with self.breaker.guard():
+            found = list(self.events.get(game_id, desc=True, limit=1))
+        return found[0] if found else None
+
     def secrets(self, game_id: UUID) -> GameSecrets | None:
         with self.breaker.guard():
             found = list(self.events.get(secrets_id(game_id), limit=1))

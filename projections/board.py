@@ -1,6 +1,7 @@
 """Board state at any version, from cached checkpoints every ``every`` versions.
 
-A request folds at most ``every - 1`` events from the checkpoint below it. The checkpoints
+A request folds at most ``every - 1`` events from the checkpoint below it (a run of
+versions, :meth:`Boards.between`, folds from the checkpoint below its first). The checkpoints
 a request needs that are not built yet are built by folding on from the highest one, one
 fold per game at a time: requests arriving together for a game seen for the first time
 wait for that one fold instead of each folding the game from zero.
@@ -33,18 +34,23 @@ class Boards:
 
     def __init__(self, load_events: LoadEvents, every: int = 16, games: int = 256):
         self._load = load_events
-        self._every = every
+        self.every = every
         self._games = games
         self._checkpoints: OrderedDict[UUID, _Checkpoints] = OrderedDict()
         self._lock = threading.Lock()
 
     def at(self, game_id: UUID, version: int) -> Game:
         """The game as it stood at ``version`` (1 <= version <= its current version)."""
+        return self.between(game_id, version, version)[0]
+
+    def between(self, game_id: UUID, first: int, last: int) -> list[Game]:
+        """The game as it stood at each version from ``first`` to ``last`` (1 <= first <=
+        last <= its current version): one read of the store, one fold."""
         points = self._points(game_id)
-        if version - self._below(points, version) >= self._every:
-            with points.building:  # build the missing checkpoints once
-                self._fold(game_id, points, version - version % self._every)
-        return self._fold(game_id, points, version)
+        if first - self._below(points, first) >= self.every:
+            with points.building:  # build the missing checkpoints once, on the way
+                return self._fold(game_id, points, first, last)
+        return self._fold(game_id, points, first, last)
 
     def _points(self, game_id: UUID) -> _Checkpoints:
         with self._lock:
@@ -58,17 +64,22 @@ class Boards:
             return points
 
     def _below(self, points: _Checkpoints, version: int) -> int:
-        return min(version - version % self._every, points.top)
+        return min(version - version % self.every, points.top)
 
-    def _fold(self, game_id: UUID, points: _Checkpoints, version: int) -> Game:
-        """Fold from the checkpoint below ``version`` up to it, keeping the checkpoints passed."""
-        start = self._below(points, version)
+    def _fold(self, game_id: UUID, points: _Checkpoints, first: int, last: int | None = None) -> list[Game]:
+        """Fold from the checkpoint below ``first`` up to ``last`` (``first`` when None),
+        keeping the checkpoints passed; the games at ``first`` to ``last``."""
+        last = first if last is None else last
+        start = self._below(points, first)
         game = points.games[start]
-        for event in self._load(game_id, start, version):
+        games = [game] if start == first else []
+        for event in self._load(game_id, start, last):
             game = apply(game, event)
-            if event.version % self._every == 0 and event.version > points.top:
+            if event.version % self.every == 0 and event.version > points.top:
                 points.games[event.version] = game
                 points.top = event.version
-        if game is None or game.version != version:
-            raise LookupError(f"game {game_id} has no version {version}")
-        return game
+            if event.version >= first:
+                games.append(game)
+        if game is None or game.version != last or not games:
+            raise LookupError(f"game {game_id} has no version {last}")
+        return games

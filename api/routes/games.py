@@ -18,7 +18,7 @@ from api.config import Settings
 from api.errors import Conflict, Invalid
 from api.http import MAX_INT, RECORD_DEPTH, bearer, doc, error_body, read_body, respond
 from api.live import Live
-from api.past_states import RenderedStates
+from api.past_states import RenderedStates, keep_block
 from api.services.games import Games
 from api.wire.games import (
     CheckResult,
@@ -231,13 +231,12 @@ def games_router(settings: Settings) -> APIRouter:
         """The board as it stood at version ``at``."""
         if at is None or authorization is not None:
             return respond(service(request).state_at(game_id, at, bearer(authorization)))
-        # a spectator's past position never changes: kept, and answered ahead of the framework
-        # next time (api/past_states.py)
+        # a spectator's past position never changes: kept with the rest of its block, and
+        # answered ahead of the framework next time (api/past_states.py)
         states: RenderedStates = request.app.past_states
         body = states.get((game_id, at, None))
         if body is None:
-            body = msgspec.json.encode(service(request).state_at(game_id, at, None))
-            states.put((game_id, at, None), body)
+            body = keep_block(states, game_id, service(request).spectator_states(game_id, at))
         return Response(body, media_type="application/json")
 
     @router.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets as token_source
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -288,13 +288,16 @@ class Games:
         self.game(game_id)
 
     def _load_for_write(self, game_id: UUID, fresh: bool) -> Game:
+        cached = None if fresh else self._cached(game_id)
+        return self.game(game_id) if cached is None else cached
+
+    def _cached(self, game_id: UUID) -> Game | None:
+        """The game as this process last saw it, if it holds it (no read of the store)."""
         cache = self.store.repository.cache
-        if not fresh and cache is not None:
-            try:
-                return cache.get(game_id)
-            except KeyError:
-                pass
-        return self.game(game_id)
+        try:
+            return cache.get(game_id) if cache is not None else None
+        except KeyError:
+            return None
 
     def _cache_put(self, game_id: UUID, game: Game) -> None:
         if self.store.repository.cache is not None:
@@ -521,6 +524,42 @@ class Games:
         return EventsPage([to_record_event(e, reader, seed) for e in stream], last if last < game.version else None)
 
     def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
+        current, version = self._current_at(game_id, version)
+        game = current if version == current.version else self.boards.at(game_id, version)
+        return self._state(game, self.reader(game_id, token, current).seat)
+
+    def spectator_states(self, game_id: UUID, version: int) -> Iterator[StateAt]:
+        """A spectator's board at ``version``, then at each other version of its block (from
+        the checkpoint at or below it to the next, as far as the game goes), each rendered as it
+        is taken: one read of the store and one fold for the block (api/past_states.py keeps
+        them). The game is not loaded whole: a server just started answers a past position
+        after folding up to it, not the whole game besides."""
+        latest = self._latest(game_id, version)
+        if version > latest:
+            raise NotFound(f"game {game_id} has versions 1 to {latest}, not {version}", code="no_such_version")
+        below = version - version % self.boards.every
+        first, last = max(below, 1), min(below + self.boards.every - 1, latest)
+        try:
+            games = self.boards.between(game_id, first, last)
+        except IncompatibleRecord as error:
+            raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
+        asked = version - first
+        return (self._state(game, None) for game in [games[asked], *games[:asked], *games[asked + 1:]])
+
+    def _latest(self, game_id: UUID, version: int) -> int:
+        """The game's latest version as far as ``version`` needs to know: the cached game's
+        when it has reached it, else the last event stored (NotFound when not a game)."""
+        cached = self._cached(game_id)
+        if cached is not None and cached.version >= version:
+            return cached.version
+        last = self.store.last(game_id)
+        if not isinstance(last, Recorded):
+            raise NotFound(f"no game {game_id}")
+        return last.version
+
+    def _current_at(self, game_id: UUID, version: int | None) -> tuple[Game, int]:
+        """The game as it stands now, and the version asked for (the latest when None), which it
+        has reached."""
         # a version the cached game has passed is in the store for good: no read of the store
         # to bring the game up to date (one round trip a request); a later one, or none, is asked
         current = self._load_for_write(game_id, False) if version is not None else None
@@ -529,10 +568,13 @@ class Games:
         version = current.version if version is None else version
         if not 1 <= version <= current.version:
             raise NotFound(f"game {game_id} has versions 1 to {current.version}, not {version}", code="no_such_version")
-        game = current if version == current.version else self.boards.at(game_id, version)
-        viewer = self.reader(game_id, token, current).seat
+        return current, version
+
+    @staticmethod
+    def _state(game: Game, viewer: str | None) -> StateAt:
+        """The board of ``game`` as ``viewer`` (a seat, or None: a spectator) sees it."""
         text = game.rules.render_text(game.state, player_names(game.created.seats))
-        return StateAt(version, game.to_act(), game.rules.view(game.state, viewer), text)
+        return StateAt(game.version, game.to_act(), game.rules.view(game.state, viewer), text)
 
     def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[RecordEvent]:
         self.game(game_id)

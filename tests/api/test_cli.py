@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.cli import build_parser, database_env, database_label, main, open_database
+from api.cli import _joined_tokens, build_parser, database_env, database_label, main, open_database
 from tests.conftest import ADMIN_TOKEN, free_port, new_game, post
 
 HERALD = str(Path(sys.executable).parent / "herald")
@@ -48,6 +48,12 @@ def subcommands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
 def test_version_is_the_installed_distribution(tmp_path):
     done = herald("--version", cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == f"herald {version('herald')}"
+
+
+def test_a_token_may_begin_with_a_dash():
+    """A token is URL-safe base64, so 1 in 64 begins with '-': `--token T` takes it whole."""
+    args = build_parser().parse_args(_joined_tokens(["export", "00000000-0000-0000-0000-000000000001", "--token", "-Ab_c", "-o", "x.json"]))
+    assert (args.token, str(args.output)) == ("-Ab_c", "x.json")
 
 
 def test_every_command_and_argument_has_help():

@@ -1,7 +1,8 @@
 """Past positions answered from memory (api/past_states.py): a spectator's ``GET
 /games/{id}/state?at=N`` is rendered once and then answered ahead of the framework, with the
 same bytes; a reader with a token, a cross-origin request, a version not recorded yet and a
-malformed query still go to the route and get what they always got."""
+malformed query still go to the route and get what they always got. A miss renders the
+whole block of versions around it (one read of the store, one fold), a spectator's view only."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ from uuid import UUID
 
 import pytest
 
-from api.past_states import RenderedStates, spectator_key
+import msgspec
+
+from api.past_states import RenderedStates, keep_block, spectator_key
+from api.store import secrets_id
+from api.wire.games import StateAt
 from tests.conftest import new_game, post
 
 COURT = ["Bailli", "Sénéchal", "Prévôt", "Échanson"]
@@ -96,3 +101,89 @@ def test_remembered_answers_stay_within_their_bytes():
     assert kept == list(range(25, 41))  # the most recently used, 16 x 100 bytes
     states.put((game, 99, None), bytes(101))  # larger than a sixteenth: rendered each time
     assert states.get((game, 99, None)) is None
+
+
+def longer(client, game: dict, notes: int) -> int:
+    """``notes`` more notes; the game's version after them."""
+    for i in range(notes):
+        assert post(client, game, "bob", {"type": "note", "text": f"n{i}"}).status_code == 201
+    return client.get(f"/games/{game['id']}").json()["version"]
+
+
+def remembered(client) -> dict:
+    return dict(client.app.past_states._held)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_one_miss_renders_its_whole_block_with_one_read_of_the_store(client, herald, monkeypatch):
+    game = played(client)
+    latest = longer(client, game, 36)  # 16 .. 31 and 32 .. latest are blocks
+    assert latest < 48
+    reads = []
+    stream = herald.games.store.stream
+    monkeypatch.setattr(herald.games.store, "stream", lambda *args, **kw: reads.append(args) or stream(*args, **kw))
+    assert client.get(f"/games/{game['id']}/state?at=40").status_code == 200
+    assert sorted(v for _, v, _ in remembered(client)) == list(range(32, latest + 1))  # not beyond the game
+    reads.clear()
+    assert client.get(f"/games/{game['id']}/state?at=20").status_code == 200
+    assert len(reads) == 1  # the checkpoint at 16 is built: one read for the whole block
+    assert sorted(v for _, v, _ in remembered(client)) == [*range(16, 32), *range(32, latest + 1)]
+    gid = UUID(game["id"])
+    for (_, version, seat), body in remembered(client).items():
+        assert seat is None
+        assert body == msgspec.json.encode(herald.games.state_at(gid, version, None))  # as if rendered alone
+        assert client.get(f"/games/{game['id']}/state?at={version}").content == body
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_seat_reads_its_own_view_inside_a_remembered_block(client):
+    game = played(client)
+    longer(client, game, 20)
+    url = f"/games/{game['id']}/state?at="
+    assert client.get(url + "17").status_code == 200  # block 16 .. 31 remembered for spectators
+    assert served_from_memory(client, game, 20)
+    for version in (16, 20, 24):
+        spectator = client.get(url + str(version)).json()["view"]["hands"]["alice"]
+        alice = client.get(url + str(version), headers={"Authorization": f"Bearer {game['seat_tokens']['alice']}"})
+        bob = client.get(url + str(version), headers={"Authorization": f"Bearer {game['seat_tokens']['bob']}"})
+        assert spectator == 2 and bob.json()["view"]["hands"]["alice"] == 2
+        assert len(alice.json()["view"]["hands"]["alice"]) == 2 and all(c in COURT for c in alice.json()["view"]["hands"]["alice"])
+    assert all(seat is None for _, _, seat in remembered(client))  # a seat's view is never kept
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_versions_beyond_the_game_and_streams_not_games_are_refused(client, herald):
+    game = played(client)
+    latest = longer(client, game, 20)
+    url = f"/games/{game['id']}/state?at="
+    assert client.get(url + str(latest)).status_code == 200  # its block runs past the game's end
+    for version in (latest + 1, latest - latest % 16 + 15, 10**12):
+        response = client.get(url + str(version))
+        assert response.status_code == 404 and response.json()["code"] == "no_such_version"
+    # a version written after its block was rendered is rendered then
+    latest = longer(client, game, 1)
+    assert client.get(url + str(latest)).json()["version"] == latest
+    for stream in (secrets_id(UUID(game["id"])), UUID(int=7)):  # a game's secrets, nothing at all
+        assert client.get(f"/games/{stream}/state?at=1").status_code == 404
+    assert not any(gid != UUID(game["id"]) for gid, _, _ in remembered(client))
+
+
+def test_a_block_is_kept_within_the_bytes_and_stops_at_a_board_too_large_to_keep():
+    game = UUID(int=1)
+    taken = []
+
+    def block(first: int, size: int, count: int = 16):
+        for version in range(first, first + count):
+            taken.append(version)
+            yield StateAt(version, [], "x" * size, "")
+
+    states = RenderedStates(max_bytes=16 * 200)
+    asked = keep_block(states, game, block(33, 100))  # about 150 bytes each
+    assert msgspec.json.decode(asked)["version"] == 33 and taken == list(range(33, 49))
+    assert states.get((game, 33, None)) == asked and states.get((game, 48, None)) is not None
+    keep_block(states, game, block(1, 100, 15))  # more than the bytes hold: the least recently used go
+    assert states.size <= 16 * 200 and states.get((game, 1, None)) is not None
+    taken.clear()
+    big = keep_block(states, game, block(49, 300))  # larger than a sixteenth: rendered alone
+    assert msgspec.json.decode(big)["version"] == 49 and taken == [49]
+    assert states.get((game, 49, None)) is None and states.size <= 16 * 200

@@ -92,3 +92,21 @@ def test_requests_arriving_together_for_a_cold_game_fold_it_once():
     for t in threads:
         t.join()
     assert loader.folded <= len(events) + 8 * 15
+
+
+def test_a_run_of_versions_is_one_read_and_one_fold():
+    game_id, events = _long_game(100)
+    loader = Loader(events)
+    boards = Boards(loader, every=16)
+    boards.at(game_id, 40)  # checkpoints to 32
+    calls = []
+    boards._load = lambda *args: calls.append(args) or loader(*args)
+    got = boards.between(game_id, 48, 63)
+    assert calls == [(game_id, 32, 63)]  # checkpoint 48 built on the way
+    assert [g.version for g in got] == list(range(48, 64))
+    for game in got:
+        expected = project_game(None, events[:game.version])
+        assert msgspec.json.encode(game.state) == msgspec.json.encode(expected.state)
+    calls.clear()
+    assert [g.version for g in boards.between(game_id, 49, 50)] == [49, 50] and calls == [(game_id, 48, 50)]
+    assert [g.version for g in boards.between(game_id, 1, 15)] == list(range(1, 16))

@@ -41,8 +41,7 @@ def test_exports_by_reader_verify_and_show_without_leaking(client, backend, monk
 
     spectator, mine = tmp_path / "spectator.json", tmp_path / "p1.json"
     assert cli("export", game["id"], "-o", str(spectator))[0] == 0
-    # --token=T: a token may begin with "-", which argparse would take for an option
-    assert cli("export", game["id"], f"--token={game['seat_tokens']['p1']}", "-o", str(mine))[0] == 0
+    assert cli("export", game["id"], "--token", game["seat_tokens"]["p1"], "-o", str(mine))[0] == 0
     seen, own_copy = without_set_up(spectator.read_bytes()), without_set_up(mine.read_bytes())  # less the deck list
     assert not any(card.encode() in seen for card in p1 + p2)
     assert all(card.encode() in own_copy for card in p1) and not any(card.encode() in own_copy for card in p2)
