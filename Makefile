@@ -10,6 +10,7 @@ STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
 
 PROCESSES ?= 2
+TEST_WORKERS ?= 2
 
 .PHONY: run cluster test test-postgres bench openapi clean
 
@@ -35,7 +36,7 @@ cluster: $(RUN_STAMP)
 	PERSISTENCE_MODULE=eventsourcing.postgres $(BIN)/herald cluster --processes $(PROCESSES) --host $(HOST) --port 8080
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 test-postgres: $(STAMP)
 	HERALD_TEST_BACKENDS=postgres $(BIN)/python -m pytest -q tests/storage tests/api

@@ -170,7 +170,7 @@ def play_out(rules: RuleSystem, state: Any, policy: Policy, rnd: random.Random, 
     nobody can act or the rule system's cap of decisions is reached first. ``count``, if
     given, has the decisions played added to its first item (for bench/)."""
     rng = RolloutRng(rnd, next_draw)
-    legal, play, outcome, to_act = rules.legal_commands, rules.play, rules.outcome, rules.to_act
+    legal, play, outcome, to_act = rules.legal_commands, rules.play_listed, rules.outcome, rules.to_act
     played, cap = 0, CAP.get(rules.id, 2_000)
     while played < cap and outcome(state) is None:
         seat, commands = None, []

@@ -128,6 +128,12 @@ class RuleSystem(Generic[State, Command]):
             state = self.evolve(state, event)
         return events, state
 
+    def play_listed(self, state: State, seat: str, command: Command, rng: Rng) -> tuple[list[EventData], State]:
+        """:meth:`play` for a command :meth:`legal_commands` has just listed for ``seat`` in
+        ``state`` (a rollout plays nothing else): a rule system may skip checking it again.
+        By default, :meth:`play`."""
+        return self.play(state, seat, command, rng)
+
     def outcome(self, state: State) -> Outcome | None:
         """None while play goes on; how it ended once it has."""
         raise NotImplementedError

@@ -153,6 +153,8 @@ class Tables:
         self.cards = {c.id: c for c in data.cards}
         self.leaders = {leader.side: leader for leader in data.leaders}
         self.banner_ids = tuple(sorted(self.banners))
+        self.banner_ids_of = {side: tuple(b for b in self.banner_ids if self.banners[b].side == side)
+                              for side in SEATS}  # sorted, as banner_ids
         # Precomputed for the rules' hot paths (issue 19): per card, its actions usable on each
         # side (Ordered or not) in each status, each the first with its id (the one Card.action
         # finds), and the enemy banners it may target in each status, sorted
@@ -164,6 +166,9 @@ class Tables:
                                for status in ("uncommitted", "committed")} for c in data.cards}
         self.target_ids = {c.id: frozenset(t.banner for t in c.targets) for c in data.cards}
         self.modes = {c.id: {t.banner: c.target_modes(t.banner) for t in c.targets} for c in data.cards}
+        self.status_rule = {b.id: b.status_rule for b in data.banners}
+        # the banners whose status follows each banner's (Hattin's Lusignan at the Horns), sorted
+        self.followers = {b.id: tuple(sorted(f.id for f in data.banners if f.follows == b.id)) for b in data.banners}
         # the '+1' markers uncovered once n lances are lost, for every n: surcharge[banner][n]
         self.surcharge = {b.id: tuple(b.track[:lost].count("+1") for lost in range(len(b.track) + 1))
                           for b in data.banners}

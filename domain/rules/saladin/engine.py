@@ -99,16 +99,19 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
 
     def decide(self, state: SaladinState, seat: str, command: SaladinCommand, rng: Rng) -> list[EventData]:
         """Check the command, then play it out (dice, automatic phases) as events."""
-        checked = check(state, seat, command)
-        step = Step(state, rng)
-        execute(step, seat, command, checked)
-        return step.events
+        return self.play(state, seat, command, rng)[0]
 
     def play(self, state: SaladinState, seat: str, command: SaladinCommand, rng: Rng) -> tuple[list[EventData], SaladinState]:
         """:meth:`decide`, with the state its Step has already folded."""
-        checked = check(state, seat, command)
+        check(state, seat, command)
+        return self.play_listed(state, seat, command, rng)
+
+    def play_listed(self, state: SaladinState, seat: str, command: SaladinCommand,
+                     rng: Rng) -> tuple[list[EventData], SaladinState]:
+        """:meth:`play` without checking the command again: :meth:`legal_commands` lists only
+        commands :func:`check` accepts (tests/rules/saladin/test_speed_keeps_records.py)."""
         step = Step(state, rng)
-        execute(step, seat, command, checked)
+        execute(step, seat, command)
         return step.events, step.state
 
     def evolve(self, state: SaladinState, event: EventData) -> SaladinState:

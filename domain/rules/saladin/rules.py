@@ -77,12 +77,15 @@ def has_any_target(state: SaladinState, banner_id: str) -> bool:
     return False
 
 
-def enemy_targets(state: SaladinState, banner: BannerState, card: Card) -> list[str]:
-    """Enemy banners this banner may target now: in play and allowed in its status."""
+def enemy_targets(state: SaladinState, banner: BannerState, card: Card, live: set[str] | None = None) -> list[str]:
+    """Enemy banners this banner may target now: in play and allowed in its status. ``live``:
+    the banners in play, when the caller has them already."""
     by_status = tables(state).enemies[card.id].get(banner.status)
     if by_status is None:
         return sorted(t.banner for t in card.targets
                       if t.banner != ARSUF and banner.status in t.modes and target_in_play(state, t.banner))
+    if live is not None:
+        return [x for x in by_status if x in live]
     banners = state.banners
     return [x for x in by_status if x in banners and banners[x].fate == "in-play"]  # target_in_play
 
@@ -101,7 +104,7 @@ def can_be_committed(state: SaladinState, banner_id: str) -> bool:
     """Whether the banner's status can be Committed now: not one of the banners that "can
     never be Committed", and for Hattin's Lusignan only at the Horns ("On the one it occupies
     at the beginning of the scenario, Lusignan is always Uncommitted")."""
-    rule = tables(state).banner(banner_id).status_rule
+    rule = tables(state).status_rule[banner_id]
     if rule == "never-committed":
         return False
     if rule == "camp-then-horns":
@@ -322,7 +325,8 @@ def check_react(state: SaladinState, seat: str, c: cmd.React) -> Reaction:
 
 
 def check(state: SaladinState, seat: str, c) -> object:
-    """Validate any command; what it returns feeds the phase that executes it."""
+    """Validate any command (a RuleViolation when refused); what it returns (the action and its
+    cost, the reaction) is what the checks found, kept for readers of the checks."""
     if state.result is not None or state.phase == "over":
         raise violation("game_over", "the game is over", "Victory Conditions")
     if seat not in SEATS:
@@ -421,24 +425,21 @@ def legal(state: SaladinState, seat: str) -> list[object]:
         return []
     if state.phase != "activation":
         return checked(state, seat, candidates(state, seat))
-    out: list[object] = [] if horns_required(state, seat) else activations(state, seat)
-    # check() would find the game on and the seat a seat (it is the active one): straight to
-    # the checks of a Leader action (none passes with the leader Ordered, nor seize-initiative
-    # in this phase) and of a pass
-    for a in () if state.sides[seat].leader_ordered else tables(state).leaders[seat].actions:
-        if a.id == "seize-initiative":
+    horns = horns_required(state, seat)
+    out: list[object] = [] if horns else activations(state, seat)
+    # check() would find the game on, the seat a seat, the phase and the turn right (it is the
+    # active seat's activation): what is left of check_leader and check_pass, asked as
+    # questions rather than raised (no exception per refused command)
+    st = state.sides[seat]
+    for a in () if st.leader_ordered else tables(state).leaders[seat].actions:
+        # check_leader: the action exists (it is listed); seize-initiative is refused in this
+        # phase; a once-per-game action used; the Horns first; the action's own condition
+        if a.id == "seize-initiative" or (a.once and a.id in st.used_once) or (horns and a.id != "horns"):
             continue
-        c = cmd.Leader(action=a.id)
-        try:
-            check_leader(state, seat, c)
-        except RuleViolation:
-            continue
-        out.append(c)
-    try:
-        check_pass(state, seat)
+        if leader_action_usable(state, seat, a.id):
+            out.append(cmd.Leader(action=a.id))
+    if not must_activate(state, seat):  # check_pass
         out.append(cmd.Pass())
-    except RuleViolation:
-        pass
     return out
 
 
@@ -450,11 +451,12 @@ def activations(state: SaladinState, seat: str) -> list[object]:
     out: list[object] = []
     available = state.sides[seat].available
     t = tables(state)
-    for banner_id in t.banner_ids:
+    live = {k for k, x in state.banners.items() if x.fate == "in-play"}  # for enemy_targets, found once
+    for banner_id in t.banner_ids_of[seat]:  # a banner's side never changes
         banner = state.banners[banner_id]
         if banner.side != seat or banner.fate != "in-play":
             continue
-        card = t.card(banner.card)
+        card = t.cards[banner.card]
         by_lost = t.surcharge[banner_id]  # surcharge(), inlined
         lost = len(by_lost) - 1 - banner.lances
         extra = by_lost[lost] if 0 <= lost < len(by_lost) else surcharge(state, banner_id)
@@ -462,6 +464,10 @@ def activations(state: SaladinState, seat: str) -> list[object]:
         if usable is None:  # a status no card prints: check each action
             usable = tuple(a for a in card.actions if card.action(a.id) is a and (a.ordered or not banner.ordered)
                            and a.status in ("any", banner.status))
+        # enemy_targets, and those of them that can be Committed: the same for each of the
+        # banner's actions, found when an action first needs them
+        enemies: list[str] | None = None
+        committable: list[str] | None = None
         for action in usable:
             if (action.cost + extra if action.cost else 0) > available:  # action_cost
                 continue
@@ -474,10 +480,15 @@ def activations(state: SaladinState, seat: str) -> list[object]:
                 out.append(cmd.Activate(banner=banner_id, action=action.id, target=None))
                 continue
             if action.target == "enemy":  # enemy_targets are the targets _check_target allows, then
-                melee = joins_melee(banner, action)  # its only other check, per target
-                for target in enemy_targets(state, banner, card):
-                    if not melee or can_be_committed(state, target):
-                        out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
+                if enemies is None:  # its only other check, per target, for an action joining a melee
+                    enemies = enemy_targets(state, banner, card, live)
+                targets = enemies
+                if joins_melee(banner, action):
+                    if committable is None:
+                        committable = [x for x in enemies if can_be_committed(state, x)]
+                    targets = committable
+                for target in targets:
+                    out.append(cmd.Activate(banner=banner_id, action=action.id, target=target))
                 continue
             for target in [ARSUF] if action.target == "arsuf" else sorted(action.friendly):
                 try:
