@@ -33,7 +33,7 @@ class Herald:
         self.tournaments = Tournaments(self.store, self.games, self.secrets)
         self.games.umpire_hooks.append(self.tournaments.directs_game)  # a director rules on its games' disputes
         self.games.seat_hooks.append(self.tournaments.seats_of_player)  # a player token reads as its seats
-        self.games.written_hooks.append(self.tournaments.follower.nudge)  # results catch up after each write
+        self.games.written_hooks.append(self.tournaments.written)  # results catch up after a write with work
         self.read_models: list[tuple[str, Any]] = [
             ("game index", self.games.index),
             ("dice statistics", self.games.dice),

@@ -114,9 +114,9 @@ class Live:
                     if not found:
                         del self._games[game_id]
 
-    def written(self, game_ids: Iterable[UUID]) -> None:
-        """Events of ``game_ids`` were committed by this process: wake their streams.
-        Safe from any thread."""
+    def written(self, game_ids: Iterable[UUID], events: Iterable[object] = ()) -> None:
+        """Events of ``game_ids`` were committed by this process: wake their streams
+        (a written hook of the games service). Safe from any thread."""
         with self._lock:
             listeners = [listener for game_id in set(game_ids) for listener in self._games.get(game_id, ())]
         for listener in listeners:

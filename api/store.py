@@ -44,12 +44,27 @@ class MsgspecMapper(Mapper):
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        return msgspec.json.decode(self._plain(stored_event), type=resolve_topic(stored_event.topic))
+
+    def event_type(self, stored_event: StoredEvent) -> str:
+        """The ``type`` of a stored event that has one (a game's or a tournament's), decoding
+        nothing else."""
+        return _decode_type(self._plain(stored_event)).type
+
+    def _plain(self, stored_event: StoredEvent) -> bytes:
         state = stored_event.state
         if self.cipher:
             state = self.cipher.decrypt(state)
         if self.compressor:
             state = self.compressor.decompress(state)
-        return msgspec.json.decode(state, type=resolve_topic(stored_event.topic))
+        return state
+
+
+class _Typed(msgspec.Struct):
+    type: str
+
+
+_decode_type = msgspec.json.Decoder(_Typed).decode
 
 
 class UnusedTranscoder(Transcoder):

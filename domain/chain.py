@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, ClassVar, TypeVar
 from uuid import UUID
 
@@ -67,8 +67,16 @@ def to_data(event: EventData) -> dict[str, Any]:
 
 
 def iso(moment: datetime) -> str:
-    """The one text form of a recording time, as hashed and served."""
+    """The one text form of a recording time, as hashed and served: ``isoformat`` to the
+    microsecond. A UTC time (every time Herald records) is formatted directly, the same
+    text in a fifth of the time (``isoformat`` asks the time zone for its offset)."""
+    if moment.tzinfo is timezone.utc:
+        return _UTC % (moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second,
+                       moment.microsecond)
     return moment.isoformat(timespec="microseconds")
+
+
+_UTC = "%04d-%02d-%02dT%02d:%02d:%02d.%06d+00:00"
 
 
 def link_hash(stream: str, stream_id: UUID | str, version: int, type_: str, data: dict[str, Any], prev_hash: str,

@@ -218,8 +218,10 @@ def apply_void(game: Game, event: Recorded, state: Any) -> Game:
     return advance(game, event, event.typed(), state)
 
 
-def advance(game: Game | None, event: Recorded, data: EventData, voided_state: Any = None) -> Game:
-    """Fold one stored event, already decoded as ``data``, into the game."""
+def advance(game: Game | None, event: Recorded, data: EventData, voided_state: Any = None,
+            evolved: Any = None) -> Game:
+    """Fold one stored event, already decoded as ``data``, into the game (``evolved``: the
+    rule state after it, when the caller has already folded it)."""
     if game is None:
         if not isinstance(data, GameCreated):
             raise IncompatibleRecord(f"a game starts with GameCreated, not {event.type}")
@@ -228,7 +230,7 @@ def advance(game: Game | None, event: Recorded, data: EventData, voided_state: A
         return Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash)
     changes: dict[str, Any] = {"version": event.version, "modified_on": event.timestamp, "head": event.hash}
     if event.type not in META_EVENTS:
-        changes["state"] = game.rules.evolve(game.state, data)
+        changes["state"] = game.rules.evolve(game.state, data) if evolved is None else evolved
         changes["log"] = PlayLog(event.version, data, game.log)
     if not game.played and event.type == "DecisionTaken":
         changes["played"] = True
@@ -361,10 +363,14 @@ def resolve_decision(
         raise RuleViolation("forced_face_mismatch", str(error)) from None
     state = game.state
     readers: list[frozenset[str] | None] = []
+    folded: list[Any] = []  # the rule state after each event: advance below needs no second fold
     for event in typed:  # who may read each event, from the state before it is folded
         readers.append(rules.command_readers(state, seat, command) if event is typed[0]
                        else rules.readers(state, event))
         state = rules.evolve(state, event)
+        folded.append(state)
+    if any(event.type_name in META_EVENTS for event in typed):
+        folded = []  # advance leaves a meta event out of the rule state: it folds them itself
     outcome = rules.outcome(state)
     if outcome is not None:  # the end and the seed are public
         typed.append(GameEnded(outcome=outcome))
@@ -374,6 +380,6 @@ def resolve_decision(
             readers.append(None)
     recorded = chain(game.id, game.version + 1, game.head, typed, now, readers, server_seed)
     after = game
-    for event, data in zip(recorded, typed):
-        after = advance(after, event, data)
+    for i, (event, data) in enumerate(zip(recorded, typed)):
+        after = advance(after, event, data, evolved=folded[i] if i < len(folded) else None)
     return Decision(recorded, after)

@@ -22,6 +22,7 @@ from domain.tournaments.events import TournamentCreated, TournamentRecorded
 from projections.sql import Database, Session, TrackedProjection
 
 NAME = "tournament-results"
+RECORDED_WORK = frozenset(("GameEnded", "DisputeRuled"))  # the game events a result or a note comes from
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS herald_tournaments (
@@ -67,10 +68,19 @@ class TournamentResults(TrackedProjection):
         self._record = record
         super().__init__(db, read_notifications)
 
+    @staticmethod
+    def acts_on(event: Any) -> bool:
+        """Whether ``event`` gives this process work: a game's end or an umpire's ruling (a
+        result or a note to record), or a tournament's event (the list). Every other event
+        only moves the tracking position, which the follower's poll brings up to date."""
+        if isinstance(event, Recorded):
+            return event.type in RECORDED_WORK
+        return isinstance(event, TournamentRecorded)
+
     def prepare(self, batch: list[tuple[int, Any]]) -> None:
         """Outside the projection's transaction: recording a result saves tournament events."""
         for _, event in batch:
-            if isinstance(event, Recorded) and event.type in ("GameEnded", "DisputeRuled"):
+            if isinstance(event, Recorded) and event.type in RECORDED_WORK:
                 self._record(event)
 
     def apply(self, session: Session, seq: int, event: Any, prepared: None = None) -> None:

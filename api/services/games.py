@@ -119,7 +119,8 @@ class Games:
                                    write_beside=self.store.networked)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
-        self.written_hooks: list[Callable[[set[UUID]], None]] = []  # told the games each write moved
+        # told each write: the games it moved and its events
+        self.written_hooks: list[Callable[[set[UUID], tuple[Any, ...]], None]] = []
 
     # -- internals ----------------------------------------------------------------------------
     def _notifications(self, start: int, limit: int) -> list[tuple[int, Recorded | None]]:
@@ -140,7 +141,7 @@ class Games:
         if self.written_hooks:
             games = {event.originator_id for event in events if isinstance(event, Recorded)}
             for hook in self.written_hooks:
-                hook(games)
+                hook(games, events)
 
     def save(self, *events: Any) -> None:
         """Write events outside the committer (a game's creation, a claim, a tournament's

@@ -1,8 +1,9 @@
 """The tournament results process, run in the background (issue 18: tournament reads never
 write). A game's ``GameEnded`` (or an umpire's ``DisputeRuled``) becomes a ``ResultRecorded``
 (``RulingNoted``) in its tournament's stream: :class:`projections.standings.TournamentResults`
-does that as it catches up, and this follower is what makes it catch up — woken by every write
-of this process, polling for other processes' writes.
+does that as it catches up, and this follower is what makes it catch up — woken by each write
+of this process that holds such work (``Tournaments.written``), polling every second for the
+rest (other processes' writes, and the tracking position past every other event).
 
 A read never runs it. A read that must see every game ended before it (standings, a round, the
 archive) asks :meth:`ResultsFollower.settle`: it wakes the follower and waits, a bounded time,
@@ -47,8 +48,8 @@ class ResultsFollower:
             self._thread.join(timeout)
             self._thread = None
 
-    def nudge(self, *_: object) -> None:
-        """Something was written: catch up soon (a written hook of the games service)."""
+    def nudge(self) -> None:
+        """Something it has work in was written: catch up now."""
         self._wake.set()
 
     def settle(self, timeout: float = 10.0) -> None:

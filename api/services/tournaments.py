@@ -70,9 +70,12 @@ from domain.tournaments.model import (
 from domain.tournaments.standings import crosstable, standings
 from projections.ratings import CASUAL, TOURNAMENT, UNRATED, Ratings
 from projections.sql import Database
-from projections.standings import TournamentResults, TournamentRow
+from projections.standings import RECORDED_WORK, TournamentResults, TournamentRow
 from replays.archive import TournamentArchive, build_archive, to_archive_event
 from replays.record import Record
+
+
+_RECORDED = get_topic(Recorded)
 
 
 class Tournaments:
@@ -84,7 +87,8 @@ class Tournaments:
         self.secrets = secrets
         db = Database.of(self.store.recorder)
         topics = [get_topic(Recorded), get_topic(TournamentRecorded)]
-        self.results = TournamentResults(db, lambda start, limit: self._log(start, limit, topics), self._on_game_event)
+        self.results = TournamentResults(db, lambda start, limit: self._log(start, limit, topics, RECORDED_WORK),
+                                         self._on_game_event)
         rated = [get_topic(Recorded), get_topic(SeatClaimed)]
         self.ratings = Ratings(db, lambda start, limit: self._log(start, limit, rated), self._game_info)
         self.follower = ResultsFollower(self.results.catch_up, lambda: self.store.recorder.max_notification_id() or 0)
@@ -115,9 +119,17 @@ class Tournaments:
         return frozenset(seat for seat, info in created.seats.items() if info.player == player)
 
     # -- internals --------------------------------------------------------------------------------
-    def _log(self, start: int, limit: int, topics: list[str]) -> list[tuple[int, Any]]:
+    def _log(self, start: int, limit: int, topics: list[str],
+             game_events: frozenset[str] | None = None) -> list[tuple[int, Any]]:
+        """Notifications of ``topics`` from ``start``, decoded; with ``game_events``, a game
+        event of any other type is read as None (only its type is decoded: the results
+        process reads every game event and acts on a few)."""
         batch = self.store.recorder.select_notifications(start=start, limit=limit, topics=topics)
-        return [(n.id, self.store.mapper.to_domain_event(n)) for n in batch]
+        mapper = self.store.mapper
+        if game_events is None:
+            return [(n.id, mapper.to_domain_event(n)) for n in batch]
+        return [(n.id, None if n.topic == _RECORDED and mapper.event_type(n) not in game_events
+                 else mapper.to_domain_event(n)) for n in batch]
 
     def _lock(self, tournament_id: UUID) -> threading.RLock:
         return self._locks[tournament_id.int % len(self._locks)]
@@ -218,6 +230,15 @@ class Tournaments:
             if t is not None and t.table_of(str(game_id)) is not None:  # paired there, not merely naming it
                 return created, TOURNAMENT if t.created.rated else UNRATED
         return created, CASUAL
+
+    def written(self, _games: object, events: tuple[Any, ...]) -> None:
+        """A write of this process (a written hook of the games service): the results process
+        catches up now when the write holds work for it (a game's end, a ruling, a
+        tournament's event). Any other write only moves its tracking position, which its poll
+        does within a second: a catch-up per group commit cost a write transaction and a read
+        of every new event, and on SQLite held the one writer's lock the commit waits for."""
+        if any(self.results.acts_on(event) for event in events):
+            self.follower.nudge()
 
     def catch_up(self) -> None:
         """Run the results process now: a write that plans from the results (pairing the next
