@@ -4,6 +4,7 @@
 (b) recording a decision with one die over HTTP (POST a 1d6 roll)
 (c) board state at a random version of a 2,000-event game over HTTP, the server just restarted
     (nothing folded or rendered yet); targets p50 < 2 ms, p99 < 20 ms (issue 19)
+(c') the same again at once, every version rendered by (c): the steady state
 (d) full verification of that game's record (chain, every draw, replay), in process
 
 A real ``herald serve`` (uvicorn, one process) on SQLite in a temporary folder; the load
@@ -166,6 +167,7 @@ def main() -> None:
                   f'  return wrk.format("GET", "/games/{long["id"]}/state?at=" .. math.random(1, {version}))\nend\n')
         results["c_state_at_random_version"] = wrk(base, 3 * args.seconds, args.connections, script, server.pid)
         results["c_state_at_random_version"]["game_events"] = version
+        results["c_again_warm"] = wrk(base, 3 * args.seconds, args.connections, script, server.pid)
 
         from replays.record import Record
         from replays.verify import verify
@@ -202,6 +204,9 @@ def main() -> None:
         print(f"(c) state at a random version of a {c['game_events']}-event game: p50 {c['p50_ms']:.1f} ms "
               f"(target < 2), p99 {c['p99_ms']:.1f} ms (target < 20), {c['per_second']:.0f}/s, "
               f"{c['server_cpu_us_per_request']:.0f} us server CPU a request")
+        w = results["c_again_warm"]
+        print(f"(c') the same, warm: p50 {w['p50_ms']:.1f} ms, p99 {w['p99_ms']:.1f} ms, {w['per_second']:.0f}/s, "
+              f"{w['server_cpu_us_per_request']:.0f} us server CPU a request")
     finally:
         server.terminate()
         server.wait()
