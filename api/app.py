@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from api.bootstrap import Herald
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
-from api.past_states import PAST_STATES_BYTES, RenderedStates, answer_cached
+from api.past_states import PAST_STATES_BYTES, RenderedStates, answer_past_state
 from api import contract, problems
 from api.health import HealthCheck
 from api.http import Link, install_error_handlers, install_openapi, send_error, unstorable_target
@@ -74,7 +74,8 @@ class HeraldApp(FastAPI):
                     self.middleware_stack = self.build_middleware_stack()
                 scope["app"] = self
                 return await self.commands(scope, receive, send)
-            if not self.user_middleware and await answer_cached(scope, send, self.past_states):
+            if not self.user_middleware and await answer_past_state(scope, send, self.past_states,
+                                                                    lambda: self.state.herald.games):
                 return  # with middleware (CORS), through the framework: nothing is skipped
         await super().__call__(scope, receive, send)
 

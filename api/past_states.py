@@ -2,12 +2,13 @@
 
 The board at a version never changes once that version is recorded (events are only ever
 appended; a void is a later event), so the answer a spectator gets for ``at=N`` is the same
-forever. The route keeps each answer it renders, encoded, in ``RenderedStates`` (the most
-recently used, up to a number of bytes), and the app (api/app.py, ``HeraldApp``) answers a
-spectator's request for one of them ahead of the framework: a dict lookup instead of
-routing, validation and a worker thread. Anything else — a reader with a token (its view
-depends on its seat), a cross-origin request, a version not rendered yet, a malformed
-query — goes to the ordinary route, which checks it and answers as always.
+forever. Each answer rendered is kept, encoded, in ``RenderedStates`` (the most recently
+used, up to a number of bytes), and the app (api/app.py, ``HeraldApp``) answers a spectator's
+request ahead of the framework: a dict lookup instead of routing and validation, or, for a
+version not rendered yet, its block rendered in a worker thread. Anything else — a reader
+with a token (its view depends on its seat), a cross-origin request, a malformed query, a
+version the game has not reached — goes to the ordinary route, which checks it and answers
+as always (and renders a spectator's block the same way when the app has middleware).
 
 A spectator's version not rendered yet is rendered with the rest of its block (the versions
 between two checkpoints of projections/board.py, :meth:`api.services.games.Games.spectator_states`):
@@ -21,15 +22,17 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import msgspec
+from starlette.concurrency import run_in_threadpool
 
 from api.http import MAX_INT
 
 if TYPE_CHECKING:
+    from api.services.games import Games
     from api.wire.games import StateAt
 
 PAST_STATES_BYTES = 32 * 2**20  # answers kept per process
@@ -109,13 +112,21 @@ def spectator_key(scope: dict[str, Any]) -> tuple[UUID, int, None] | None:
         return None
 
 
-async def answer_cached(scope: dict[str, Any], send: Any, states: RenderedStates) -> bool:
-    """Answer a spectator's request for a rendered past position; False when the framework
-    must answer it."""
+async def answer_past_state(scope: dict[str, Any], send: Any, states: RenderedStates,
+                            games: Callable[[], Games]) -> bool:
+    """Answer a spectator's request for a past position: kept, or rendered now with its block
+    in a worker thread; False when the framework must answer it (anything but a spectator's
+    plain request, and any version this cannot render: the route then words the problem)."""
     key = spectator_key(scope)
-    body = None if key is None else states.get(key)
-    if body is None:
+    if key is None:
         return False
+    body = states.get(key)
+    if body is None:
+        game_id, version, _ = key
+        try:
+            body = await run_in_threadpool(lambda: keep_block(states, game_id, games().spectator_states(game_id, version)))
+        except Exception:  # noqa: BLE001 — no such game or version, a database away, anything: the
+            return False  # route answers it again and words it (api/errors.status_of), one place
     await send({"type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", _JSON), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

@@ -81,6 +81,7 @@ from domain.creation import (
 )
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
+from domain.rules.words import Names
 from projections.board import Boards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
@@ -544,7 +545,8 @@ class Games:
         except IncompatibleRecord as error:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
         asked = version - first
-        return (self._state(game, None) for game in [games[asked], *games[:asked], *games[asked + 1:]])
+        names = player_names(games[0].created.seats)
+        return (self._state(game, None, names) for game in [games[asked], *games[:asked], *games[asked + 1:]])
 
     def _latest(self, game_id: UUID, version: int) -> int:
         """The game's latest version as far as ``version`` needs to know: the cached game's
@@ -571,9 +573,10 @@ class Games:
         return current, version
 
     @staticmethod
-    def _state(game: Game, viewer: str | None) -> StateAt:
-        """The board of ``game`` as ``viewer`` (a seat, or None: a spectator) sees it."""
-        text = game.rules.render_text(game.state, player_names(game.created.seats))
+    def _state(game: Game, viewer: str | None, names: Names | None = None) -> StateAt:
+        """The board of ``game`` as ``viewer`` (a seat, or None: a spectator) sees it
+        (``names``: its players' names, when already known)."""
+        text = game.rules.render_text(game.state, player_names(game.created.seats) if names is None else names)
         return StateAt(game.version, game.to_act(), game.rules.view(game.state, viewer), text)
 
     def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[RecordEvent]:

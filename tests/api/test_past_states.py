@@ -2,7 +2,8 @@
 /games/{id}/state?at=N`` is rendered once and then answered ahead of the framework, with the
 same bytes; a reader with a token, a cross-origin request, a version not recorded yet and a
 malformed query still go to the route and get what they always got. A miss renders the
-whole block of versions around it (one read of the store, one fold), a spectator's view only."""
+whole block of versions around it (one read of the store, one fold), a spectator's view only,
+ahead of the framework too."""
 
 from __future__ import annotations
 
@@ -49,6 +50,30 @@ def test_a_spectator_gets_the_same_bytes_rendered_and_remembered(client):
         assert again.json()["version"] == version
     # the hand is a count for a spectator, remembered or not
     assert client.get(f"/games/{game['id']}/state?at={latest}").json()["view"]["hands"]["alice"] == 2
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_miss_is_rendered_ahead_of_the_framework_and_a_refusal_worded_by_the_route(client, monkeypatch):
+    """Issue 19: a restarted server's first readers miss every block once; the miss skips the
+    framework's routing (a worker thread renders the block), and only what it cannot answer
+    reaches the route."""
+    from fastapi import FastAPI
+
+    game = played(client)
+    latest = client.get(f"/games/{game['id']}").json()["version"]
+    framework = FastAPI.__call__
+    routed: list[str] = []
+
+    async def counted(self, scope, receive, send):
+        routed.append(scope["path"])
+        await framework(self, scope, receive, send)
+
+    monkeypatch.setattr(FastAPI, "__call__", counted)
+    assert client.get(f"/games/{game['id']}/state?at={latest}").status_code == 200
+    assert routed == [] and served_from_memory(client, game, latest)
+    missing = client.get(f"/games/{game['id']}/state?at={latest + 1}")
+    assert missing.status_code == 404 and missing.json()["code"] == "no_such_version"
+    assert routed == [f"/games/{game['id']}/state"]
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
