@@ -3,8 +3,9 @@
 A request folds at most ``every - 1`` events from the checkpoint below it (a run of
 versions, :meth:`Boards.between`, folds from the checkpoint below its first). The checkpoints
 a request needs that are not built yet are built by folding on from the highest one, one
-fold per game at a time: requests arriving together for a game seen for the first time
-wait for that one fold instead of each folding the game from zero.
+fold per game at a time, a stretch of ``BUILD_STRETCH`` versions at a time: requests
+arriving together for a game seen for the first time wait for that fold instead of each
+folding the game from zero, each only until its own checkpoint is built.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from uuid import UUID
 from domain.game import Game, Recorded, apply
 
 LoadEvents = Callable[[UUID, int, int], list[Recorded]]  # (game, after, upto) -> events
+BUILD_STRETCH = 256  # versions folded (one read of the store) each time the checkpoints' builder holds their lock
 
 
 @dataclass
@@ -47,9 +49,14 @@ class Boards:
         """The game as it stood at each version from ``first`` to ``last`` (1 <= first <=
         last <= its current version): one read of the store, one fold."""
         points = self._points(game_id)
-        if first - self._below(points, first) >= self.every:
-            with points.building:  # build the missing checkpoints once, on the way
-                return self._fold(game_id, points, first, last)
+        while first - self._below(points, first) >= self.every:
+            # build the missing checkpoints once, a stretch at a time, so that a reader of an
+            # earlier version waits for its own checkpoint only; the last stretch on the way
+            with points.building:
+                below = self._below(points, first)
+                if first - below <= BUILD_STRETCH:
+                    return self._fold(game_id, points, first, last)
+                self._fold(game_id, points, below + BUILD_STRETCH)
         return self._fold(game_id, points, first, last)
 
     def _points(self, game_id: UUID) -> _Checkpoints:

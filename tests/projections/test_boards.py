@@ -15,7 +15,7 @@ from domain.events import GameCreated, SeatInfo
 from domain.game import create_game, game_rng, project_game, resolve_decision
 from domain.randomness import commitment
 from domain.rules.registry import RULE_SYSTEMS
-from projections.board import Boards
+from projections.board import BUILD_STRETCH, Boards
 
 SEED = bytes(range(32))
 NOW = datetime(2026, 11, 29, tzinfo=timezone.utc)
@@ -110,3 +110,18 @@ def test_a_run_of_versions_is_one_read_and_one_fold():
     calls.clear()
     assert [g.version for g in boards.between(game_id, 49, 50)] == [49, 50] and calls == [(game_id, 48, 50)]
     assert [g.version for g in boards.between(game_id, 1, 15)] == list(range(1, 16))
+
+
+def test_checkpoints_are_built_a_stretch_at_a_time():
+    """A first reader of a late version builds the checkpoints in stretches of BUILD_STRETCH
+    versions, one read each, letting go of the builder's lock between them: a reader of an
+    earlier version waits for its own checkpoint, not for the whole game."""
+    game_id, events = _long_game(700)
+    loader = Loader(events)
+    boards = Boards(loader, every=16)
+    calls = []
+    boards._load = lambda *args: calls.append(args) or loader(*args)
+    assert boards.at(game_id, 600).version == 600
+    assert BUILD_STRETCH == 256 and calls == [(game_id, 0, 256), (game_id, 256, 512), (game_id, 512, 600)]
+    calls.clear()
+    assert boards.at(game_id, 300).version == 300 and calls == [(game_id, 288, 300)]
