@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-from http import HTTPStatus
 from itertools import accumulate
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl
@@ -299,8 +298,16 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
     return {"responses": responses, "openapi_extra": extra, "status_code": status}
 
 
+# The reason phrases of RFC 9110 for the problems Herald answers, written here rather than read
+# from http.HTTPStatus, whose phrases changed in Python 3.13 ("Unprocessable Entity" became
+# "Unprocessable Content"): the OpenAPI document is the same under every supported Python.
+REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+           409: "Conflict", 413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
+           429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"}
+
+
 def _problem_response(code: int) -> dict[str, Any]:
-    return {"description": HTTPStatus(code).phrase, "content": {PROBLEM: {"schema": _ref(Problem)}}}
+    return {"description": REASONS[code], "content": {PROBLEM: {"schema": _ref(Problem)}}}
 
 
 def document_problems(operation: dict[str, Any]) -> None:

@@ -105,3 +105,12 @@ def test_operation_ids_are_the_route_names_and_links_follow_them():
         for answer in operation["responses"].values():
             for link in (answer.get("links") or {}).values():
                 assert link["operationId"] in ids, link
+
+
+def test_the_document_is_the_same_under_every_supported_python():
+    """Python 3.13 renamed http.HTTPStatus phrases (422 "Unprocessable Entity" became
+    "Unprocessable Content", 413 "Request Entity Too Large" became "Content Too Large"): the
+    problems' descriptions are Herald's own RFC 9110 phrases, whatever the interpreter."""
+    text = document()
+    assert "Unprocessable Content" in text and "Content Too Large" in text
+    assert "Unprocessable Entity" not in text and "Request Entity Too Large" not in text
