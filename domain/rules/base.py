@@ -34,7 +34,7 @@ import functools
 import hashlib
 import importlib
 from pathlib import Path
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -53,6 +53,20 @@ Command = TypeVar("Command")
 class RuleViolation(DomainError):
     """A command the rules refuse: a stable ``code``, a human ``message`` and the rulebook
     ``rule`` (section) it breaks. Raising one leaves the record unchanged."""
+
+
+def accepted(check: Callable[[State, str, Any], object], state: State, seat: str,
+             commands: Iterable[Any]) -> list[Any]:
+    """The commands among ``commands`` that ``check`` accepts (raises no RuleViolation for),
+    in order: a rule system's legal commands defined from its candidates."""
+    out = []
+    for command in commands:
+        try:
+            check(state, seat, command)
+        except RuleViolation:
+            continue
+        out.append(command)
+    return out
 
 
 # Violation codes shared by every rule system (STYLE.md, "What this adds up to").

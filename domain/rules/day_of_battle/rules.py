@@ -12,7 +12,7 @@ import msgspec
 
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation, Step as BaseStep
+from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation, Step as BaseStep, accepted
 from domain.rules.day_of_battle import commands as c
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle.data import (
@@ -375,14 +375,7 @@ def candidates(state: DobState, seat: str) -> list[Any]:
 
 
 def legal(state: DobState, seat: str) -> list[Any]:
-    ok = []
-    for command in candidates(state, seat):
-        try:
-            check(state, seat, command)
-        except RuleViolation:
-            continue
-        ok.append(command)
-    return ok
+    return accepted(check, state, seat, candidates(state, seat))
 
 
 def suggested_position(state: DobState, seat: str, unit: Unit) -> tuple[float, float]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
-from domain.rng import Rng
 from domain.rules.base import Step as BaseStep
 from domain.rules.saladin import commands as cmd
 from domain.rules.saladin import events as ev

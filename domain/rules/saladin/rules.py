@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from domain.rules.base import RuleViolation
+from domain.rules.base import RuleViolation, accepted
 from domain.rules.saladin import commands as cmd
 from domain.rules.saladin import owner_cards
 from domain.rules.saladin.data import ARSUF, SEATS, TABLES, Action, Card, Reaction, Tables
@@ -139,7 +139,6 @@ def horns_required(state: SaladinState, side: str) -> bool:
 
 def leader_action_usable(state: SaladinState, side: str, action_id: str) -> bool:
     """Whether the Leader action's own condition holds (Orders, scenario state)."""
-    st = state.sides[side]
     if action_id == "recover-order":
         return True  # with no spent Order it recovers nothing (RULES_NOTES.md, Leaders)
     if action_id == "horns":
@@ -397,24 +396,12 @@ def candidates(state: SaladinState, seat: str) -> Iterator[object]:
         yield cmd.Pass()
 
 
-def checked(state: SaladinState, seat: str, commands) -> list[object]:
-    """The commands among ``commands`` that :func:`check` accepts, in order."""
-    out = []
-    for c in commands:
-        try:
-            check(state, seat, c)
-        except RuleViolation:
-            continue
-        out.append(c)
-    return out
-
-
 def legal_by_check(state: SaladinState, seat: str) -> list[object]:
     """The definition of the legal commands: every candidate :func:`check` accepts. :func:`legal`
     gives the same list faster (tests/rules/saladin/test_perft.py compares them)."""
     if state.result is not None or state.active != seat:
         return []
-    return checked(state, seat, candidates(state, seat))
+    return accepted(check, state, seat, candidates(state, seat))
 
 
 def legal(state: SaladinState, seat: str) -> list[object]:
@@ -424,7 +411,7 @@ def legal(state: SaladinState, seat: str) -> list[object]:
     if state.result is not None or state.active != seat:
         return []
     if state.phase != "activation":
-        return checked(state, seat, candidates(state, seat))
+        return accepted(check, state, seat, candidates(state, seat))
     horns = horns_required(state, seat)
     out: list[object] = [] if horns else activations(state, seat)
     # check() would find the game on, the seat a seat, the phase and the turn right (it is the

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation
+from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation, accepted
 from domain.rules.saline.commands import (
     Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, SalineCommand, Sell,
 )
@@ -270,11 +270,4 @@ def legal(state: SalineState, seat: str) -> list[SalineCommand]:
     """Every command ``seat`` may send now."""
     if state.phase == "over" or seat not in to_act(state):
         return []
-    out = []
-    for command in candidates(state, seat):
-        try:
-            check(state, seat, command)
-        except RuleViolation:
-            continue
-        out.append(command)
-    return out
+    return accepted(check, state, seat, candidates(state, seat))

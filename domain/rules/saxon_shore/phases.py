@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
-from domain.rules.base import RuleViolation
+from domain.rules.base import accepted
 
 from domain.rules.saxon_shore.data import RESOURCES
 from domain.rules.saxon_shore.events import (
@@ -357,14 +357,7 @@ def hire_apply(ctx: Ctx, seat: str, c: Hire) -> None:
 def hires(state: SaxonState, seat: str) -> list[Hire]:
     """The hires the seat may make now (§4.6.1: "at any time" its troops share a province
     with an unhired mercenary)."""
-    out = []
-    for c in hire_candidates(state, seat):
-        try:
-            hire_check(state, seat, c)
-        except RuleViolation:
-            continue
-        out.append(c)
-    return out
+    return accepted(hire_check, state, seat, hire_candidates(state, seat))
 
 
 def hire_candidates(state: SaxonState, seat: str):
