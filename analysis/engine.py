@@ -16,7 +16,6 @@ import msgspec
 
 from analysis.hidden import determinize
 from analysis.rollout import DRAW, UNFINISHED, play_out, policy_for
-from domain.events import DecisionsVoided
 from domain.game import Game, Recorded, apply
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS

@@ -305,7 +305,7 @@ def _examples(operation: dict[str, Any], found: dict[str, Any]) -> None:
             elif content_type == "text/csv":
                 media["example"] = "rank,player,points\n1,Guy de Lusignan,3\n"
             elif content_type == "text/event-stream":
-                media["example"] = f'id: 2\nevent: DecisionTaken\ndata: {{"version": 2, "type": "DecisionTaken"}}\n\n'
+                media["example"] = 'id: 2\nevent: DecisionTaken\ndata: {"version": 2, "type": "DecisionTaken"}\n\n'
             elif content_type == "application/x-ndjson":
                 media["example"] = f'{{"id": "{GAME_ID}", "rules": "saladin"}}\n'
 

@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from pathlib import Path
 from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 

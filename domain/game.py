@@ -18,7 +18,7 @@ from uuid import UUID
 import msgspec
 
 from domain import seals
-from domain.chain import GENESIS_HASH, StoredEvent, iso, link_hash
+from domain.chain import GENESIS_HASH, StoredEvent, link_hash
 from domain.chain import chain as chain_events
 from domain.events import (
     META_EVENTS,

@@ -15,14 +15,13 @@ from uuid import UUID
 
 import msgspec
 
+from domain.chain import GENESIS_HASH, iso
 from domain.events import Outcome
 from domain.tournaments.events import (
-    GENESIS_HASH,
     TOURNAMENT_EVENT_TYPES,
     TournamentRecorded,
     UnknownTournamentEvent,
     event_hash,
-    iso,
 )
 from domain.tournaments.model import Tournament, project_tournament
 from domain.tournaments.standings import Standing, standings

@@ -12,7 +12,8 @@ import msgspec
 
 from domain import seals
 from domain.events import ForkRef, GameCreated, Outcome, SeatInfo, TournamentRef
-from domain.game import Recorded, iso
+from domain.chain import iso
+from domain.game import Recorded
 from replays.signature import Signature
 
 FORMAT = "herald-record/1"

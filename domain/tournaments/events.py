@@ -14,7 +14,7 @@ from uuid import UUID
 
 import msgspec
 
-from domain.chain import GENESIS_HASH, EventData, EventRegistry, StoredEvent, iso, link_hash
+from domain.chain import EventData, EventRegistry, StoredEvent, link_hash
 from domain.chain import chain as chain_events
 from domain.events import Outcome
 
