@@ -135,6 +135,8 @@ def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
         # the library waits 30 s for a connection by default, and retries a write ten times:
         # with the database away, answer 503 within seconds instead (docs/deploy.md)
         env.setdefault("POSTGRES_CONNECT_TIMEOUT", "2")
+        # the library's recorder, each write's statements rendered once and its events sent in binary
+        env.setdefault("APPLICATION_RECORDER_TOPIC", "api.postgres_recorder:HeraldPostgresRecorder")
     return env
 
 
