@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from typing import Any
 
 from fastapi import FastAPI
@@ -12,6 +12,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Herald
+from api.collector import settled
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
 from api.past_states import PAST_STATES_BYTES, RenderedStates, answer_past_state
@@ -132,7 +133,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             await run_in_threadpool(lambda: None)
         app.state.herald.tournaments.follower.start()  # tournament results, in the background
         try:
-            yield
+            with settled() if owned else nullcontext():  # a served process's collector (api/collector.py)
+                yield
         finally:
             app.state.herald.tournaments.follower.close()
             close_analyses(app.state)
