@@ -136,7 +136,8 @@ def store_env(environ: dict[str, str] | None = None) -> dict[str, str]:
         # with the database away, answer 503 within seconds instead (docs/deploy.md)
         env.setdefault("POSTGRES_CONNECT_TIMEOUT", "2")
         # the library's recorder, each write's statements rendered once and its events sent in binary
-        env.setdefault("APPLICATION_RECORDER_TOPIC", "api.postgres_recorder:HeraldPostgresRecorder")
+        env["APPLICATION_RECORDER_TOPIC"] = environ.get("APPLICATION_RECORDER_TOPIC",
+                                                        "api.postgres_recorder:HeraldPostgresRecorder")
     return env
 
 
