@@ -26,6 +26,7 @@ from typing import Any
 
 import msgspec
 
+from api.http import declare_storable
 from domain.rules.base import RuleSystem
 from domain.rules.registry import RULE_SYSTEMS
 from domain.rules.schemas import command_schema_name, components, view_schema_name
@@ -99,6 +100,7 @@ def apply(document: dict[str, Any], operation_ids: dict[tuple[str, str], str]) -
             for answer in operation.get("responses", {}).values():
                 for link in (answer.get("links") or {}).values():
                     link["operationId"] = renamed.get(link.get("operationId"), link.get("operationId"))
+    declare_storable(document)
     for operations in document["paths"].values():
         for operation in operations.values():
             _examples(operation, found)

@@ -194,9 +194,59 @@ def decode_body(raw: bytes, type_: type[T], depth: int = MAX_DEPTH) -> T:
     try:
         return msgspec.json.decode(raw, type=type_)
     except msgspec.ValidationError as error:
-        raise Invalid(f"the body does not fit {type_.__name__}: {error}", code="invalid_body") from None
+        return _whole_floats_as_integers(raw, type_, error)
     except msgspec.DecodeError as error:
-        raise MalformedJSON(f"the body is not valid JSON: {error}") from None
+        raise MalformedJSON(f"the body is not valid JSON: {_decode_error(raw, error)}") from None
+
+
+_FLOAT_FOR_INT = re.compile(r"Expected `int( \| null)?`, got `float` - at `\$(?P<path>[^`]*)`")
+_STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def _whole_floats_as_integers(raw: bytes, type_: type[T], error: msgspec.ValidationError) -> T:
+    """``type_`` from ``raw`` where an integer field is spelled as a whole float (``36.0``): JSON
+    Schema counts that an integer, so the OpenAPI document admits it. Only the fields msgspec
+    names as integers are changed, one at a time; a body wrong otherwise is refused (422
+    invalid_body) naming the first fault left."""
+    value: Any = None
+    for _ in range(64):
+        found = _FLOAT_FOR_INT.fullmatch(str(error))
+        if found is None:
+            break
+        if value is None:
+            try:
+                value = msgspec.json.decode(raw)
+            except msgspec.DecodeError:
+                break
+        parent, key = None, None
+        node = value
+        for name, index in _STEP.findall(found["path"]):
+            parent, key = node, (name if name else int(index))
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                node = None
+                break
+        if parent is None or not (isinstance(node, float) and node.is_integer() and abs(node) <= 2**53):
+            break
+        parent[key] = int(node)
+        try:
+            return msgspec.json.decode(msgspec.json.encode(value), type=type_)
+        except msgspec.ValidationError as again:
+            error = again
+    raise Invalid(f"the body does not fit {type_.__name__}: {error}", code="invalid_body") from None
+
+
+# A high surrogate escape not followed by a low one: msgspec calls that "Input data was truncated"
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def _decode_error(raw: bytes, error: msgspec.DecodeError) -> str:
+    """msgspec's reason, or what is wrong where its words mislead (a lone UTF-16 surrogate)."""
+    if str(error) == "Input data was truncated" and _LONE_SURROGATE.search(raw):
+        return ("a string holds a lone UTF-16 surrogate (a \\uD800-\\uDBFF escape not followed by a "
+                "\\uDC00-\\uDFFF one): JSON text is Unicode characters")
+    return str(error)
 
 
 def inspect_json(raw: bytes, depth: int) -> None:
@@ -207,7 +257,7 @@ def inspect_json(raw: bytes, depth: int) -> None:
     except RecursionError:
         raise TooDeep(f"the body is nested deeper than {depth} levels") from None
     except msgspec.DecodeError as error:
-        raise MalformedJSON(f"the body is not valid JSON: {error}") from None
+        raise MalformedJSON(f"the body is not valid JSON: {_decode_error(raw, error)}") from None
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         item, path, level = stack.pop()
@@ -231,6 +281,59 @@ def inspect_json(raw: bytes, depth: int) -> None:
                     stack.append((child, name, level + 1))
             else:
                 stack.extend((child, f"{path}[{i}]", level + 1) for i, child in reversed(list(enumerate(item))))
+
+
+# What decode_body refuses in any body, as JSON Schema (ECMA-262 regex): text holding a NUL
+# character, an integer past 64 bits. ``declare_storable`` writes it into the OpenAPI document.
+NO_NUL = "^[^\\u0000]*$"
+INT64 = {"minimum": -MAX_INT - 1, "maximum": MAX_INT}
+
+
+def declare_storable(document: dict[str, Any]) -> None:
+    """Tell every schema a request body reaches what :func:`decode_body` refuses in any body
+    (:func:`inspect_json`): each integer gets 64-bit bounds, each string and each dict's keys a
+    pattern without NUL (a value of any type stays ``{}``: docs/DECISIONS.md). A schema shared
+    with an answer is true of it too: Herald only answers what it stored. Path and query
+    parameters get the same (unstorable_target refuses a NUL there)."""
+    found = document.setdefault("components", {}).setdefault("schemas", {})
+    seen: set[str] = set()
+
+    def visit(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+            return
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen and name in found:
+                seen.add(name)
+                visit(found[name])
+            return
+        kinds = node.get("type")
+        kinds = kinds if isinstance(kinds, list) else [kinds]
+        if "integer" in kinds:
+            node["minimum"] = max(node.get("minimum", INT64["minimum"]), INT64["minimum"])
+            node["maximum"] = min(node.get("maximum", INT64["maximum"]), INT64["maximum"])
+        if "string" in kinds and not {"pattern", "enum", "const", "format"} & node.keys():
+            node["pattern"] = NO_NUL
+        if "object" in kinds and "propertyNames" not in node and node.get("additionalProperties") is not False:
+            node["propertyNames"] = {"pattern": NO_NUL}
+        for key, value in node.items():
+            if key in ("properties", "patternProperties", "$defs"):
+                visit(list(value.values()))
+            elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "prefixItems"):
+                visit(value)
+
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                visit(media.get("schema"))
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] in ("path", "query"):
+                    visit(parameter.get("schema"))
 
 
 class MalformedJSON(HeraldError):
@@ -328,6 +431,8 @@ def document_problems(operation: dict[str, Any]) -> None:
     not JSON). FastAPI's own
     422 (a JSON ``HTTPValidationError``) becomes the problem+json Herald answers."""
     params = operation.get("parameters", [])
+    for param in params:
+        _not_null(param)
     codes = {400}
     if params or "requestBody" in operation:
         codes.add(422)
@@ -342,6 +447,20 @@ def document_problems(operation: dict[str, Any]) -> None:
         found = responses.setdefault(str(code), _problem_response(code))
         if PROBLEM not in found.get("content", {}):
             found["content"] = _problem_response(code)["content"]
+
+
+def _not_null(param: dict[str, Any]) -> None:
+    """An optional parameter is left out, never sent as null: FastAPI writes ``str | None`` as
+    ``anyOf: [string, null]``, which a client (or a fuzzer) would send as the text ``null``."""
+    schema = param.get("schema", {})
+    options = schema.get("anyOf")
+    if options and {"type": "null"} in options and not param.get("required"):
+        rest = [o for o in options if o != {"type": "null"}]
+        schema.pop("anyOf")
+        if len(rest) == 1:
+            schema.update({k: v for k, v in rest[0].items() if k not in schema})
+        else:
+            schema["anyOf"] = rest
 
 
 class Link(msgspec.Struct, frozen=True):

@@ -23,18 +23,18 @@ SEAT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 MAX_PLAYER_NAME = 100
 MAX_CLIENT_SEED = 500
 SEED_BYTES = (16, 64)  # a creator-supplied seed (a study game), in bytes
+SEED_HEX = re.compile(f"^(?:[0-9a-fA-F]{{2}}){{{SEED_BYTES[0]},{SEED_BYTES[1]}}}$")  # the same, as hex digits
 FORK_DICE = ("same", "fresh", "forced")
 
 
 def parse_seed(text: str) -> bytes:
-    """A creator-supplied seed: 16 to 64 bytes, written in hex."""
-    try:
-        seed = bytes.fromhex(text)
-    except ValueError:
-        raise SetupRefused("bad_seed", "seed must be hex") from None
-    if not SEED_BYTES[0] <= len(seed) <= SEED_BYTES[1]:
+    """A creator-supplied seed: 16 to 64 bytes, written in hex (two digits a byte, no spaces:
+    :data:`SEED_HEX`, the pattern the OpenAPI document gives)."""
+    if not SEED_HEX.fullmatch(text):
+        if not re.fullmatch("[0-9a-fA-F]*", text) or len(text) % 2:
+            raise SetupRefused("bad_seed", "seed must be hex, two digits a byte")
         raise SetupRefused("bad_seed", f"seed must be {SEED_BYTES[0]} to {SEED_BYTES[1]} bytes of hex")
-    return seed
+    return bytes.fromhex(text)
 
 
 def game_created(rules_id: str, scenario_id: str | None, players: Mapping[str, str], seed: str | bytes, *,

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from analysis.pool import Job
 from api.errors import HeraldError
-from api.http import MAX_INT, _ref, bearer, doc, respond
+from api.http import MAX_INT, PROBLEM, Problem, _ref, bearer, doc, respond
 from api.services.analysis import Analyses, analyst_from_env
 from api.wire.analysis import Analysis, AnalysisProgress, RankedCommands
 
@@ -51,10 +51,23 @@ def answer(job: Job, policy: str, rollouts: int) -> Response:
     return respond({**job.progress(), "policy": policy, "rollouts": rollouts}, 202, {"Retry-After": "1"})
 
 
+UNANALYSABLE = {
+    "description": "Unprocessable Content: `analysis_unavailable` when the game's rule system cannot play "
+                   "itself (open-table: its games have no analysis, whatever the request); `invalid_request` for a "
+                   "parameter that does not fit",
+    "content": {PROBLEM: {"schema": _ref(Problem), "example": {
+        "type": "/problems/analysis_unavailable", "title": "Unprocessable content", "status": 422,
+        "detail": "open-table does not play itself: its games cannot be analysed by rollouts",
+        "code": "analysis_unavailable"}}},
+}
+
+
 def running(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Route documentation with the 202 answered while the work runs."""
+    """Route documentation with the 202 answered while the work runs, and the 422 of a rule
+    system with no analysis."""
     kwargs["responses"][202] = {"description": "Running: ask again (Retry-After) for the result",
                                 "content": {"application/json": {"schema": _ref(AnalysisProgress)}}}
+    kwargs["responses"][422] = UNANALYSABLE
     return kwargs
 
 

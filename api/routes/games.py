@@ -82,7 +82,7 @@ def games_router(settings: Settings) -> APIRouter:
         return request.app.state.herald.games
 
     @router.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201,
-                              errors=(400, 401, 403, 413, 422),
+                              errors=(400, 401, 403, 404, 413, 422),  # 404: a player_token for no registered name
                               example=GAME_EXAMPLE))
     async def create_game(request: Request) -> Response:
         """Create a game. The seat tokens are shown once: keep them."""

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 import msgspec
 
 from api.wire.common import Head, documented
-from domain.creation import MAX_PLAYER_NAME, SEAT_ID
+from api.http import MAX_INT
+from domain.creation import MAX_CLIENT_SEED, MAX_PLAYER_NAME, SEAT_ID, SEED_HEX
 from domain.events import ForkRef, Outcome, SeatInfo, Target, TournamentRef
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
@@ -32,8 +33,8 @@ class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seats: Annotated[dict[str, SeatRequest], documented(minProperties=1, maxProperties=8,
                                                         propertyNames={"pattern": SEAT_ID.pattern})]
     scenario: str | None = None
-    seed: str | None = None
-    client_seed: str = ""
+    seed: Annotated[str, documented(pattern=SEED_HEX.pattern)] | None = None
+    client_seed: Annotated[str, documented(maxLength=MAX_CLIENT_SEED)] = ""
     options: dict[str, Any] = {}
     tournament: TournamentRef | None = None
 
@@ -52,7 +53,8 @@ class CommandRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     seat: str
     command: dict[str, Any]
-    expected_version: int | None = None
+    # versions start at 1 (GameCreated): below that is no version at all, refused as invalid_body
+    expected_version: Annotated[int, msgspec.Meta(ge=1, le=MAX_INT)] | None = None
 
 
 class CommandResponse(msgspec.Struct, frozen=True):

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+
+from api.wire.common import documented
+from domain.creation import MAX_PLAYER_NAME
 
 
 class RegisterName(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /players: the name you play under (as seats name it)."""
 
-    name: str
+    name: Annotated[str, documented(minLength=1, maxLength=MAX_PLAYER_NAME)]
 
 
 class NameRegistered(msgspec.Struct, frozen=True):

@@ -10,11 +10,15 @@ from api.wire.common import Head, documented
 from domain.events import Outcome
 from domain.rules.registry import RULE_SYSTEMS
 from domain.tournaments.events import FORMATS, RulingNoted
-from domain.tournaments.model import MAX_NAME
+from domain.tournaments.model import MAX_NAME, MAX_ROUNDS
 from domain.tournaments.standings import CrossRow, Standing
 from projections.ratings import Rating
 from projections.standings import TournamentRow
 from replays.record import RecordEvent
+
+# the fewest and most players any scenario seats: the bounds of every table
+MIN_SEATS, MAX_SEATS = (f(s.min_players if f is min else s.max_players for r in RULE_SYSTEMS.values()
+                          for s in r.scenarios.values()) for f in (min, max))
 
 
 class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -26,9 +30,9 @@ class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
     format: Annotated[str, documented(enum=sorted(FORMATS))]
     scenarios: list[str] = []
-    rounds: int = 0
-    table_size: int = 2
-    min_table: int | None = None
+    rounds: Annotated[int, documented(minimum=0, maximum=MAX_ROUNDS)] = 0
+    table_size: Annotated[int, documented(minimum=MIN_SEATS, maximum=MAX_SEATS)] = 2
+    min_table: Annotated[int, documented(minimum=MIN_SEATS, maximum=MAX_SEATS)] | None = None
     rated: bool = True
     director: str = ""
     options: dict[str, Any] = {}
@@ -44,7 +48,7 @@ class TournamentCreatedResponse(msgspec.Struct, frozen=True):
 class RegisterPlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /tournaments/{id}/players (director)."""
 
-    name: str
+    name: Annotated[str, documented(minLength=1, maxLength=MAX_NAME)]
     seed: int | None = None
 
 

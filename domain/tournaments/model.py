@@ -48,6 +48,7 @@ from domain.tournaments.pairing import (
 )
 
 MAX_NAME = 100
+MAX_ROUNDS = 50  # of a Swiss tournament
 MAX_REASON = 500
 SWISS_BYE_POINTS = 1.0
 KNOCKOUT_BYE_POINTS = 1.0
@@ -212,8 +213,8 @@ def decide_create(tournament_id: UUID, created: TournamentCreated, now: datetime
             raise TournamentInvalid("bad_option", f"{scenario_id}: {error.message}") from None
     if created.table_size > 2 and created.format != "swiss":
         raise TournamentInvalid("bad_format", "multi-player tables are paired by score (format swiss) only")
-    if created.format == "swiss" and not 1 <= created.rounds <= 50:
-        raise TournamentInvalid("bad_rounds", "a Swiss tournament has 1 to 50 rounds")
+    if created.format == "swiss" and not 1 <= created.rounds <= MAX_ROUNDS:
+        raise TournamentInvalid("bad_rounds", f"a Swiss tournament has 1 to {MAX_ROUNDS} rounds")
     if created.format != "swiss" and created.rounds:
         raise TournamentInvalid("bad_rounds", f"a {created.format} has as many rounds as its field needs; "
                                 "leave rounds out")
