@@ -103,15 +103,17 @@ def cluster(pg, tmp_path: Path, *, ignore_sigint: bool = False) -> Iterator[Clus
                                env=env, cwd=tmp_path, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                                preexec_fn=prepare, start_new_session=True)
     found = Cluster(process, f"http://127.0.0.1:{port}", first, log)
+    first_children: dict[int, str] = {}
     try:
         deadline = time.monotonic() + 120
         while "herald cluster: http://" not in found.output():
             assert process.poll() is None, f"herald cluster exited: {found.output()}"
             assert time.monotonic() < deadline, f"herald cluster did not start: {found.output()}"
             time.sleep(0.2)
+        first_children = children(process.pid)
         yield found
     finally:
-        leftovers = children(process.pid)
+        leftovers = {**first_children, **children(process.pid)}  # those that outlived it too
         if process.poll() is None:
             process.terminate()
             try:
