@@ -49,6 +49,10 @@ class Invalid(HeraldError):
     status, title, code = 422, "Unprocessable content", "invalid"
 
 
+class RequestTimeout(HeraldError):
+    status, title, code = 408, "Request timeout", "body_timeout"
+
+
 class TooLarge(HeraldError):
     status, title, code = 413, "Content too large", "too_large"
 

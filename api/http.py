@@ -3,6 +3,7 @@ schemas merged into the OpenAPI document, and every error as RFC 9457 problem+js
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from itertools import accumulate
@@ -17,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from api.errors import HeraldError, Invalid, TooLarge, Unauthorized, Unavailable, status_of
+from api.errors import HeraldError, Invalid, RequestTimeout, TooLarge, Unauthorized, Unavailable, status_of
 from domain.errors import DomainError
 
 T = TypeVar("T")
@@ -156,14 +157,24 @@ def require_json(content_type: str | None) -> None:
             f"send the body as 'Content-Type: application/json', not {content_type or 'nothing'!r}")
 
 
+BODY_IDLE_SECONDS = 15.0  # the longest wait for the next part of a body (nginx: client_body_timeout)
+
+
 async def read_raw(receive: Any, declared: str | None, limit: int) -> bytes:
-    """The request body, refused past ``limit`` bytes (declared or sent)."""
+    """The request body, refused past ``limit`` bytes (declared or sent), and with 408 when
+    no part of it arrives for :data:`BODY_IDLE_SECONDS`: a client that stops half-way through
+    a body (or trickles it, slowloris) does not hold the request and its connection forever."""
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise TooLarge(f"the body is {declared} bytes; the limit here is {limit}")
     parts: list[bytes] = []
     size = 0
     while True:
-        message = await receive()
+        try:
+            async with asyncio.timeout(BODY_IDLE_SECONDS):
+                message = await receive()
+        except TimeoutError:
+            raise RequestTimeout(f"no part of the body arrived for {BODY_IDLE_SECONDS:g} s; "
+                                 f"{size} bytes had") from None
         if message["type"] == "http.disconnect":
             raise Invalid("the client went away before sending the whole body", code="disconnected")
         chunk = message.get("body", b"")
@@ -306,7 +317,7 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
 # from http.HTTPStatus, whose phrases changed in Python 3.13 ("Unprocessable Entity" became
 # "Unprocessable Content"): the OpenAPI document is the same under every supported Python.
 REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-           409: "Conflict", 413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
+           408: "Request Timeout", 409: "Conflict", 413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
            429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"}
 
 
@@ -317,7 +328,8 @@ def _problem_response(code: int) -> dict[str, Any]:
 def document_problems(operation: dict[str, Any]) -> None:
     """Add the problems every route of this kind can answer: 400 (a NUL in the path or query,
     a malformed body), 404 (a path naming nothing), 422 (parameters or body that do not fit),
-    401 (a malformed bearer token), 413 and 415 (a body too large, or not JSON). FastAPI's own
+    401 (a malformed bearer token), 408, 413 and 415 (a body that stopped arriving, too large, or
+    not JSON). FastAPI's own
     422 (a JSON ``HTTPValidationError``) becomes the problem+json Herald answers."""
     params = operation.get("parameters", [])
     codes = {400}
@@ -326,7 +338,7 @@ def document_problems(operation: dict[str, Any]) -> None:
     if any(p["in"] == "path" for p in params):
         codes.add(404)
     if "requestBody" in operation:
-        codes |= {413, 415}
+        codes |= {408, 413, 415}
     if any(p["in"] == "header" and p["name"].lower() == "authorization" for p in params):
         codes.add(401)
     responses = operation.setdefault("responses", {})

@@ -72,6 +72,8 @@ EXPLAINED: dict[str, str] = {
     "too_large": "The body is larger than this route takes. Send less (a record in parts, a shorter text).",
     "unsupported_media_type": "The body is not sent as JSON. Send `Content-Type: application/json` "
                               "(or any `application/<x>+json`).",
+    "body_timeout": "No part of the request body arrived for 15 seconds, so the request was dropped. Nothing "
+                    "was recorded; send it again, whole.",
     "disconnected": "The client went away before the whole body arrived. Nothing was recorded; send it again.",
     "not_found": "Nothing is there: no such game, tournament, player, seat or path. Check the id.",
     "unknown_seat": "The game has no seat of that name, or the seat named is not one of the scenario's seats.",

@@ -302,8 +302,18 @@ def project_game(game: Game | None, events: Iterable[Recorded]) -> Game | None:
 
 
 def fingerprint(seat: str, command: dict[str, Any]) -> str:
-    """What an Idempotency-Key is bound to: the seat and the exact command."""
+    """What an Idempotency-Key is bound to: the seat and the exact command, as recorded."""
     return hashlib.sha256(msgspec.json.encode([seat, command], order="sorted")).hexdigest()
+
+
+def retry_fingerprint(game: Game, seat: str, raw_command: Any) -> str | None:
+    """The fingerprint a retried command would be recorded under: the command as the rule
+    system reads it, its defaults filled in as in the DecisionTaken, so a retry that leaves
+    out an optional field is the same command. None when the rule system cannot read it."""
+    try:
+        return fingerprint(seat, msgspec.to_builtins(game.rules.parse_command(raw_command)))
+    except RuleViolation:
+        return None
 
 
 def create_game(game_id: UUID, created: GameCreated, now: datetime) -> list[Recorded]:

@@ -64,10 +64,10 @@ from domain.game import (
     IncompatibleRecord,
     Recorded,
     chain,
-    fingerprint,
     game_rng,
     project_game,
     resolve_decision,
+    retry_fingerprint,
 )
 from domain.creation import (
     check_fork,
@@ -218,7 +218,7 @@ class Games:
             if idempotency_key is not None:
                 used = game.key_use(idempotency_key)
                 if used is not None:
-                    if used.seat != body.seat or used.fingerprint != fingerprint(body.seat, body.command):
+                    if used.seat != body.seat or used.fingerprint != retry_fingerprint(game, body.seat, body.command):
                         raise Invalid("this Idempotency-Key was used for a different command",
                                       code="idempotency_key_reused")
                     return Decided([], None, lambda: (self._replayed(game_id, used.version, body.seat), True))

@@ -164,3 +164,21 @@ def test_a_write_at_a_taken_version_is_refused_by_the_store(herald):
     with pytest.raises(Conflict):
         herald.games.save(*events)
     assert [e.type for e in herald.store.stream(gid)] == ["GameCreated", "DecisionTaken", "DiceRolled"]
+
+
+def test_a_retry_that_leaves_out_an_optional_field_is_the_same_command(herald):
+    """DESIGN.md, "Idempotency": a retry with the same key gets the first answer. The first
+    command is recorded as the rule system reads it (a note's ``payload`` filled in as null);
+    the retry, sent exactly as the first was, must still be recognised as the same command."""
+    game = create(herald)
+    note = CommandRequest("alice", {"type": "note", "text": "first"})
+    first, replayed = herald.games.command(UUID(game.id), note, game.seat_tokens["alice"], "k-note")
+    assert not replayed
+    assert first.events[0].data["command"] == {"type": "note", "text": "first", "payload": None}
+    again, replayed = herald.games.command(UUID(game.id), note, game.seat_tokens["alice"], "k-note")
+    assert replayed and again == first
+    for different in ({"type": "note", "text": "second"}, {"type": "note"}, {"type": "nonsense"}):
+        with pytest.raises(Invalid) as error:
+            herald.games.command(UUID(game.id), CommandRequest("alice", different), game.seat_tokens["alice"], "k-note")
+        assert error.value.code == "idempotency_key_reused"
+    assert herald.games.game(UUID(game.id)).version == first.version
