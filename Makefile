@@ -28,12 +28,14 @@ $(STAMP): $(RUN_STAMP)
 run: $(RUN_STAMP)
 	$(BIN)/herald serve --host $(HOST) --port $(PORT)
 
-# `make cluster`: HAProxy on $(HOST):8080 in front of $(PROCESSES) Herald processes on
+# `make cluster`: HAProxy on $(HOST):8080 (or $(PORT) when PORT is given, as for `make run`:
+# `make cluster PORT=9000`) in front of $(PROCESSES) Herald processes on ports 8101 and up, on
 # PostgreSQL (database `herald` on 127.0.0.1:5432 unless POSTGRES_* say otherwise;
 # docs/deploy.md). HAProxy is Debian's package.
+CLUSTER_PORT = $(if $(filter file,$(origin PORT)),8080,$(PORT))
 cluster: $(RUN_STAMP)
 	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || (apt-get update -qq && apt-get install -y -qq haproxy)
-	PERSISTENCE_MODULE=eventsourcing.postgres $(BIN)/herald cluster --processes $(PROCESSES) --host $(HOST) --port 8080
+	PERSISTENCE_MODULE=eventsourcing.postgres $(BIN)/herald cluster --processes $(PROCESSES) --host $(HOST) --port $(CLUSTER_PORT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal

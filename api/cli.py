@@ -394,6 +394,9 @@ def _check_owner_data(args: argparse.Namespace) -> int:
             print(f"{args.file}: usable as {rules.id} {rules.owner_data_option} (option "
                   f"{rules.owner_data_option!r} of POST /games); data hash "
                   f"{rules.data_hash(args.scenario or '', {rules.owner_data_option: data})}")
+            if args.scenario is None:
+                fits = [s for s in rules.scenarios if not rules.check_owner_data(data, s)]
+                print(f"  for scenario{'s' if len(fits) > 1 else ''} {', '.join(fits)} (--scenario checks one)")
             return 0
         found[rules.id] = problems
     for system, problems in found.items():

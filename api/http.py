@@ -267,8 +267,8 @@ def inspect_json(raw: bytes, depth: int) -> None:
                                  field=path or None)
             continue
         if isinstance(item, int) and not -MAX_INT - 1 <= item <= MAX_INT:
-            raise Unstorable(f"{path or 'the body'}: integers are 64-bit ({-MAX_INT - 1} to {MAX_INT})",
-                             field=path or None, code="integer_out_of_range")
+            raise OutOfRange(f"{path or 'the body'}: integers are 64-bit ({-MAX_INT - 1} to {MAX_INT})",
+                             field=path or None)
         if isinstance(item, dict | list):
             if level >= depth:
                 raise TooDeep(f"{path or 'the body'}: JSON is nested deeper than {depth} levels", field=path or None)
@@ -342,6 +342,10 @@ class MalformedJSON(HeraldError):
 
 class Unstorable(HeraldError):
     status, title, code = 400, "Text that cannot be stored", "unstorable_text"
+
+
+class OutOfRange(HeraldError):
+    status, title, code = 400, "Integer out of range", "integer_out_of_range"
 
 
 class TooDeep(HeraldError):

@@ -20,6 +20,7 @@ from api.http import MAX_INT, RECORD_DEPTH, bearer, doc, error_body, read_body, 
 from api.live import Live
 from api.past_states import RenderedStates, keep_block
 from api.services.games import Games
+from api.services.players import check_seat_names
 from api.wire.games import (
     CheckResult,
     CommandRequest,
@@ -87,6 +88,7 @@ def games_router(settings: Settings) -> APIRouter:
     async def create_game(request: Request) -> Response:
         """Create a game. The seat tokens are shown once: keep them."""
         body = await read_body(request, CreateGame, settings.max_command_body)
+        check_seat_names(body.seats)
         created = await run_in_threadpool(service(request).create, body)
         return respond(created, 201, {"Location": f"/games/{created.id}"})
 

@@ -21,7 +21,12 @@ def players_router(max_body: int) -> APIRouter:
     @router.post("/players", **doc(body=RegisterName, response=NameRegistered, status=201, errors=(400, 409, 413, 422)))
     async def register(request: Request) -> Response:
         """Register the name you play under. The player token is shown once: keep it. Casual
-        games count for ratings only when every seat's player vouched with their token."""
+        games count for ratings only when every seat's player vouched with their token.
+
+        A name is taken (409 ``name_taken``) when one registered reads the same: compared in
+        NFKC, case-folded, inner whitespace as one space (``Zoë``, ``ZOË``, ``Ｚｏë``). A name
+        holding an invisible or direction-changing character (zero-width space or joiner, bidi
+        controls, tabs…) is refused (422 ``bad_player``). The name is recorded trimmed, in NFC."""
         body = await read_body(request, RegisterName, max_body)
         made = await run_in_threadpool(request.app.state.herald.players.register, body.name)
         return respond(made, 201)

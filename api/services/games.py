@@ -20,7 +20,7 @@ from eventsourcing.persistence import IntegrityError
 from api import clock
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
-from api.services.players import PlayerRegistry
+from api.services.players import PlayerRegistry, check_seat_names
 from api.services.secrets import Secrets
 from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id
 from api.tokens import hash_token, new_token
@@ -439,6 +439,7 @@ class Games:
             by = "admin" if self.secrets.is_admin(token) else "director"  # the look is recorded like an inspection
             self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         fork_seats(parent.created.seats, body.seats)
+        check_seat_names(body.seats)  # the renamed seats: the parent's names stand as recorded
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()} | body.seats
         head = (prefix or self.store.stream(game_id, 0, 1))[-1].hash
         fork = ForkRef(str(game_id), version, body.dice, head=head, forced=list(body.forced))

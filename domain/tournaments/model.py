@@ -15,6 +15,7 @@ from uuid import UUID
 import msgspec
 
 from domain.errors import DomainError, NotNow
+from domain.names import RULE as NAME_RULE, name_key, unreadable
 from domain.events import Outcome
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
@@ -225,8 +226,13 @@ def decide_register(t: Tournament, name: str, seed: int | None, now: datetime) -
     name = _text(name, "player name", MAX_NAME, "bad_player")
     if t.rounds:
         raise TournamentConflict("registration_closed", "players register before the first round is paired")
-    if name in t.players:
-        raise TournamentConflict("already_registered", f"{name} is already registered")
+    hidden = unreadable(name)
+    if hidden is not None:
+        raise TournamentInvalid("bad_player", f"player name: {NAME_RULE}; it holds {hidden}")
+    same = next((p for p in t.players if p == name or name_key(p) == name_key(name)), None)
+    if same is not None:
+        raise TournamentConflict("already_registered", f"{name} is already registered"
+                                 + ("" if same == name else f" (as {same})"))
     seed = len(t.players) + 1 if seed is None else seed
     if seed < 1 or any(p.seed == seed for p in t.players.values()):
         raise TournamentInvalid("bad_seed", f"seed {seed} is taken or not positive")

@@ -63,3 +63,26 @@ def test_a_browser_gets_html(client, accept):
     page = client.get("/problems/stale_version", headers=headers)
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "Read the game again" in page.text
+
+
+def test_a_problem_with_its_own_title_is_only_that_problem():
+    """A HeraldError that titles one problem (``Text that cannot be stored``) titles no other
+    code: ``integer_out_of_range`` had that title, raised as an ``Unstorable`` with its code."""
+    import api.app  # noqa: F401 - every route module, so every HeraldError class is defined
+    from api import errors
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    problems = catalogue()
+    assert problems["integer_out_of_range"].title == "Integer out of range"
+    assert problems["integer_out_of_range"].status == 400
+    generic = {errors.HeraldError.title} | {c.title for c in subclasses(errors.HeraldError)
+                                            if c.__module__ == errors.__name__}
+    for cls in subclasses(errors.HeraldError):
+        if cls.title in generic:
+            continue  # the generic kinds (Not found, Conflict…) title many codes
+        titled = {code for code, p in problems.items() if p.title == cls.title}
+        assert titled == {cls.code}, (cls.__name__, titled)

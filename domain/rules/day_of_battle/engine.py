@@ -55,9 +55,21 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
         return ARMY_SCHEMA
 
     def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
-        """Every way the profiles break the schema or the rules (points, Note 8, Eastern spearmen…)."""
-        seats = self.scenarios[scenario_id].seats if scenario_id in self.scenarios else None
-        return armies_problems(data, seats)
+        """Every way the profiles break the schema or the rules (points, Note 8, Eastern spearmen…)
+        for ``scenario_id``'s seats; with no scenario, none when some scenario takes them and
+        otherwise what every scenario refuses (the profiles, or the seats none is fought by)."""
+        if scenario_id is not None:
+            if scenario_id not in self.scenarios:
+                return [f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}"]
+            return armies_problems(data, self.scenarios[scenario_id].seats)
+        if any(not armies_problems(data, spec.seats) for spec in self.scenarios.values()):
+            return []
+        problems = armies_problems(data)
+        if problems:
+            return problems
+        fought_by = "; ".join(f"{s} ({', '.join(spec.seats)})" for s, spec in self.scenarios.items())
+        return [(f"armies: one profile for each seat of a scenario, not for {', '.join(sorted(data)) or 'none'}; "
+                 f"the scenarios' seats: {fought_by}")]
 
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
         """SHA-256 over the data the battle is fought with: the armies (the players' profiles as

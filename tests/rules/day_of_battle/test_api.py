@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 from domain.rules.day_of_battle.data import ARMIES
+from domain.rules.registry import RULE_SYSTEMS
 from tests.rules.day_of_battle.helpers import SEATS
 
 BODY = {"rules": "day-of-battle", "scenario": "crusaders-seljuq-turks",
@@ -50,3 +51,36 @@ def test_the_players_army_profiles_are_checked_at_creation(client, backend):
     assert any("longbow" in p for p in problem["problems"]) and any("3 figures" in p for p in problem["problems"])
     schema = client.get("/rules/day-of-battle").json()["owner_data"]["schema"]
     assert schema
+
+
+def _rules_check(tmp_path, armies, *extra: str):
+    import subprocess
+    import sys
+
+    path = tmp_path / "armies.json"
+    path.write_bytes(msgspec.json.encode(armies))
+    return subprocess.run([sys.executable, "-m", "api.cli", "rules", "check", str(path), *extra],
+                          capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("armies", [{}, {"franks": msgspec.to_builtins(ARMIES["crusaders"])}], ids=["none", "no-seat"])
+def test_rules_check_without_a_scenario_refuses_what_every_scenario_refuses(client, backend, tmp_path, armies):
+    """``herald rules check`` never calls usable a file the server refuses for every scenario:
+    ``{}`` (no seat's profile) and a profile for a seat no scenario has exit 1 naming the seats."""
+    for scenario, spec in RULE_SYSTEMS["day-of-battle"].scenarios.items():
+        r = client.post("/games", json={"rules": "day-of-battle", "scenario": scenario, "options": {"armies": armies},
+                                        "seats": {seat: {"player": seat} for seat in spec.seats}})
+        assert r.status_code == 422 and r.json()["code"] == "day-of-battle.bad_army_profile", (scenario, r.text)
+    checked = _rules_check(tmp_path, armies, "--rules", "day-of-battle")
+    assert checked.returncode == 1 and "usable" not in checked.stdout, checked.stdout
+    assert "one profile for each seat of a scenario" in checked.stdout
+
+
+def test_rules_check_without_a_scenario_names_the_scenarios_the_armies_fit(tmp_path):
+    armies = {"crusaders": msgspec.to_builtins(ARMIES["crusaders"]),
+              "seljuq-turks": msgspec.to_builtins(ARMIES["seljuq-turks"])}
+    checked = _rules_check(tmp_path, armies, "--rules", "day-of-battle")
+    assert checked.returncode == 0 and "for scenario crusaders-seljuq-turks " in checked.stdout, checked.stdout
+    unknown = _rules_check(tmp_path, armies, "--rules", "day-of-battle", "--scenario", "hastings")
+    assert unknown.returncode == 1 and "no scenario 'hastings'" in unknown.stdout, unknown.stdout
