@@ -420,8 +420,9 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
 # from http.HTTPStatus, whose phrases changed in Python 3.13 ("Unprocessable Entity" became
 # "Unprocessable Content"): the OpenAPI document is the same under every supported Python.
 REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-           408: "Request Timeout", 409: "Conflict", 413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
-           429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable"}
+           408: "Request Timeout", 409: "Conflict", 413: "Content Too Large", 415: "Unsupported Media Type",
+           422: "Unprocessable Content", 429: "Too Many Requests", 500: "Internal Server Error",
+           503: "Service Unavailable"}
 
 
 def _problem_response(code: int) -> dict[str, Any]:
@@ -432,8 +433,8 @@ def document_problems(operation: dict[str, Any]) -> None:
     """Add the problems every route of this kind can answer: 400 (a NUL in the path or query,
     a malformed body), 404 (a path naming nothing), 422 (parameters or body that do not fit),
     401 (a malformed bearer token), 408, 413 and 415 (a body that stopped arriving, too large, or
-    not JSON). FastAPI's own
-    422 (a JSON ``HTTPValidationError``) becomes the problem+json Herald answers."""
+    not JSON). FastAPI's own 422 (a JSON ``HTTPValidationError``) becomes the problem+json Herald
+    answers."""
     params = operation.get("parameters", [])
     for param in params:
         _not_null(param)
