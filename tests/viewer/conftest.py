@@ -82,7 +82,10 @@ def server(tmp_path_factory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="session")
 def api(server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=10) as client:
+    # an idle pooled connection is dropped after 2 s, before uvicorn's 5 s keep-alive closes it:
+    # with both at 5 s (httpx's default), a request sent as the server closes the connection
+    # fails "Server disconnected without sending a response" (a test waiting on the page first)
+    with httpx.Client(base_url=server.url, timeout=10, limits=httpx.Limits(keepalive_expiry=2.0)) as client:
         yield client
 
 
