@@ -229,7 +229,8 @@ def decide_register(t: Tournament, name: str, seed: int | None, now: datetime) -
     hidden = unreadable(name)
     if hidden is not None:
         raise TournamentInvalid("bad_player", f"player name: {NAME_RULE}; it holds {hidden}")
-    same = next((p for p in t.players if p == name or name_key(p) == name_key(name)), None)
+    key = name_key(name)
+    same = next((p for p in t.players if name_key(p) == key), None)
     if same is not None:
         raise TournamentConflict("already_registered", f"{name} is already registered"
                                  + ("" if same == name else f" (as {same})"))
