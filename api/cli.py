@@ -456,7 +456,7 @@ def _read(path: Path) -> bytes:
 
 
 def _decode(path: Path, raw: bytes):
-    from replays.record import decode_record
+    from replays.record_format import decode_record
 
     try:
         return decode_record(raw)
@@ -543,7 +543,7 @@ def _games_list(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from api.errors import HeraldError
-    from replays.record import encode_record
+    from replays.record_format import encode_record
 
     if args.all and args.game_ids:
         _fail("give GAME_IDs or --all, not both")

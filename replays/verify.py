@@ -30,7 +30,8 @@ from domain.errors import SetupRefused
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 from domain.seals import is_sealed_form
-from replays.record import FORMAT, Record, RecordEvent, derive_record, from_record_event
+from replays.record import FORMAT_2, FORMATS, Record, chained_data, derive_record, from_record_event
+from replays.record_format import PortableRecord, decode_record
 from replays.signature import check, key_id
 
 class RecordProblem(msgspec.Struct, frozen=True):
@@ -55,11 +56,34 @@ class Receipt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class VerifyRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /records/verify with receipts and/or the server's public key beside the record."""
+    """POST /records/verify with receipts and/or the server's public key beside the record
+    (a record of either format; the schema shows the format written today)."""
 
-    record: Record
+    record: PortableRecord
     receipts: list[Receipt] = []
     public_key: str | None = None
+
+
+class _Envelope(msgspec.Struct, frozen=True):
+    """A verify body at a glance: a bare record (its ``header`` is there) or a VerifyRequest,
+    its record left as raw bytes until its format is known."""
+
+    record: msgspec.Raw = msgspec.Raw(b"")
+    header: msgspec.Raw = msgspec.Raw(b"")
+    receipts: list[Receipt] = []
+    public_key: str | None = None
+
+
+def read_verify_request(raw: bytes) -> tuple[Record, list[Receipt], str | None]:
+    """The record (either format), receipts and public key of a verify body: a record, or
+    ``{"record", "receipts"?, "public_key"?}``. Raises msgspec.DecodeError / ValidationError."""
+    envelope = msgspec.json.decode(raw, type=_Envelope)
+    if not envelope.record or envelope.header:
+        return decode_record(raw), [], None
+    extra = set(msgspec.json.decode(raw, type=dict[str, msgspec.Raw])) - {"record", "receipts", "public_key"}
+    if extra:
+        raise msgspec.ValidationError(f"a VerifyRequest holds record, receipts and public_key, not {sorted(extra)}")
+    return decode_record(bytes(envelope.record)), envelope.receipts, envelope.public_key
 
 
 def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
@@ -115,7 +139,8 @@ def check_signature(record: Record, public_key: str | None, notes: list[str]) ->
 
 
 def check_chain(record: Record) -> Iterator[RecordProblem]:
-    """Versions 1..n in order, each hash recomputed, each linked to the one before."""
+    """Versions 1..n in order, each hash recomputed, each linked to the one before; in a
+    format-2 record (links recomputed as it was read) the last link must be its head."""
     try:
         game_id = UUID(record.header.game)
     except ValueError:
@@ -144,6 +169,16 @@ def check_chain(record: Record) -> Iterator[RecordProblem]:
         if digest != event.hash:
             yield RecordProblem(event.version, None, f"hash mismatch: the {event.type} event was changed after it was recorded")
         prev = event.hash
+    if record.format == FORMAT_2 and record.head != {"version": len(record.events), "hash": prev}:
+        if record.head.get("version") != len(record.events):
+            yield RecordProblem(len(record.events), None, f"structure: the record's head is version "
+                                                          f"{record.head.get('version')} but it has "
+                                                          f"{len(record.events)} events (events were added or cut)")
+        else:
+            yield RecordProblem(len(record.events), None,
+                                "the hash chain recomputed from the events does not end at the record's head: an "
+                                "event was changed, added, removed or reordered after it was recorded (the head "
+                                "alone cannot say which; a receipt or the replay's problem may)")
 
 
 def check_types(record: Record) -> Iterator[RecordProblem]:
@@ -195,24 +230,19 @@ def check_derived(record: Record) -> Iterator[RecordProblem]:
                                             "the game has no GameEnded"))
     if revealed is not None and record.seed != derived.seed:
         yield RecordProblem(revealed, None, "the record's seed differs from SeedRevealed")
-    if record.head and msgspec.to_builtins(record.head) != derived.head:
+    if record.format == FORMAT_2:
+        pass  # its head is the chain's anchor: check_chain compares it with the recomputed links
+    elif record.head and msgspec.to_builtins(record.head) != derived.head:
         yield RecordProblem(len(record.events), None, f"head is {_short_value(record.head)} but the last event "
                                                       f"is {_short_value(derived.head)}")
-    if record.format != FORMAT:
-        yield RecordProblem(None, None, f"format is {_short_value(record.format)}, not {FORMAT!r}")
+    if record.format not in FORMATS:
+        yield RecordProblem(None, None, f"format is {_short_value(record.format)}, not one of "
+                                        f"{', '.join(map(repr, FORMATS))}")
 
 
 def _short_value(value: object) -> str:
     text = msgspec.json.encode(value, order="sorted").decode()
     return text if len(text) <= 120 else text[:117] + "..."
-
-
-def chained_data(event: RecordEvent) -> dict:
-    """What the chain hashes for an event: its data, or for a sealed event its sealed form,
-    recomputed from the data and salt when this copy holds them (so the chain proves them)."""
-    if event.salt is None and event.for_ is None:
-        return event.data
-    return seals.sealed_form(seals.seal(bytes.fromhex(event.salt or ""), event.data), event.for_ or ())
 
 
 def check_seals(record: Record, seed: bytes | None, notes: list[str]) -> list[RecordProblem]:

@@ -24,12 +24,13 @@ from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
 from api.errors import Invalid, NotFound, TooLarge
-from api.http import RECORD_DEPTH, read_body, respond
+from api.http import read_record, respond
 from domain.game import Game, IncompatibleRecord, apply
 from domain.rules.base import RuleViolation
 from projections.outline import Section, sections
 from projections.timeline import TimelineEntry, narrate, player_names
 from replays.record import Record, RecordEvent, RecordHeader, derive_record, from_record_event
+from replays.record_format import decode_record
 from replays.verify import Verdict, check_chain, verify
 
 VIEWER_DIR = Path(__file__).resolve().parent.parent / "viewer"
@@ -198,7 +199,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         spectator's board at every version (what the viewer draws from a file). The body is
         a portable record; the answer a ``RecordViews``. Private to the viewer, so not in
         the OpenAPI contract."""
-        record = await read_body(request, Record, settings.max_body, RECORD_DEPTH)
+        record = await read_record(request, settings.max_body, decode_record)
         async with opening:  # a few records at a time: memory stays within their limits
             views = await run_in_threadpool(record_views, record, limits)
             if "gzip" not in request.headers.get("accept-encoding", ""):

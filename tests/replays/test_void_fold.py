@@ -10,7 +10,8 @@ import sys
 from uuid import UUID
 
 from domain.game import project_game
-from replays.record import decode_record, from_record_event
+from replays.record import from_record_event
+from replays.record_format import decode_record
 from replays.show import show
 from tests.conftest import ADMIN_TOKEN, new_game, post
 

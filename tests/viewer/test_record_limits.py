@@ -11,6 +11,7 @@ from api.app import create_app
 from api.config import Settings
 from api.bootstrap import Herald
 from tests.conftest import new_game, post
+from tests.records import expanded
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,7 @@ def record(herald):
         game = new_game(client, seats=("p1",))
         for i in range(6):
             assert post(client, game, "p1", {"type": "roll", "label": f"r{i}", "dice": "1d6"}).status_code == 201
-        return client.get(f"/games/{game['id']}/record").json()  # 13 events
+        return expanded(client.get(f"/games/{game['id']}/record").content)  # 13 events
 
 
 def test_a_record_within_the_limits_opens(herald, record):

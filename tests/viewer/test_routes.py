@@ -10,6 +10,7 @@ from api.app import create_app
 from api.config import Settings
 from api.bootstrap import Herald
 from tests.conftest import new_game, post
+from tests.records import expanded
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +56,7 @@ def test_a_game_id_that_is_not_a_uuid_is_a_problem_not_a_page(client):
 def test_a_record_opened_in_the_viewer_gives_every_step_and_is_not_stored(client):
     game = new_game(client, seats=("p1", "p2"))
     post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     games_before = client.get("/games").json()["games"]
     response = client.post("/viewer/record", json=record)
     assert response.status_code == 200, response.text
@@ -70,7 +71,7 @@ def test_a_record_opened_in_the_viewer_gives_every_step_and_is_not_stored(client
 def test_a_record_whose_chain_is_broken_is_refused_before_folding(client):
     game = new_game(client, seats=("p1",))
     post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     rolled = next(e for e in record["events"] if e["type"] == "DiceRolled")
     rolled["data"]["faces"] = [f % 6 + 1 for f in rolled["data"]["faces"]]  # every die shows another face
     response = client.post("/viewer/record", json=record)
@@ -87,7 +88,7 @@ def test_a_rehashed_forgery_opens_but_says_it_does_not_verify(client):
 
     game = new_game(client, seats=("p1",), seed="ab" * 32)  # a study game: its dice are checkable now
     post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     events = record["events"]
     rolled = next(e for e in events if e["type"] == "DiceRolled")
     rolled["data"]["faces"] = [f % 6 + 1 for f in rolled["data"]["faces"]]
@@ -118,7 +119,7 @@ def test_the_viewer_routes_stay_out_of_the_api_contract(client):
 def test_record_views_are_gzipped_for_clients_that_accept_it(client):
     game = new_game(client, seats=("p1",))
     post(client, game, "p1", {"type": "roll", "label": "charge", "dice": "2d6"})
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     zipped = client.post("/viewer/record", json=record, headers={"Accept-Encoding": "gzip"})
     plain = client.post("/viewer/record", json=record, headers={"Accept-Encoding": "identity"})
     assert zipped.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
