@@ -598,7 +598,7 @@ def _import(args: argparse.Namespace) -> int:
     try:
         for path, record in progress(records, len(records), "record", args.progress):
             try:
-                print(herald.games.import_record(record))
+                print(herald.games.import_record(record, by_operator=True))
             except HeraldError as error:
                 print(f"herald: {path}: {error.detail}", file=sys.stderr)
                 failed += 1

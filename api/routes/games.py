@@ -31,11 +31,13 @@ from api.wire.games import (
     GamesPage,
     GameSummary,
     LegalCommands,
+    RecordImported,
     StateAt,
     TimelinePage,
 )
+from api.wire.common import Head
 from domain.rules.base import RuleViolation
-from replays.record_format import PortableRecord, encode_record
+from replays.record_format import PortableRecord, decode_record, encode_record
 from replays.verify import Verdict, read_verify_request
 
 GameId = Annotated[UUID, Path(description="The game's UUID")]
@@ -271,6 +273,22 @@ def games_router(settings: Settings) -> APIRouter:
         holds each receipted head and was signed by that key."""
         record, receipts, public_key = await read_record(request, settings.max_body, read_verify_request)
         return respond(await run_in_threadpool(service(request).verify, record, receipts, public_key))
+
+    @router.post("/records/import", **doc(body=PortableRecord, response=RecordImported, status=201,
+                                          errors=(400, 401, 403, 409, 413, 422)))
+    async def import_record(request: Request, authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Store a finished game's record (either format, its seed revealed) as a game of this
+        server, after verifying it whole (admin token). It keeps its id, events and hashes; its
+        record is then exported again as ``herald-record/2``."""
+        token = bearer(authorization)
+        games = service(request)
+        if not games.secrets.is_admin(token):  # refused before a byte of the body is read
+            games.import_record(None, token)
+        record = await read_record(request, settings.max_body, decode_record)
+        game_id = await run_in_threadpool(games.import_record, record, token)
+        head = games.game(game_id)
+        return respond(RecordImported(str(game_id), head.version, Head(head.version, head.head)), 201,
+                       {"Location": f"/games/{game_id}"})
 
 
     return router
