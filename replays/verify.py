@@ -4,7 +4,7 @@ replay of the decisions through the rules. Names the first event or draw that fa
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from uuid import UUID
 
@@ -33,6 +33,9 @@ from domain.seals import is_sealed_form
 from replays.record import FORMAT_2, FORMATS, Record, chained_data, derive_record, from_record_event
 from replays.record_format import PortableRecord, decode_record
 from replays.signature import check, key_id
+
+Witness = Callable[[Game], None]  # handed the game after each event a replay folds
+
 
 class RecordProblem(msgspec.Struct, frozen=True):
     """One thing wrong with a record: where (version and/or draw) and what."""
@@ -86,10 +89,13 @@ def read_verify_request(raw: bytes) -> tuple[Record, list[Receipt], str | None]:
     return decode_record(bytes(envelope.record)), envelope.receipts, envelope.public_key
 
 
-def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
+def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None = None,
+           witness: Witness | None = None) -> Verdict:
     """Check a record end to end; ``ok`` only when nothing at all is wrong. Receipts prove
     the record still holds each receipted head (a rewritten or cut history fails); a
-    public key proves who signed the record's head."""
+    public key proves who signed the record's head. ``witness`` is handed the game after each
+    event the replay folds, in order (as far as the replay goes): what a reader of the record
+    builds from that fold (the viewer's boards) costs no second one."""
     problems = list(check_chain(record))
     notes: list[str] = []
     readable = not any(p.what.startswith("structure") for p in problems)
@@ -102,7 +108,7 @@ def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None 
     seed = check_seed(record, problems)
     problems += check_seals(record, seed, notes)
     if readable:
-        problems += replay_problems(record, seed, notes)
+        problems += replay_problems(record, seed, notes, witness)
     return Verdict(ok=not problems, problems=problems, notes=notes)
 
 
@@ -309,7 +315,8 @@ def _canonical(event_type: str, data: dict) -> bytes:
     return msgspec.json.encode([event_type, data], order="sorted")
 
 
-def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> list[RecordProblem]:
+def replay_problems(record: Record, seed: bytes | None, notes: list[str],
+                    witness: Witness | None = None) -> list[RecordProblem]:
     """Run ``decide`` again over every recorded decision (and every audit command over its
     block) and compare what it produces with what was recorded, byte for byte. Without the
     seed, the recorded dice are used: the legality of play is still checked; the dice
@@ -321,6 +328,8 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
         game: Game = voids.keep(apply(None, events[0]))
     except (IncompatibleRecord, UnknownEventType, msgspec.ValidationError, RuleViolation) as error:
         return [RecordProblem(1, None, f"cannot replay: {error}")]
+    if witness is not None:
+        witness(game)
     try:
         check_created(game.created)  # the checks the server made when it created the game
     except SetupRefused as error:
@@ -375,6 +384,8 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
                                             f"the record has {len(block)}")]
         for e in block:
             game = voids.fold(game, e)
+            if witness is not None:
+                witness(game)
         i = j
     if seed is None:
         notes.append("the seed is not revealed yet: the chain and the legality of play were checked; "
