@@ -38,9 +38,17 @@ def version() -> str:
         return "unknown"
 
 
+OFFLINE = ("replay", "import", "export", "projections", "analyse")  # commands that fold whole records here
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(_joined_tokens(sys.argv[1:] if argv is None else argv))
-    return args.run(args)
+    if args.command not in OFFLINE:
+        return args.run(args)
+    from api.collector import settled
+
+    with settled():  # the collector as a served process sets it: a long record folds in linear time
+        return args.run(args)
 
 
 def _joined_tokens(argv: list[str]) -> list[str]:

@@ -44,7 +44,11 @@ CompactEvent = Annotated[list[Any], msgspec.Meta(
                 "data as hashed (a sealed event the reader may not read: its sealed form); at: the recording "
                 "time as integer microseconds since 1970-01-01T00:00:00Z, or its exact ISO 8601 text, or null "
                 "(absent) when it is the event before's; seal: {\"salt\", \"for\"} of a sealed event held in full.",
-    extra_json_schema={"prefixItems": [
+    examples=[["DiceRolled", {"draws": [41, 42], "kind": "d6", "faces": [2, 5], "purpose": "raid on Kent (§6)",
+                "seat": "p1"}, 1764410412345678]],
+    extra_json_schema={"items": {"anyOf": [{"type": "string"}, {"type": "object"}, {"type": "integer"},
+                                           {"type": "null"}]},
+                       "prefixItems": [
         {"type": "string"},
         {"type": "object"},
         {"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]},
