@@ -26,6 +26,7 @@ from domain.rules.day_of_battle.table import deployment_problem, table_width_fee
 R_SETUP, R_DEPLOY, R_RESPONSE, R_DISMOUNT, R_RANKS = "1-1", "1-1.2", "1-2", "1-3", "1-4"
 R_SPEARMEN, R_SQUARE, R_SCOUTING, R_SKIRMISH, R_WEAPONS, R_REACTION = "1-5", "1-6", "1-7", "1-8", "1-9", "1-10"
 R_CORE = "core rules (see RULES_NOTES.md)"
+R_END = "core rules: the end of the battle, agreed by the players (see RULES_NOTES.md)"
 HORSE_HOLDER_DISTANCE = 3  # "must be placed within 3" of the knights"
 
 
@@ -352,7 +353,7 @@ def candidates(state: DobState, seat: str) -> list[Any]:
     if state.fire is not None:
         return [c.ReturnFire(), c.HoldFire()]
     if not state.move_begun:
-        return [c.BeginMove()]
+        return [c.BeginMove(), *end_of_battle(state, seat)]
     out = []
     mine = [u for u in state.units.values() if u.seat == seat and u.deployed and u.condition not in ("routed", "lost")]
     enemies = [u for u in state.units.values() if u.seat in state.opponents(seat) and u.deployed
@@ -371,6 +372,26 @@ def candidates(state: DobState, seat: str) -> list[Any]:
             out.append(c.Dismount(u.id, u.x, max(u.y - 2, 0.0)))
         out.append(c.ChangeFormation(u.id, "column" if u.formation == "line" else "line"))
     out.append(c.EndMove())
+    return out + end_of_battle(state, seat)
+
+
+def end_of_battle(state: DobState, seat: str) -> list[c.ProposeRuling]:
+    """The battle's end as the players agree it (the supplement prints no end of battle and the
+    core rules are not in the record: RULES_NOTES.md, "Honour points, rulings and the end"): the
+    moving army may propose, between its orders, that the battle is over — the field won by
+    either side, or a drawn battle; it ends once every other seat accepts. Listed so that a
+    client reading only legal-commands can end the battle (issue 24 point 5)."""
+    sides: dict[str, list[str]] = {}
+    for s in state.seats:
+        sides.setdefault(state.armies[s].edge, []).append(s)
+    out = []
+    for allies in sides.values():
+        names = " and ".join(state.armies[s].name for s in allies)
+        won = f"the field is won by {names}"
+        out.append(c.ProposeRuling(topic="end-of-battle", rule=R_END, decision=f"the battle is over: {won}",
+                                   end=c.EndOfBattle(winner=allies[0], reason=won)))
+    out.append(c.ProposeRuling(topic="end-of-battle", rule=R_END, decision="the battle is over: a drawn battle",
+                               end=c.EndOfBattle(winner=None, reason="a drawn battle")))
     return out
 
 
@@ -407,10 +428,12 @@ def choices(state: DobState, seat: str) -> list[dict[str, Any]]:
         out.append({"type": "fire", "description": "fire at any range up to the weapon's reach (1-9)",
                     "range_inches": {"min": 0, "exclusive_min": True, "max": "the weapon's ineffective (or effective) range"},
                     "modifiers": "reason → value, added after the weapon bonus"})
-    out.append({"type": "propose-ruling", "description": "a ruling the other seats accept: topic, rule, decision, "
-                "ruled_by and its effects", "topic": ["combat-result", "response", "morale", "honour", "casualties",
-                                                     "end-of-battle", "other"],
-                "deeds": dict(CHARTS.honour.deeds)})
+    out.append({"type": "propose-ruling", "description": "a ruling the other seats accept: topic, rule, decision "
+                "(1 to 500 characters), ruled_by and its effects (honour deeds, unit conditions, casualties; an "
+                "end-of-battle ruling carries end: the winner, a seat whose side wins, or null for a draw, and a "
+                "reason)", "topic": ["combat-result", "response", "morale", "honour", "casualties",
+                                      "end-of-battle", "other"],
+                "deeds": dict(CHARTS.honour.deeds), "end": {"winner": {"one_of": [*state.seats, None]}}})
     return out
 
 

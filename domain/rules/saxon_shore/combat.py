@@ -39,7 +39,7 @@ from domain.rules.saxon_shore.state import (
 )
 from domain.rules.saxon_shore.random_events import IMPROVEMENTS
 from domain.rules.saxon_shore.turn import eliminate_if_empty
-from domain.rules.saxon_shore.commands import Declare
+from domain.rules.saxon_shore.commands import Declare, Done
 from domain.rules.saxon_shore.state import Battle, Job, Prompt, SaxonState, Unit
 from domain.rules.saxon_shore.phases import PHASES, Phase
 
@@ -128,6 +128,10 @@ def declare_done(state: SaxonState, seat: str) -> None:
 
 
 def declare_candidates(state: SaxonState, seat: str):
+    """``done`` (accepted only once nothing is left to declare: a hire "at any time", §4.6.1, may
+    spend the last resource while the seat's troops stand in a province of capacity zero, which
+    then needs no declaration: RULES_NOTES.md, §8), then each declaration."""
+    yield Done()
     for prov in to_declare(state, seat, state.declared):
         yield Declare(province=prov, action="raid")
         for r in held(state.players[seat]):

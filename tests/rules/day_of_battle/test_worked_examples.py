@@ -302,6 +302,55 @@ def test_the_battle_ends_by_agreement_with_the_outcome_and_honour_points():
     assert of(GameEnded, evs)[0].outcome.scores == {CRUSADERS: 3.0, TURKS: 0.0}
 
 
+def ends(game, seat):
+    return [c for c in legal(game, seat) if c["type"] == "propose-ruling" and c["topic"] == "end-of-battle"]
+
+
+def test_the_end_of_the_battle_is_listed_to_the_moving_army():
+    """The supplement prints no end of battle ("The following rules are modified from Day Of Battle
+    when any of the armies in the First Crusade supplement are used."): the end is the players'
+    agreement (RULES_NOTES.md, "The end, listed"), and legal-commands lists it — the field won by
+    either side, or a drawn battle — so that a client reading only the listing can end the battle
+    (issue 24 point 5)."""
+    game = new_game()
+    assert not ends(game, CRUSADERS)  # leaders are drawn, armies deployed first
+    game = deployed(game)
+    [mover] = DOB.to_act(game.state)
+    listed = ends(game, mover)
+    assert [(c["end"]["winner"], c["ruled_by"]) for c in listed] == [
+        (CRUSADERS, "players"), (TURKS, "players"), (None, "players")]
+    assert [c["decision"] for c in listed] == ["the battle is over: the field is won by First Crusaders",
+                                              "the battle is over: the field is won by Seljuq Turks",
+                                              "the battle is over: a drawn battle"]
+    assert not ends(game, TURKS if mover == CRUSADERS else CRUSADERS)  # not the moving army
+    game = battle()
+    assert len(ends(game, CRUSADERS)) == 3  # between orders, too
+    fired = play(game, CRUSADERS, {"type": "fire", "unit": CROSSBOWS, "target": HORSE_ARCHERS, "range_inches": 8})
+    assert not ends(fired, TURKS) and not ends(fired, CRUSADERS)  # the fire is answered first
+    proposed = play(game, CRUSADERS, ends(game, CRUSADERS)[1])
+    assert {c["type"] for c in legal(proposed, TURKS)} == {"accept-ruling", "reject-ruling"}
+    withdrawn = play(proposed, TURKS, {"type": "reject-ruling", "number": 1})
+    assert not withdrawn.ended and len(ends(withdrawn, CRUSADERS)) == 3  # one rejection: play goes on
+    evs, ended = events(proposed, TURKS, {"type": "accept-ruling", "number": 1})
+    assert ended.ended and ended.outcome.winner == TURKS
+    assert of(ev.BattleEnded, evs)[0].outcome.reason == "the field is won by Seljuq Turks"
+    assert DOB.to_act(ended.state) == [] and legal(ended, CRUSADERS) == []
+
+
+def test_the_listed_end_names_a_side_of_allies_and_every_other_seat_accepts():
+    """Dorylaeum: armies on the same rear edge are allies; the listed end names each side once
+    (its first seat) and the battle ends when all three other seats accept (RULES_NOTES.md)."""
+    game = deployed(new_game("dorylaeum"))
+    [mover] = DOB.to_act(game.state)
+    listed = ends(game, mover)
+    assert [c["end"]["winner"] for c in listed] == [CRUSADERS, TURKS, None]
+    assert listed[0]["end"]["reason"] == "the field is won by First Crusaders and Byzantines of Alexius Komnenos"
+    game = play(game, mover, listed[2])
+    for seat in [s for s in game.state.seats if s != mover]:
+        assert not game.ended
+        game = play(game, seat, next(c for c in legal(game, seat) if c["type"] == "accept-ruling"))
+    assert game.ended and game.outcome.draw and game.outcome.reason == "a drawn battle"
+
 def test_1_8_the_distraction_is_added_to_the_leaders_next_initiative_die():
     """1-8: "This penalty, (-) is a +1 modifier which is added to the initiative die roll of the leader or
     hero commanding the skirmish unit at the start of his next game move.\""""

@@ -44,6 +44,36 @@ def test_s8_invading_costs_one_resource_and_capacity_zero_cannot_be_raided():
     assert res(game, "p1")["wool"] == 0 and game.state.prompt.kind == "conquest"
 
 
+
+def test_s8_a_hire_that_spends_the_last_resource_while_declaring_leaves_done_listed():
+    """§4.6.1 "Mercenaries can be hired at any time that a player's troops are in the same province
+    as a mercenary [...] To hire a mercenary the player must spend one resource of any kind." §8
+    "Each player, in game order, states whether his or her troops in each non-friendly province are
+    going to RAID or INVADE. If they wish to invade, the player must spend one resource of any
+    kind. [...] Provinces with a carrying capacity of zero cannot be raided." A king in ravaged
+    Surrey (capacity zero: invade only) whose player hires with his one wool while declaring has
+    nothing left to declare there (RULES_NOTES.md, §8): ``done`` must be listed, not an empty
+    list (issue 24 point 5: versions 8,991 and 45,952 were left so; game 16 of
+    bench/bench_every_game_ends.py at version 17264)."""
+    game = declaring([("king", "p1", "Surrey"), ("mercenary", None, "Kent"), ("regular", "p1", "Kent")],
+                     res={"p1": {"wool": 1}}, provinces={"Surrey": {"ravage": 1}})
+    assert legal(game, "p1") == [{"type": "declare", "province": "Surrey", "action": "invade", "pay": "wool"},
+                                 {"type": "hire", "unit": 2, "pay": "wool"}]
+    game = act(game, "p1", {"type": "hire", "unit": 2, "pay": "wool"}, dice=[])
+    assert game.state.prompt.args == ("declare",) and res(game, "p1")["wool"] == 0
+    assert legal(game, "p1") == [DONE]
+    game = act(game, "p1", DONE, dice=[])
+    assert game.state.declared == () and game.state.prompt.seat == "p2"  # no combat follows: on to the stop
+
+
+def test_s8_done_is_listed_only_when_nothing_is_left_to_declare():
+    """§8: every non-friendly province with the seat's troops is declared RAID or INVADE first."""
+    game = declaring([("king", "p1", "Surrey")], res={"p1": {"wool": 1}})
+    assert DONE not in legal(game, "p1")
+    with pytest.raises(RuleViolation) as error:
+        act(game, "p1", DONE, dice=[])
+    assert error.value.code == "saxon-shore.must_declare"
+
 # -- raids -------------------------------------------------------------------------------------------
 def test_s8_1_raid_strengths():
     king = Unit(1, "king", "p1", "Kent")

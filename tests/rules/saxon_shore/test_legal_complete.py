@@ -54,6 +54,7 @@ def candidates(state, seat) -> list[dict]:
         out += [{"type": "choose", "option": encode_tokens(b)} for b in bags(held(state, seat), 3) if b]
     if prompt.kind != "phase":
         return out
+    out.append({"type": "done"})  # every phase ends with done, once its checks allow it
     phase = prompt.args[0]
     if phase == "trade":
         for other in alive(state):
@@ -148,7 +149,15 @@ def sampled_positions():
     family = position(owners={"Kent": "p1", "Ulster": "p2", "Leinster": "p2"}, res={"p2": {"gold": 2, "wool": 2}},
                       **then(Job("event", "p1")))
     family = act(family, "p1", {"type": "done"}, dice=[4, 1, 4, 1])
-    found += [(trade.state, "p1"), (boats.state, "p1"), (raising.state, "p1"), (family.state, "p2")]
+    # §4.6.1 a hire "at any time" spends the last resource while troops stand in a province of
+    # capacity zero: nothing is left to declare (issue 24 point 5)
+    hired = position(owners={"Kent": "p1"}, units=[("king", "p1", "Surrey"), ("mercenary", None, "Kent"),
+                                                   ("regular", "p1", "Kent")],
+                     res={"p1": {"wool": 1}}, provinces={"Surrey": {"ravage": 1}},
+                     prompt=Prompt("phase", "p1", args=("declare",)), jobs=(stop(),))
+    hired = act(hired, "p1", {"type": "hire", "unit": 2, "pay": "wool"}, dice=[])
+    found += [(trade.state, "p1"), (boats.state, "p1"), (raising.state, "p1"), (family.state, "p2"),
+              (hired.state, "p1")]
     return found
 
 
