@@ -266,7 +266,7 @@ def games_router(settings: Settings) -> APIRouter:
         """Verify a portable record: hash chain, seed commitment, every draw, full replay.
         The body is a record, or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest)
         to also prove the record holds each receipted head and was signed by that key."""
-        raw = await read_body(request, dict, settings.max_body, RECORD_DEPTH)
+        raw = await read_body(request, dict, settings.max_record_body, RECORD_DEPTH)
         try:
             if "record" in raw and "header" not in raw:
                 wrapped = msgspec.convert(raw, VerifyRequest)
