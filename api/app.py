@@ -116,6 +116,12 @@ def cors_options(origins: tuple[str, ...]) -> dict[str, Any]:
             "expose_headers": ["Location", "Idempotent-Replayed"], "max_age": 600}
 
 
+COMPRESSION = ("Answers of 1 KiB or more are gzipped for a client that sends `Accept-Encoding: gzip` (with "
+               "`Vary: Accept-Encoding`); the live event stream never is. A request body may be sent with "
+               "`Content-Encoding: gzip`: each operation's request body says its limit, counted on the decoded "
+               "bytes.")
+
+
 # A created game or tournament leads to every operation on it (OpenAPI links): a client, or the
 # fuzzer's stateful phase (tests/api/test_fuzzing.py), follows them from the creation's answer.
 LINKS = [
@@ -168,6 +174,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         title="Herald",
         version="0.1.0",
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",
+        description=COMPRESSION,
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,

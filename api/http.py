@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from eventsourcing.persistence import InterfaceError, OperationalError
 
 from api.errors import HeraldError, Invalid, RequestTimeout, TooLarge, Unauthorized, Unavailable, status_of
-from api.transfer import Inflater, body_coding
+from api.transfer import MAX_RATIO, Inflater, body_coding
 from domain.errors import DomainError
 
 T = TypeVar("T")
@@ -423,10 +423,12 @@ def _allowed(request: Request, error: StarletteHTTPException) -> list[str]:
 
 
 def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tuple[int, ...] = (),
-        example: Any = None, also: dict[str, Any] | None = None) -> dict[str, Any]:
+        example: Any = None, also: dict[str, Any] | None = None, limit: int | None = None,
+        setting: str = "HERALD_MAX_COMMAND_BODY") -> dict[str, Any]:
     """Route keyword arguments documenting msgspec body and response types in OpenAPI
-    (``example``: a request body; ``also``: other media types of the answer). Every route's
-    problems are completed by :func:`install_openapi`."""
+    (``example``: a request body; ``also``: other media types of the answer; ``limit``: the
+    most bytes the body may hold, decoded, and the ``setting`` that configures it). Every
+    route's problems are completed by :func:`install_openapi`."""
     responses: dict[int | str, Any] = {}
     if response is not None:
         responses[status] = {"description": "OK", "content": {"application/json": {"schema": _ref(response)},
@@ -437,7 +439,27 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
     if body is not None:
         media = {"schema": _ref(body), **({"example": example} if example is not None else {})}
         extra["requestBody"] = {"required": True, "content": {"application/json": media}}
+        if limit is not None:
+            extra["requestBody"].update(body_limit(limit, setting))
     return {"responses": responses, "openapi_extra": extra, "status_code": status}
+
+
+def body_limit(limit: int, setting: str | None) -> dict[str, Any]:
+    """What a request body's OpenAPI entry says of its size and content codings (read_raw):
+    in words, and as ``x-max-body-bytes``."""
+    configured = f" ({setting})" if setting else ""
+    return {"x-max-body-bytes": limit, "description": (
+        f"At most {_bytes(limit)}{configured}, counted decoded: the body may be sent with "
+        f"`Content-Encoding: gzip` (then at most {_bytes(limit)} sent, decoding to at most {MAX_RATIO} times "
+        "that past its first MiB). 413 beyond (`too_large`, `compression_ratio`), 415 for another content "
+        "coding (`unsupported_encoding`), 400 for a broken gzip stream (`malformed_gzip`).")}
+
+
+def _bytes(count: int) -> str:
+    for unit, size in (("MiB", 2**20), ("KiB", 2**10)):
+        if count >= size and count % size == 0:
+            return f"{count // size} {unit}"
+    return f"{count} bytes"
 
 
 # The reason phrases of RFC 9110 for the problems Herald answers, written here rather than read

@@ -82,7 +82,8 @@ def games_router(settings: Settings) -> APIRouter:
     def service(request: Request) -> Games:
         return request.app.state.herald.games
 
-    @router.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201,
+    @router.post("/games", **doc(body=CreateGame, limit=settings.max_command_body,
+                                 response=GameCreatedResponse, status=201,
                               errors=(400, 401, 403, 404, 413, 422),  # 404: a player_token for no registered name
                               example=GAME_EXAMPLE))
     async def create_game(request: Request) -> Response:
@@ -125,7 +126,7 @@ def games_router(settings: Settings) -> APIRouter:
         return respond(service(request).legal_commands(game_id, seat, bearer(authorization)))
 
     @router.post("/games/{game_id}/commands", summary="Record a command",
-                 **doc(body=CommandRequest, response=CommandResponse, status=201,
+                 **doc(body=CommandRequest, limit=settings.max_command_body, response=CommandResponse, status=201,
                        errors=(400, 401, 403, 404, 409, 413, 415, 422, 503), example=COMMAND_EXAMPLE))
     async def post_command(
         request: Request,
@@ -145,7 +146,8 @@ def games_router(settings: Settings) -> APIRouter:
         # declaration is its OpenAPI entry, and hands any request that reaches it to that route.
         return CommandRouteResponse(request.app.command_route)
 
-    @router.post("/games/{game_id}/commands/check", **doc(body=CommandRequest, response=CheckResult,
+    @router.post("/games/{game_id}/commands/check", **doc(body=CommandRequest, limit=settings.max_command_body,
+                                                          response=CheckResult,
                                                        errors=(400, 401, 403, 404, 413, 422)))
     async def check_command(request: Request, game_id: GameId,
                             authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -261,7 +263,8 @@ def games_router(settings: Settings) -> APIRouter:
         games = service(request)
         return respond(games.record(game_id, games.reader(game_id, bearer(authorization))))
 
-    @router.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 422)))
+    @router.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 415, 422),
+                                             limit=settings.max_record_body, setting="HERALD_MAX_RECORD_BODY"))
     async def verify_record(request: Request) -> Response:
         """Verify a portable record: hash chain, seed commitment, every draw, full replay.
         The body is a record, or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest)
