@@ -90,9 +90,6 @@ class Inflater:
                 raise MalformedGzip(f"the body is not a valid gzip stream (Content-Encoding: gzip): {error}, "
                                     f"{self.sent - len(data)} bytes in") from None
             self.size += len(part)
-            if self.size > self.limit:
-                raise TooLarge(f"the body decodes to more than the limit of {self.limit} bytes "
-                               "(the limit counts the bytes decoded)")
             if self._zlib.eof:
                 data, more = self._zlib.unused_data, False
             else:  # output capped at ``room``: zlib may hold more of it, with or without input left
@@ -101,6 +98,9 @@ class Inflater:
             if self.size > RATIO_FLOOR and self.size > MAX_RATIO * used:
                 raise TooLarge(f"the body decodes to more than {MAX_RATIO} times the bytes sent ({self.size} "
                                f"bytes from {used}); Herald refuses it as a zip bomb", code="compression_ratio")
+            if self.size > self.limit:
+                raise TooLarge(f"the body decodes to more than the limit of {self.limit} bytes "
+                               "(the limit counts the bytes decoded)")
             if part:
                 out.append(part)
         return out
