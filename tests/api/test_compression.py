@@ -260,3 +260,20 @@ def test_small_answers_the_live_stream_and_remembered_positions_go_as_they_are(c
     for _ in range(2):  # a spectator's past position, rendered then answered from memory
         state = client.get(f"/games/{game['id']}/state", params={"at": 5}, headers=ZIPPED)
         assert state.status_code == 200 and state.json()["version"] == 5
+
+
+@pytest.mark.parametrize("header, taken", [
+    (b"gzip", True), (b"gzip, deflate, br, zstd", True), (b"GZIP;q=0.5", True), (b"br;q=1, gzip;q=0.1", True),
+    (b"*", True), (b"x-gzip", True), (b"identity", False), (b"gzip;q=0", False), (b"gzip;q=0.0, *", False),
+    (b"br, *;q=0", False), (b"", False), (b"deflate", False)])
+def test_accept_encoding_is_read_with_its_weights(header, taken):
+    from api.transfer import accepts_gzip
+
+    assert accepts_gzip(header) is taken
+
+
+def test_a_client_that_refuses_gzip_gets_the_answer_as_it_is(client):
+    game = played(client, 20)
+    refused = client.get(f"/games/{game['id']}/record", headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert "content-encoding" not in refused.headers and refused.headers["vary"] == "Accept-Encoding"
+    assert refused.content == record_bytes(client, game)
