@@ -21,6 +21,7 @@ from api.health import HealthCheck
 from api.http import Link, install_error_handlers, install_openapi, send_error, unstorable_target
 from api.live import Live, Slots
 from api.ratelimit import WriteLimits
+from api.transfer import compressing, guard_body
 from api.routes.analysis import analysis_router
 from api.routes.analysis import close as close_analyses
 from api.routes.audit import audit_router
@@ -40,11 +41,18 @@ class HeraldApp(FastAPI):
     (api/past_states.py) answered ahead of it. The command route skips the framework's routing
     and its own layers (:data:`FAST_PATH_WITHOUT`), never a middleware added to the app: every
     one of those wraps it too (:meth:`build_middleware_stack`); the rendered past positions are
-    answered ahead only while the app has no middleware of its own."""
+    answered ahead only while the app has no middleware of its own.
+
+    Around all of them, a request body the app answers before reading it whole is read and
+    thrown away after the answer, up to ``drain_bytes``, before the connection closes; what the
+    framework answers is gzipped for a client that accepts it (api/transfer.py). The two fast
+    paths answer uncompressed: a command's answer and a past position are small."""
 
     def __init__(self, *, command_body_limit: int, limits: WriteLimits, cors_origins: tuple[str, ...] = (),
-                 **kwargs: Any) -> None:
+                 drain_bytes: int = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.framework = compressing(self.routed)
+        self.drain_bytes = drain_bytes
         self.command_route = CommandRoute(lambda: self.state.herald.games, limit=command_body_limit)
         self.commands: Any = self.command_route  # wrapped in the app's middleware once the stack is built
         self.limits = limits if limits.on else None
@@ -63,21 +71,30 @@ class HeraldApp(FastAPI):
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            refused = unstorable_target(scope)
-            if refused is not None:
-                return await send_error(send, refused)
-            if self.limits is not None:
-                wait = self.limits.wait(scope)
-                if wait:
-                    return await self.limits.refuse(send, wait)
-            if command_target(scope) is not None:
-                if self.middleware_stack is None:
-                    self.middleware_stack = self.build_middleware_stack()
-                scope["app"] = self
-                return await self.commands(scope, receive, send)
-            if not self.user_middleware and await answer_past_state(scope, send, self.past_states,
-                                                                    lambda: self.state.herald.games):
-                return  # with middleware (CORS), through the framework: nothing is skipped
+            return await guard_body(self.answer, scope, receive, send, self.drain_bytes)
+        await super().__call__(scope, receive, send)
+
+    async def answer(self, scope: Any, receive: Any, send: Any) -> None:
+        """An HTTP request: refused at the door, a fast path, or the framework."""
+        refused = unstorable_target(scope)
+        if refused is not None:
+            return await send_error(send, refused)
+        if self.limits is not None:
+            wait = self.limits.wait(scope)
+            if wait:
+                return await self.limits.refuse(send, wait)
+        if command_target(scope) is not None:
+            if self.middleware_stack is None:
+                self.middleware_stack = self.build_middleware_stack()
+            scope["app"] = self
+            return await self.commands(scope, receive, send)
+        if not self.user_middleware and await answer_past_state(scope, send, self.past_states,
+                                                                lambda: self.state.herald.games):
+            return  # with middleware (CORS), through the framework: nothing is skipped
+        await self.framework(scope, receive, send)
+
+    async def routed(self, scope: Any, receive: Any, send: Any) -> None:
+        """The framework: its middleware, routing and routes."""
         await super().__call__(scope, receive, send)
 
 
@@ -97,6 +114,12 @@ def cors_options(origins: tuple[str, ...]) -> dict[str, Any]:
     return {"allow_origins": list(origins), "allow_methods": ["GET", "POST"],
             "allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "Last-Event-ID"],
             "expose_headers": ["Location", "Idempotent-Replayed"], "max_age": 600}
+
+
+COMPRESSION = ("Answers of 1 KiB or more are gzipped for a client that sends `Accept-Encoding: gzip` (with "
+               "`Vary: Accept-Encoding`); the live event stream never is. A request body may be sent with "
+               "`Content-Encoding: gzip`: each operation's request body says its limit, counted on the decoded "
+               "bytes.")
 
 
 # A created game or tournament leads to every operation on it (OpenAPI links): a client, or the
@@ -144,12 +167,14 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
 
     app = HeraldApp(
         command_body_limit=settings.max_command_body,
+        drain_bytes=4 * settings.max_record_body,  # a refused body is read, up to this, before closing
         cors_origins=settings.cors_origins,
         limits=WriteLimits(settings.writes_per_token, settings.write_burst_per_token,
                            settings.writes_per_address, settings.write_burst_per_address),
         title="Herald",
         version="0.1.0",
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",
+        description=COMPRESSION,
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,

@@ -28,7 +28,8 @@ from api.wire.games import CommandRequest
 log = logging.getLogger("herald")
 
 PATH = re.compile(r"/games/(?P<game_id>[^/]+)/commands/?")  # a trailing slash is the same path
-_WANTED = frozenset((b"content-length", b"content-type", b"authorization", b"idempotency-key", b"if-match"))
+_WANTED = frozenset((b"content-length", b"content-type", b"content-encoding", b"authorization", b"idempotency-key",
+                     b"if-match"))
 _JSON = b"application/json"
 _encode = msgspec.json.Encoder().encode
 
@@ -58,7 +59,8 @@ class CommandRoute:
                 raise MethodNotAllowed(f"{scope['method']} {scope['path']}: this path takes POST only")
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in _WANTED}
             require_json(headers.get("content-type"))
-            body = decode_body(await read_raw(receive, headers.get("content-length"), self.limit), CommandRequest)
+            raw = await read_raw(receive, headers.get("content-length"), self.limit, headers.get("content-encoding"))
+            body = decode_body(raw, CommandRequest)
             response, replayed = await self.games().command_async(
                 _game_id(raw_id), _expected_version(body, headers.get("if-match")),
                 bearer(headers.get("authorization")), headers.get("idempotency-key"))

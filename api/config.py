@@ -7,12 +7,15 @@ from pathlib import Path
 
 import msgspec
 
+MAX_RECORD_BODY = 64 * 1024 * 1024
+
 
 class Settings(msgspec.Struct, frozen=True):
     admin_token: str | None = None
-    max_body: int = 8 * 1024 * 1024
+    # the most a portable record sent to Herald may hold, decoded (POST /records/verify,
+    # /viewer/record, import): the longest game recorded here (77,000 events) is about 34 MB
+    max_record_body: int = MAX_RECORD_BODY
     max_command_body: int = 64 * 1024
-    sse_poll_seconds: float = 0.2
     cors_origins: tuple[str, ...] = ()
     sse_poll_seconds: float = 0.2  # how often a process looks for events other processes wrote
     viewer_max_events: int = 200_000  # the longest record the viewer opens (a real Saxon Shore game: 77,448)
@@ -34,7 +37,8 @@ class Settings(msgspec.Struct, frozen=True):
         env = os.environ if environ is None else environ
         return cls(
             admin_token=env.get("HERALD_ADMIN_TOKEN") or None,
-            max_body=int(env.get("HERALD_MAX_BODY", 8 * 1024 * 1024)),
+            # HERALD_MAX_BODY: this limit's name before issue 24 (it held records only)
+            max_record_body=int(env.get("HERALD_MAX_RECORD_BODY") or env.get("HERALD_MAX_BODY") or MAX_RECORD_BODY),
             max_command_body=int(env.get("HERALD_MAX_COMMAND_BODY", 64 * 1024)),
             sse_poll_seconds=float(env.get("HERALD_SSE_POLL_SECONDS", 0.2)),
             cors_origins=tuple(o.strip() for o in env.get("HERALD_CORS_ORIGINS", "").split(",") if o.strip()),

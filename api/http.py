@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from eventsourcing.persistence import InterfaceError, OperationalError
 
 from api.errors import HeraldError, Invalid, RequestTimeout, TooLarge, Unauthorized, Unavailable, status_of
+from api.transfer import MAX_RATIO, Inflater, body_coding
 from domain.errors import DomainError
 
 T = TypeVar("T")
@@ -115,9 +116,14 @@ def database_away() -> Unavailable:
 
 
 def error_headers(error: DomainError) -> dict[str, str] | None:
-    """Retry-After, for an error that says when to come back."""
-    retry_after = _extra(error).get("retry_after")
-    return {"Retry-After": str(retry_after)} if retry_after is not None else None
+    """Retry-After, for an error that says when to come back; Accept-Encoding, for a body in a
+    content coding Herald does not take (RFC 7694)."""
+    extra = _extra(error)
+    found = {header: str(extra[key]) for key, header in _HEADERS if extra.get(key) is not None}
+    return found or None
+
+
+_HEADERS = (("retry_after", "Retry-After"), ("accept_encoding", "Accept-Encoding"))
 
 
 async def send_error(send: Any, error: DomainError | None, headers: list[tuple[bytes, bytes]] = ()) -> None:
@@ -145,9 +151,13 @@ def unstorable_target(scope: dict[str, Any]) -> HeraldError | None:
 
 
 async def read_body(request: Request, type_: type[T], limit: int, depth: int = MAX_DEPTH) -> T:
-    """Read at most ``limit`` bytes of JSON and decode them as ``type_``."""
-    require_json(request.headers.get("content-type"))
-    return decode_body(await read_raw(request.receive, request.headers.get("content-length"), limit), type_, depth)
+    """Read a JSON body of at most ``limit`` bytes (decoded: ``Content-Encoding: gzip`` is
+    undone as it arrives, :func:`read_raw`) and decode it as ``type_``. Every route reads its
+    body through here (the command route through :func:`read_raw`)."""
+    headers = request.headers
+    require_json(headers.get("content-type"))
+    raw = await read_raw(request.receive, headers.get("content-length"), limit, headers.get("content-encoding"))
+    return decode_body(raw, type_, depth)
 
 
 async def read_record(request: Request, limit: int, decode: Callable[[bytes], T]) -> T:
@@ -175,12 +185,19 @@ def require_json(content_type: str | None) -> None:
 BODY_IDLE_SECONDS = 15.0  # the longest wait for the next part of a body (nginx: client_body_timeout)
 
 
-async def read_raw(receive: Any, declared: str | None, limit: int) -> bytes:
+async def read_raw(receive: Any, declared: str | None, limit: int, encoding: str | None = None) -> bytes:
     """The request body, refused past ``limit`` bytes (declared or sent), and with 408 when
     no part of it arrives for :data:`BODY_IDLE_SECONDS`: a client that stops half-way through
-    a body (or trickles it, slowloris) does not hold the request and its connection forever."""
+    a body (or trickles it, slowloris) does not hold the request and its connection forever.
+
+    ``encoding`` is the request's Content-Encoding: a gzip body is decoded part by part as it
+    arrives (:class:`api.transfer.Inflater`); ``limit`` counts the decoded bytes and bounds
+    those sent as well, and a body decoding to more than 200 times what was sent is refused
+    (413 compression_ratio). Another coding is a 415, a broken gzip stream a 400."""
+    coding = body_coding(encoding)
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise TooLarge(f"the body is {declared} bytes; the limit here is {limit}")
+    inflater = Inflater(limit) if coding == "gzip" else None
     parts: list[bytes] = []
     size = 0
     while True:
@@ -194,9 +211,16 @@ async def read_raw(receive: Any, declared: str | None, limit: int) -> bytes:
             raise Invalid("the client went away before sending the whole body", code="disconnected")
         chunk = message.get("body", b"")
         size += len(chunk)
+        more = message.get("more_body", False)
+        if inflater is not None:
+            parts += inflater.feed(chunk)
+            if not more:
+                inflater.finish()
+                return b"".join(parts)
+            continue
         if size > limit:
             raise TooLarge(f"the body exceeds the limit of {limit} bytes")
-        if not message.get("more_body", False):
+        if not more:
             return b"".join((*parts, chunk)) if parts else chunk
         parts.append(chunk)
 
@@ -414,10 +438,12 @@ def _allowed(request: Request, error: StarletteHTTPException) -> list[str]:
 
 
 def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tuple[int, ...] = (),
-        example: Any = None, also: dict[str, Any] | None = None) -> dict[str, Any]:
+        example: Any = None, also: dict[str, Any] | None = None, limit: int | None = None,
+        setting: str = "HERALD_MAX_COMMAND_BODY") -> dict[str, Any]:
     """Route keyword arguments documenting msgspec body and response types in OpenAPI
-    (``example``: a request body; ``also``: other media types of the answer). Every route's
-    problems are completed by :func:`install_openapi`."""
+    (``example``: a request body; ``also``: other media types of the answer; ``limit``: the
+    most bytes the body may hold, decoded, and the ``setting`` that configures it). Every
+    route's problems are completed by :func:`install_openapi`."""
     responses: dict[int | str, Any] = {}
     if response is not None:
         responses[status] = {"description": "OK", "content": {"application/json": {"schema": _ref(response)},
@@ -428,7 +454,27 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
     if body is not None:
         media = {"schema": _ref(body), **({"example": example} if example is not None else {})}
         extra["requestBody"] = {"required": True, "content": {"application/json": media}}
+        if limit is not None:
+            extra["requestBody"].update(body_limit(limit, setting))
     return {"responses": responses, "openapi_extra": extra, "status_code": status}
+
+
+def body_limit(limit: int, setting: str | None) -> dict[str, Any]:
+    """What a request body's OpenAPI entry says of its size and content codings (read_raw):
+    in words, and as ``x-max-body-bytes``."""
+    configured = f" ({setting})" if setting else ""
+    return {"x-max-body-bytes": limit, "description": (
+        f"At most {_bytes(limit)}{configured}, counted decoded: the body may be sent with "
+        f"`Content-Encoding: gzip` (then at most {_bytes(limit)} sent, decoding to at most {MAX_RATIO} times "
+        "that past its first MiB). 413 beyond (`too_large`, `compression_ratio`), 415 for another content "
+        "coding (`unsupported_encoding`), 400 for a broken gzip stream (`malformed_gzip`).")}
+
+
+def _bytes(count: int) -> str:
+    for unit, size in (("MiB", 2**20), ("KiB", 2**10)):
+        if count >= size and count % size == 0:
+            return f"{count // size} {unit}"
+    return f"{count} bytes"
 
 
 # The reason phrases of RFC 9110 for the problems Herald answers, written here rather than read

@@ -69,7 +69,14 @@ EXPLAINED: dict[str, str] = {
     "integer_out_of_range": "An integer does not fit in 64 bits, the largest the database stores. "
                             "`field` names where it is.",
     "too_deep": "The JSON nests deeper than Herald stores (32 levels; a record sent to be verified, 64).",
-    "too_large": "The body is larger than this route takes. Send less (a record in parts, a shorter text).",
+    "too_large": "The body is larger than this route takes (a gzipped body: once decoded). A record may hold "
+                 "64 MiB unless the server says otherwise (HERALD_MAX_RECORD_BODY); other bodies 64 KiB.",
+    "compression_ratio": "The gzipped body decodes to more than 200 times the bytes sent: Herald takes that for a "
+                         "zip bomb and stops decoding. A real record compresses 6 to 15 times; send it as it is.",
+    "malformed_gzip": "The body says `Content-Encoding: gzip` but is not a whole gzip stream (corrupt, or cut "
+                      "short). Nothing was recorded; compress it again, or send it without the header.",
+    "unsupported_encoding": "The body is sent in a content coding Herald does not take. Send it as it is, or "
+                            "with `Content-Encoding: gzip`; the answer's `Accept-Encoding` header lists both.",
     "unsupported_media_type": "The body is not sent as JSON. Send `Content-Type: application/json` "
                               "(or any `application/<x>+json`).",
     "body_timeout": "No part of the request body arrived for 15 seconds, so the request was dropped. Nothing "

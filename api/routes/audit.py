@@ -43,7 +43,8 @@ def audit_router(settings: Settings) -> APIRouter:
 
     meta_errors = (400, 401, 403, 404, 409, 413, 422)
 
-    @router.post("/games/{game_id}/annotations", **doc(body=AnnotationRequest, response=MetaResponse, status=201,
+    @router.post("/games/{game_id}/annotations", **doc(body=AnnotationRequest, limit=settings.max_command_body,
+                                                       response=MetaResponse, status=201,
                                                        errors=meta_errors))
     async def annotate(request: Request, game_id: GameId,
                        authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -56,7 +57,8 @@ def audit_router(settings: Settings) -> APIRouter:
         """Every annotation of a game, in order."""
         return respond(Entries(games(request).events_of_type(game_id, ("Annotated",))))
 
-    @router.post("/games/{game_id}/disputes", **doc(body=DisputeRequest, response=MetaResponse, status=201,
+    @router.post("/games/{game_id}/disputes", **doc(body=DisputeRequest, limit=settings.max_command_body,
+                                                    response=MetaResponse, status=201,
                                                     errors=meta_errors))
     async def dispute(request: Request, game_id: GameId,
                       authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -72,7 +74,8 @@ def audit_router(settings: Settings) -> APIRouter:
             game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided", "FreezeReleaseAgreed", "FreezeLifted",
                       "FreezeLapsed"))))
 
-    @router.post("/games/{game_id}/rulings", **doc(body=RulingRequest, response=MetaResponse, status=201,
+    @router.post("/games/{game_id}/rulings", **doc(body=RulingRequest, limit=settings.max_command_body,
+                                                   response=MetaResponse, status=201,
                                                    errors=meta_errors))
     async def rule(request: Request, game_id: GameId,
                    authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -81,7 +84,8 @@ def audit_router(settings: Settings) -> APIRouter:
         body = await read_body(request, RulingRequest, settings.max_command_body)
         return respond(await run_in_threadpool(games(request).rule, game_id, body, bearer(authorization)), 201)
 
-    @router.post("/games/{game_id}/inspections", **doc(body=InspectionRequest, response=Inspection, status=201,
+    @router.post("/games/{game_id}/inspections", **doc(body=InspectionRequest, limit=settings.max_command_body,
+                                                       response=Inspection, status=201,
                                                        errors=meta_errors))
     async def inspection(request: Request, game_id: GameId,
                          authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -92,7 +96,8 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(games(request).inspect, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/disputes/{dispute}/release",
-                 **doc(body=ReleaseRequest, response=MetaResponse, status=201, errors=meta_errors))
+                 **doc(body=ReleaseRequest, limit=settings.max_command_body,
+                       response=MetaResponse, status=201, errors=meta_errors))
     async def release(request: Request, game_id: GameId, dispute: int,
                       authorization: Annotated[str | None, Header()] = None) -> Response:
         """With no umpire (no admin token configured, not a tournament game): a seat agrees that
@@ -103,7 +108,8 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(games(request).release, game_id, dispute, body,
                                                bearer(authorization)), 201)
 
-    @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, response=MetaResponse, status=201,
+    @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, limit=settings.max_command_body,
+                                                   response=MetaResponse, status=201,
                                                    errors=meta_errors))
     async def abandon(request: Request, game_id: GameId,
                       authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -111,7 +117,8 @@ def audit_router(settings: Settings) -> APIRouter:
         body = await read_body(request, AbandonRequest, settings.max_command_body)
         return respond(await run_in_threadpool(games(request).abandon, game_id, body, bearer(authorization)), 201)
 
-    @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, response=GameCreatedResponse, status=201,
+    @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, limit=settings.max_command_body,
+                                                response=GameCreatedResponse, status=201,
                                                 errors=(400, 401, 403, 404, 409, 413, 422)))
     async def fork(request: Request, game_id: GameId,
                    authorization: Annotated[str | None, Header()] = None) -> Response:

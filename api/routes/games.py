@@ -84,7 +84,8 @@ def games_router(settings: Settings) -> APIRouter:
     def service(request: Request) -> Games:
         return request.app.state.herald.games
 
-    @router.post("/games", **doc(body=CreateGame, response=GameCreatedResponse, status=201,
+    @router.post("/games", **doc(body=CreateGame, limit=settings.max_command_body,
+                                 response=GameCreatedResponse, status=201,
                               errors=(400, 401, 403, 404, 413, 422),  # 404: a player_token for no registered name
                               example=GAME_EXAMPLE))
     async def create_game(request: Request) -> Response:
@@ -127,7 +128,7 @@ def games_router(settings: Settings) -> APIRouter:
         return respond(service(request).legal_commands(game_id, seat, bearer(authorization)))
 
     @router.post("/games/{game_id}/commands", summary="Record a command",
-                 **doc(body=CommandRequest, response=CommandResponse, status=201,
+                 **doc(body=CommandRequest, limit=settings.max_command_body, response=CommandResponse, status=201,
                        errors=(400, 401, 403, 404, 409, 413, 415, 422, 503), example=COMMAND_EXAMPLE))
     async def post_command(
         request: Request,
@@ -147,7 +148,8 @@ def games_router(settings: Settings) -> APIRouter:
         # declaration is its OpenAPI entry, and hands any request that reaches it to that route.
         return CommandRouteResponse(request.app.command_route)
 
-    @router.post("/games/{game_id}/commands/check", **doc(body=CommandRequest, response=CheckResult,
+    @router.post("/games/{game_id}/commands/check", **doc(body=CommandRequest, limit=settings.max_command_body,
+                                                          response=CheckResult,
                                                        errors=(400, 401, 403, 404, 413, 422)))
     async def check_command(request: Request, game_id: GameId,
                             authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -265,17 +267,19 @@ def games_router(settings: Settings) -> APIRouter:
         record = games.record(game_id, games.reader(game_id, bearer(authorization)))
         return Response(encode_record(record), media_type="application/json")
 
-    @router.post("/records/verify", **doc(body=PortableRecord, response=Verdict, errors=(400, 413, 422)))
+    @router.post("/records/verify", **doc(body=PortableRecord, response=Verdict, errors=(400, 413, 415, 422),
+                                             limit=settings.max_record_body, setting="HERALD_MAX_RECORD_BODY"))
     async def verify_record(request: Request) -> Response:
         """Verify a portable record: hash chain, seed commitment, every draw, full replay.
         The body is a record (``herald-record/2``, or ``herald-record/1`` as exported before),
         or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest) to also prove the record
         holds each receipted head and was signed by that key."""
-        record, receipts, public_key = await read_record(request, settings.max_body, read_verify_request)
+        record, receipts, public_key = await read_record(request, settings.max_record_body, read_verify_request)
         return respond(await run_in_threadpool(service(request).verify, record, receipts, public_key))
 
     @router.post("/records/import", **doc(body=PortableRecord, response=RecordImported, status=201,
-                                          errors=(400, 401, 403, 409, 413, 422)))
+                                          errors=(400, 401, 403, 409, 413, 415, 422),
+                                          limit=settings.max_record_body, setting="HERALD_MAX_RECORD_BODY"))
     async def import_record(request: Request, authorization: Annotated[str | None, Header()] = None) -> Response:
         """Store a finished game's record (either format, its seed revealed) as a game of this
         server, after verifying it whole (admin token). It keeps its id, events and hashes; its
@@ -284,7 +288,7 @@ def games_router(settings: Settings) -> APIRouter:
         games = service(request)
         if not games.secrets.is_admin(token):  # refused before a byte of the body is read
             games.import_record(None, token)
-        record = await read_record(request, settings.max_body, decode_record)
+        record = await read_record(request, settings.max_record_body, decode_record)
         game_id = await run_in_threadpool(games.import_record, record, token)
         head = games.game(game_id)
         return respond(RecordImported(str(game_id), head.version, Head(head.version, head.head)), 201,

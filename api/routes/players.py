@@ -18,7 +18,8 @@ from api.wire.players import NameRegistered, RegisterName, SeatClaim
 def players_router(max_body: int) -> APIRouter:
     router = APIRouter(tags=["players"])
 
-    @router.post("/players", **doc(body=RegisterName, response=NameRegistered, status=201, errors=(400, 409, 413, 422)))
+    @router.post("/players", **doc(body=RegisterName, limit=max_body,
+                                   response=NameRegistered, status=201, errors=(400, 409, 413, 422)))
     async def register(request: Request) -> Response:
         """Register the name you play under. The player token is shown once: keep it. Casual
         games count for ratings only when every seat's player vouched with their token.

@@ -55,7 +55,8 @@ Format = Annotated[str, Query(pattern="^(json|csv)$", description="json (default
 router = APIRouter(tags=["tournaments"])
 
 
-@router.post("/tournaments", **doc(body=CreateTournament, response=TournamentCreatedResponse, status=201,
+@router.post("/tournaments", **doc(body=CreateTournament, limit=MAX_BODY, setting=None,
+                                   response=TournamentCreatedResponse, status=201,
                                    errors=(400, 413, 422)))
 async def create_tournament(request: Request) -> Response:
     """Open a tournament. The director token is shown once: keep it."""
@@ -83,7 +84,7 @@ def get_tournament(request: Request, tournament_id: TournamentId) -> Response:
 
 
 @router.post("/tournaments/{tournament_id}/players",
-             **doc(body=RegisterPlayer, response=PlayerRegisteredResponse, status=201,
+             **doc(body=RegisterPlayer, limit=MAX_BODY, setting=None, response=PlayerRegisteredResponse, status=201,
                    errors=(401, 403, 404, 409, 422)))
 async def register_player(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Register a player (director). The player token is shown once: hand it to the player."""
@@ -93,7 +94,8 @@ async def register_player(request: Request, tournament_id: TournamentId, authori
 
 
 @router.post("/tournaments/{tournament_id}/players/{player}/withdraw",
-             **doc(body=Withdraw, response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
+             **doc(body=Withdraw, limit=MAX_BODY, setting=None,
+                   response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
 async def withdraw_player(request: Request, tournament_id: TournamentId, player: str,
                           authorization: Auth = None) -> Response:
     """Withdraw a player from the rounds not yet paired (director), with a reason."""
@@ -125,7 +127,8 @@ def my_games(request: Request, tournament_id: TournamentId,
 
 
 @router.post("/tournaments/{tournament_id}/forfeits",
-             **doc(body=Forfeit, response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
+             **doc(body=Forfeit, limit=MAX_BODY, setting=None,
+                   response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
 async def record_forfeit(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Record a forfeit (director), with a reason: the forfeiting players score 0 at that table."""
     body = await read_body(request, Forfeit, MAX_BODY)
@@ -133,7 +136,8 @@ async def record_forfeit(request: Request, tournament_id: TournamentId, authoriz
 
 
 @router.post("/tournaments/{tournament_id}/adjustments",
-             **doc(body=Adjust, response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
+             **doc(body=Adjust, limit=MAX_BODY, setting=None,
+                   response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
 async def adjust_points(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Adjust a player's points (director), with a reason that stays in the history."""
     body = await read_body(request, Adjust, MAX_BODY)

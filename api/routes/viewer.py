@@ -149,7 +149,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         (the most recently opened, up to HERALD_VIEWER_HELD_EVENTS events in all) to be read
         a page or a step at a time under ``/viewer/records/{key}``. The same file opened again
         is the same key. Private to the viewer, so not in the OpenAPI contract."""
-        key, record = await read_record(request, settings.max_body, _keyed)
+        key, record = await read_record(request, settings.max_record_body, _keyed)
         if len(record.events) > settings.viewer_max_events:
             raise TooLarge(f"the record has {len(record.events)} events; the viewer opens at most "
                            f"{settings.viewer_max_events} (HERALD_VIEWER_MAX_EVENTS)", code="record_too_long")

@@ -115,7 +115,7 @@ async function postRecord(textBody) {
     try {
       return await getJSON("/viewer/record", { method: "POST", body: zipped, raw: true, encoding: "gzip" });
     } catch (error) {
-      if (!(error instanceof ApiError) || (error.status !== 415 && error.status !== 400)) throw error;
+      if (!(error instanceof ApiError) || error.status !== 415) throw error;
     }
   }
   return getJSON("/viewer/record", { method: "POST", body: textBody, raw: true });
