@@ -196,8 +196,8 @@ class _BodyGuard:
     answer that starts before the body ended closes the connection after the rest of the body
     was read and thrown away (up to ``drain_bytes`` and :data:`DRAIN_SECONDS`)."""
 
-    __slots__ = ("_receive", "_send", "declared", "expect", "drain_bytes", "received", "asked", "ended",
-                 "unread", "_lock")
+    __slots__ = ("_lock", "_receive", "_send", "asked", "declared", "drain_bytes", "ended", "expect", "received",
+                 "unread")
 
     def __init__(self, receive: Any, send: Any, declared: int | None, expect: bool, drain_bytes: int) -> None:
         self._receive, self._send = receive, send
