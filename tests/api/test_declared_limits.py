@@ -228,7 +228,8 @@ def test_every_request_body_states_its_limit_and_the_server_keeps_it(client):
     from api.config import MAX_RECORD_BODY
 
     game = new_game(client)
-    cup = client.post("/tournaments", json={"name": "Cup", "rules": "open-table", "format": "swiss", "rounds": 2}).json()
+    cup = client.post("/tournaments", json={"name": "Cup", "rules": "open-table", "format": "swiss",
+                                           "rounds": 2}).json()
     ids = {"game_id": game["id"], "tournament_id": cup["id"]}  # any other parameter: 1
     stated = 0
     for path, operations in DOCUMENT["paths"].items():
@@ -247,7 +248,8 @@ def test_every_request_body_states_its_limit_and_the_server_keeps_it(client):
             for size, refused in ((limit + 1, True), (limit, False)):
                 padded = b'{"pad": "' + b"x" * (size - 11) + b'"}'
                 assert len(padded) == size
-                answer = client.request(method.upper(), url, content=padded, headers={"Content-Type": "application/json"})
+                answer = client.request(method.upper(), url, content=padded,
+                                        headers={"Content-Type": "application/json"})
                 assert (answer.status_code == 413) == refused, (method, path, size, answer.text[:200])
                 if refused:
                     assert answer.json()["code"] == "too_large"
