@@ -196,8 +196,8 @@ class _BodyGuard:
     answer that starts before the body ended closes the connection after the rest of the body
     was read and thrown away (up to ``drain_bytes`` and :data:`DRAIN_SECONDS`)."""
 
-    __slots__ = ("_receive", "_send", "declared", "expect", "drain_bytes", "received", "asked", "ended",
-                 "unread", "_lock")
+    __slots__ = ("_lock", "_receive", "_send", "asked", "declared", "drain_bytes", "ended", "expect", "received",
+                 "unread")
 
     def __init__(self, receive: Any, send: Any, declared: int | None, expect: bool, drain_bytes: int) -> None:
         self._receive, self._send = receive, send
@@ -268,10 +268,11 @@ def _body_headers(scope: dict[str, Any]) -> tuple[int | None, bool, bool]:
 
 async def guard_body(app: Any, scope: dict[str, Any], receive: Any, send: Any, drain_bytes: int) -> None:
     """Call ``app``; when it answers a request before reading its whole body, the connection
-    closes after the answer (``Connection: close``) and the rest of the body is read and thrown
-    away first, if it is at most ``drain_bytes`` (a body declared larger is not read at all:
-    that client may see the connection reset before it reads the answer). A request without a
-    body goes to ``app`` untouched."""
+    closes after the answer (``Connection: close``): the answer's bytes are sent, then the rest
+    of the body is read and thrown away, if it is at most ``drain_bytes``, and only then does
+    the response end (a body declared larger is not read at all: that client may see the
+    connection reset before it reads the answer). A request without a body goes to ``app``
+    untouched."""
     declared, has_body, expect = _body_headers(scope)
     if not has_body:
         return await app(scope, receive, send)

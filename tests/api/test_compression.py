@@ -53,7 +53,8 @@ def zeros_bomb(mebibytes: int) -> bytes:
     again = z.compress(mib) + z.flush(zlib.Z_FULL_FLUSH)
     end = z.flush()[:-8]  # the final empty block, without the trailer of one MiB
     crc = GIB_OF_ZEROS_CRC32 if mebibytes == 1024 else zlib.crc32(bytes(mebibytes * 2**20))
-    return first + again * (mebibytes - 1) + end + crc.to_bytes(4, "little") + (mebibytes * 2**20 % 2**32).to_bytes(4, "little")
+    trailer = crc.to_bytes(4, "little") + (mebibytes * 2**20 % 2**32).to_bytes(4, "little")
+    return first + again * (mebibytes - 1) + end + trailer
 
 
 def test_the_bomb_is_a_true_gzip_stream():

@@ -220,3 +220,37 @@ def test_schemathesis_finds_no_schema_valid_request_refused_for_a_schema_limit(t
         server.process.terminate()
         server.process.wait(timeout=30)
     assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-3000:]
+
+
+def test_every_request_body_states_its_limit_and_the_server_keeps_it(client):
+    """Issue 24 point 2: each request body says the most bytes it may hold (decoded) and that it
+    may come gzipped; one byte more is a 413 ``too_large``, the limit itself is read."""
+    from api.config import MAX_RECORD_BODY
+
+    game = new_game(client)
+    cup = client.post("/tournaments", json={"name": "Cup", "rules": "open-table", "format": "swiss",
+                                           "rounds": 2}).json()
+    ids = {"game_id": game["id"], "tournament_id": cup["id"]}  # any other parameter: 1
+    stated = 0
+    for path, operations in DOCUMENT["paths"].items():
+        for method, operation in operations.items():
+            if "requestBody" not in operation:
+                continue
+            body = operation["requestBody"]
+            limit = body["x-max-body-bytes"]
+            assert f"{limit // 1024} KiB" in body["description"] or f"{limit // 2**20} MiB" in body["description"]
+            assert "Content-Encoding: gzip" in body["description"], path
+            stated += 1
+            if limit > 2**20:
+                assert path == "/records/verify" and limit == MAX_RECORD_BODY  # tested small in test_compression
+                continue
+            url = re.sub(r"\{(\w+)\}", lambda m: ids.get(m[1], "1"), path)
+            for size, refused in ((limit + 1, True), (limit, False)):
+                padded = b'{"pad": "' + b"x" * (size - 11) + b'"}'
+                assert len(padded) == size
+                answer = client.request(method.upper(), url, content=padded,
+                                        headers={"Content-Type": "application/json"})
+                assert (answer.status_code == 413) == refused, (method, path, size, answer.text[:200])
+                if refused:
+                    assert answer.json()["code"] == "too_large"
+    assert stated >= 15
