@@ -238,7 +238,7 @@ function playerOf(seat) {
   return info ? (typeof info === "string" ? info : info.player) : "";
 }
 
-function eventItem(e) {
+function eventItem(e, voids = voidedRanges()) {
   const entry = S.timeline.get(e.version);
   const seat = (entry && entry.seat) || (e.data && (e.data.seat || e.data.side)) || "";
   let body;
@@ -262,7 +262,7 @@ function eventItem(e) {
   const heldFor = e.salt && Array.isArray(e.for) ? e.for : null;
   const seal = sealedFor ? `<span class="tag sealed" title="only ${esc(sealedFor.join(", "))} may read it until the seed is revealed; its seal is in the hash chain">sealed for ${esc(sealedFor.join(", "))}</span>`
     : heldFor ? `<span class="tag sealed held" title="sealed for ${esc(heldFor.join(", "))}: this copy holds its data and salt">${S.game && S.game.status === "ended" ? "was sealed" : "sealed · yours"}</span>` : "";
-  const voided = voidedRanges().some(([from, by]) => e.version >= from && e.version < by
+  const voided = voids.some(([from, by]) => e.version >= from && e.version < by
     && !["annotation", "dispute", "ruling"].includes(cat)); // audit events are never play
   return `<li class="ev ${cat}${voided ? " voided" : ""}${sealedFor ? " is-sealed" : ""}" data-version="${e.version}" data-type="${esc(e.type)}" tabindex="-1"`
     + (sealedFor ? ` data-sealed-for="${esc(sealedFor.join(" "))}"` : "")
@@ -287,7 +287,8 @@ function drawNotes() {
 }
 
 function drawTimeline() {
-  $("#timeline").innerHTML = S.events.map(eventItem).join("");
+  const voids = voidedRanges(); // once for the list, not once an event: a long game has tens of thousands
+  $("#timeline").innerHTML = S.events.map((e) => eventItem(e, voids)).join("");
   markTimeline();
 }
 
