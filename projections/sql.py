@@ -45,6 +45,13 @@ class Database:
             yield Session(self, cursor)
 
     @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A transaction that only reads: on SQLite a reader's connection of the library's
+        pool, which does not wait for (or hold up) the one writer."""
+        with self._datastore.transaction(commit=False) as cursor:
+            yield Session(self, cursor)
+
+    @contextmanager
     def exclusive(self, name: str) -> Iterator[None]:
         """Run the block while no other process runs one with the same ``name``: a
         PostgreSQL session advisory lock, released at the end or when the process dies.
