@@ -171,16 +171,18 @@ class StoredBoards:
         self._busy = False
         self.written = 0  # rows written by this process
         self.refused = 0  # games this encoding could not carry exactly (not written)
+        self._cleared: set[UUID] = set()  # games whose rows by other code this process has deleted
 
     # -- reading --------------------------------------------------------------------------------
     def nearest(self, game_id: UUID, version: int) -> Game | None:
         """The stored game at the highest version at or below ``version`` made by this code,
-        if there is one (one indexed row read)."""
+        if there is one (one indexed read: the rows of other code are deleted as this code
+        writes the game's)."""
         with self._db.read() as s:
-            rows = s.rows(f"SELECT version, code, board FROM {TABLE} WHERE game_id = %(g)s AND version <= %(v)s "
-                          "ORDER BY version DESC LIMIT 1", {"g": str(game_id), "v": version})
-        if not rows or rows[0]["code"] != self.code:
-            return None  # none, or made by other code: folded again (and overwritten)
+            rows = s.rows(f"SELECT version, board FROM {TABLE} WHERE game_id = %(g)s AND version <= %(v)s "
+                          "AND code = %(c)s ORDER BY version DESC LIMIT 1", {"g": str(game_id), "v": version, "c": self.code})
+        if not rows:
+            return None
         try:
             game = decode(bytes(rows[0]["board"]), lambda header: self._setup(game_id, header))
         except Exception as error:  # noqa: BLE001 — a row that cannot be read is no checkpoint
@@ -258,11 +260,15 @@ class StoredBoards:
         if not rows:
             return
         with self._db.transaction() as s:
+            for game_id in {game_id for game_id, _, _ in batch} - self._cleared:
+                # rows other code made are never read: gone, so reads need not step over them
+                s.execute(f"DELETE FROM {TABLE} WHERE game_id = %(g)s AND code <> %(c)s", {"g": str(game_id), "c": self.code})
             for row in rows:
                 s.execute(f"INSERT INTO {TABLE} (game_id, version, code, board) VALUES (%(g)s, %(v)s, %(c)s, %(b)s) "
                           "ON CONFLICT (game_id, version) DO UPDATE SET code = excluded.code, board = excluded.board",
                           row)
         self.written += len(rows)
+        self._cleared |= {game_id for game_id, _, _ in batch}
 
     def rebuild(self, progress: Any = None) -> int:
         """Forget every checkpoint (``herald projections rebuild``): they come back as games
