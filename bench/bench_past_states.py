@@ -92,8 +92,8 @@ def long_game(seed: int, versions: int) -> tuple[UUID, list]:
 
 
 def store_game(env: dict[str, str], game_id: UUID, events: list) -> None:
-    """Write the game's events and its private stream (seed, p1's token hash) in one
-    transaction, as creating and playing it on the server would have left them."""
+    """Write the game's events and its private stream (seed, p1's token hash), a thousand
+    events a transaction, as creating and playing it on the server would have left them."""
     from api.bootstrap import Herald
     from api.store import GameSecrets, secrets_id
     from api.tokens import hash_token
@@ -102,7 +102,9 @@ def store_game(env: dict[str, str], game_id: UUID, events: list) -> None:
     try:
         vault = GameSecrets(secrets_id(game_id), 1, events[0].timestamp, game_id, SERVER_SEED.hex(),
                             {"p1": hash_token(SEAT_TOKEN), "p2": hash_token(SEAT_TOKEN + "-p2")})
-        herald.games.save(*events, vault)
+        herald.games.save(*events[:1000], vault)
+        for start in range(1000, len(events), 1000):  # one transaction of 50,000 took minutes on PostgreSQL
+            herald.games.save(*events[start:start + 1000])
     finally:
         herald.close()
 

@@ -160,7 +160,7 @@ class StoredBoards:
                 version BIGINT NOT NULL,
                 code TEXT NOT NULL,
                 board {blob} NOT NULL,
-                PRIMARY KEY (game_id, version))""")
+                PRIMARY KEY (game_id, code, version))""")
         self._setups: OrderedDict[UUID, Any] = OrderedDict()
         self._setups_max = setups
         self._pending: list[tuple[UUID, int, Game]] = []
@@ -179,8 +179,8 @@ class StoredBoards:
         if there is one (one indexed read: the rows of other code are deleted as this code
         writes the game's)."""
         with self._db.read() as s:
-            rows = s.rows(f"SELECT version, board FROM {TABLE} WHERE game_id = %(g)s AND version <= %(v)s "
-                          "AND code = %(c)s ORDER BY version DESC LIMIT 1", {"g": str(game_id), "v": version, "c": self.code})
+            rows = s.rows(f"SELECT version, board FROM {TABLE} WHERE game_id = %(g)s AND code = %(c)s "
+                          "AND version <= %(v)s ORDER BY version DESC LIMIT 1", {"g": str(game_id), "v": version, "c": self.code})
         if not rows:
             return None
         try:
@@ -265,7 +265,7 @@ class StoredBoards:
                 s.execute(f"DELETE FROM {TABLE} WHERE game_id = %(g)s AND code <> %(c)s", {"g": str(game_id), "c": self.code})
             for row in rows:
                 s.execute(f"INSERT INTO {TABLE} (game_id, version, code, board) VALUES (%(g)s, %(v)s, %(c)s, %(b)s) "
-                          "ON CONFLICT (game_id, version) DO UPDATE SET code = excluded.code, board = excluded.board",
+                          "ON CONFLICT (game_id, code, version) DO UPDATE SET board = excluded.board",
                           row)
         self.written += len(rows)
         self._cleared |= {game_id for game_id, _, _ in batch}

@@ -46,8 +46,14 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A transaction that only reads: on SQLite a reader's connection of the library's
-        pool, which does not wait for (or hold up) the one writer."""
+        """For one statement that only reads: on SQLite a reader's connection of the library's
+        pool, which does not wait for (or hold up) the one writer; on PostgreSQL a pooled
+        connection in autocommit, as the library reads events (one round trip, no BEGIN and
+        ROLLBACK around it)."""
+        if self.dialect == "postgres":
+            with self._datastore.get_connection() as conn, conn.cursor() as cursor:
+                yield Session(self, cursor)
+            return
         with self._datastore.transaction(commit=False) as cursor:
             yield Session(self, cursor)
 
