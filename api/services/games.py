@@ -633,7 +633,8 @@ class Games:
         return verify(record, receipts, public_key)
 
     def import_record(self, record: Record) -> UUID:
-        """Store a verified record as a game of this server (its seed must be revealed)."""
+        """Store a verified record as a game of this server (its seed must be revealed), and
+        its board checkpoints (written in the background: ``boards.stored.flush()`` waits)."""
         verdict = verify(record)
         if not verdict.ok:
             raise Invalid("the record does not verify: " + "; ".join(
@@ -652,4 +653,5 @@ class Games:
         events = [from_record_event(game_id, e) for e in record.events]
         vault = GameSecrets(secrets_id(game_id), 1, events[0].timestamp, game_id, record.seed, {})
         self.save(*events, vault)
+        self.boards.at(game_id, events[-1].version)  # its board checkpoints, so its first reader folds no more than a block
         return game_id

@@ -30,6 +30,7 @@ from projections.board import Boards
 from projections.board_store import StoredBoards, decode, encode, exact, setup_of
 from projections.sql import Database
 from projections.timeline import player_names
+from replays.record import build_record
 from tests.conftest import ADMIN_TOKEN, new_game, post
 
 COURT = ["Bailli", "Sénéchal", "Prévôt", "Échanson", "Connétable", "Chambrier"]
@@ -191,6 +192,14 @@ def test_a_fold_from_a_checkpoint_across_a_void_reads_the_play_back(client, hera
         assert (0, void_at - 1) in loader.reads and len([r for r in loader.reads if r[0] == 0]) == 1
 
 
+def test_an_imported_game_has_its_checkpoints_stored(herald):
+    events: list = []
+    game_id, games = played("saxon-shore", "standard", 60, seed=4, events=events)
+    assert herald.games.import_record(build_record(events, SEED.hex())) == game_id
+    herald.games.boards.stored.flush()
+    assert herald.games.boards.stored.nearest(game_id, len(games)).version == len(games) - len(games) % 16
+
+
 def test_a_row_made_by_other_code_is_never_read(herald):
     game_id, games = played("open-table", "table", 40)
     db = Database.of(herald.store.recorder)
@@ -208,8 +217,9 @@ def test_a_row_made_by_other_code_is_never_read(herald):
     assert ours.nearest(game_id, len(games)) is None
 
 
-def played(rules_id: str, scenario: str, decisions: int, seed: int = 1) -> tuple[UUID, list]:
-    """A game of random listed commands: its id and the game at every version."""
+def played(rules_id: str, scenario: str, decisions: int, seed: int = 1, events: list | None = None) -> tuple[UUID, list]:
+    """A game of random listed commands: its id and the game at every version (its events
+    appended to ``events`` when given)."""
     rules = RULE_SYSTEMS[rules_id]
     seats = ("p1", "p2") if rules.flexible_seats else rules.scenarios[scenario].seats[
         :max(2, rules.scenarios[scenario].min_players)]
@@ -217,8 +227,11 @@ def played(rules_id: str, scenario: str, decisions: int, seed: int = 1) -> tuple
                           data_hash=rules.data_hash(scenario), seats={s: SeatInfo(player=s.upper()) for s in seats},
                           seed_commitment=commitment(SEED))
     game_id = UUID(int=seed)
-    game = project_game(None, create_game(game_id, created, NOW))
+    first = create_game(game_id, created, NOW)
+    game = project_game(None, first)
     games = [game]
+    if events is not None:
+        events += first
     chooser = random.Random(seed)
     for _ in range(decisions):
         to_act = game.to_act()
@@ -237,6 +250,8 @@ def played(rules_id: str, scenario: str, decisions: int, seed: int = 1) -> tuple
         for event in decision.events:
             game = apply(game, event)
             games.append(game)
+        if events is not None:
+            events += decision.events
     return game_id, games
 
 
