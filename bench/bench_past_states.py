@@ -274,11 +274,14 @@ def main() -> None:
 
         results: dict[str, dict] = {}
         server = start()
+        summary["start_rss_mb"] = memory(server.pid)["rss_mb"]
+        print(f"server started: RSS {summary['start_rss_mb']} MB", flush=True)
         results["first"] = measure(port, server.pid, game_id, versions, args.first_seconds, 100)
         show("(0) first start, the game never read", results["first"])
         server.terminate()
         server.wait()
         server = start()
+        summary["restart_rss_mb"] = memory(server.pid)["rss_mb"]
         results["cold"] = measure(port, server.pid, game_id, versions, args.cold_seconds, 200)
         show(f"(a) cold: the first {args.cold_seconds:g} s after a restart", results["cold"])
         results["warm"] = measure(port, server.pid, game_id, versions, args.warm_seconds, 300)
