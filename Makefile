@@ -46,6 +46,7 @@ test-postgres: $(STAMP)
 bench: $(STAMP)
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(BIN)/python bench/bench_api.py
+	$(BIN)/python bench/bench_past_states.py
 	$(BIN)/python bench/bench_saladin_http.py
 	$(BIN)/python bench/bench_saladin_sim.py
 	$(BIN)/python bench/bench_saxon_shore_sim.py

@@ -39,8 +39,11 @@ class Herald:
             ("dice statistics", self.games.dice),
             ("tournament results", self.tournaments.results),
             ("ratings", self.tournaments.ratings),
+            ("board checkpoints", self.games.boards.stored),  # forgotten; rebuilt as games are read
         ]
 
     def close(self) -> None:
         self.games.committer.close()
+        if self.games.boards.stored is not None:
+            self.games.boards.stored.close()  # the board checkpoints handed over, written first
         self.store.close()

@@ -610,6 +610,7 @@ def _import(args: argparse.Namespace) -> int:
             except HeraldError as error:
                 print(f"herald: {path}: {error.detail}", file=sys.stderr)
                 failed += 1
+        herald.games.boards.stored.flush()  # the imported games' board checkpoints written
     finally:
         herald.close()
     return 1 if failed else 0

@@ -1,20 +1,20 @@
 """Past positions, answered from memory: ``GET /games/{game_id}/state?at=N``.
 
 The board at a version never changes once that version is recorded (events are only ever
-appended; a void is a later event), so the answer a spectator gets for ``at=N`` is the same
+appended; a void is a later event), so the answer a reader gets for ``at=N`` is the same
 forever. Each answer rendered is kept, encoded, in ``RenderedStates`` (the most recently
-used, up to a number of bytes), and the app (api/app.py, ``HeraldApp``) answers a spectator's
-request ahead of the framework: a dict lookup instead of routing and validation, or, for a
-version not rendered yet, its block rendered in a worker thread. Anything else — a reader
-with a token (its view depends on its seat), a cross-origin request, a malformed query, a
-version the game has not reached — goes to the ordinary route, which checks it and answers
-as always (and renders a spectator's block the same way when the app has middleware).
+used, up to a number of bytes), keyed by the seat whose view it is (None: a spectator's), and
+the app (api/app.py, ``HeraldApp``) answers a spectator's request ahead of the framework: a
+dict lookup instead of routing and validation, or, for a version not rendered yet, rendered
+in a worker thread. Anything else — a reader with a token (its view depends on its seat, which
+the route finds from the token first), a cross-origin request, a malformed query, a version
+the game has not reached — goes to the ordinary route, which checks it and answers as always
+(and keeps a seat's answer under its seat, a spectator's under None).
 
-A spectator's version not rendered yet is rendered with the rest of its block (the versions
-between two checkpoints of projections/board.py, :meth:`api.services.games.Games.spectator_states`):
-one read of the store and one fold answer the next requests for its neighbours too, so a
-game's first readers meet one miss per block, not one per version (issue 19). Only a
-spectator's view is ever kept; a seat's is rendered for it each time.
+A miss renders the version asked for only (:meth:`api.services.games.Games.past_state`): the
+fold from the checkpoint below it is at most a block of events (projections/board.py), and a
+long game's board costs more to render than the fold (issue 24 point 4: a Saxon Shore board
+about 0.3 ms, its block of 16 about 5 ms).
 """
 
 from __future__ import annotations
@@ -22,14 +22,15 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import msgspec
 from starlette.concurrency import run_in_threadpool
 
-from api.http import MAX_INT
+from api.errors import Unauthorized
+from api.http import MAX_INT, bearer
 
 if TYPE_CHECKING:
     from api.services.games import Games
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 PAST_STATES_BYTES = 32 * 2**20  # answers kept per process
 PATH = re.compile(r"/games/(?P<game_id>[^/]+)/state/?")
 _JSON = b"application/json"
-_ROUTED = frozenset((b"authorization", b"origin"))  # a reader's own view; CORS: the framework's
 
 
 class RenderedStates:
@@ -77,23 +77,18 @@ class RenderedStates:
         return self._size
 
 
-def keep_block(states: RenderedStates, game_id: UUID, block: Iterable[StateAt]) -> bytes:
-    """Encode and keep a spectator's block of past positions, the one asked for first
-    (:meth:`api.services.games.Games.spectator_states`); its answer. A board too large to keep
-    stops the block there: its neighbours are rendered when asked for."""
-    states_left = iter(block)
-    first = next(states_left)
-    asked = msgspec.json.encode(first)
-    if states.put((game_id, first.version, None), asked):
-        for state in states_left:
-            if not states.put((game_id, state.version, None), msgspec.json.encode(state)):
-                break
-    return asked
+def keep(states: RenderedStates, key: tuple[UUID, int, str | None], state: StateAt) -> bytes:
+    """Encode and keep one past position under ``key`` (game, version, seat or None); its
+    answer (kept or, when too large to keep, not)."""
+    body = msgspec.json.encode(state)
+    states.put(key, body)
+    return body
 
 
-def spectator_key(scope: dict[str, Any]) -> tuple[UUID, int, None] | None:
-    """The cache key of a spectator's ``GET /games/{id}/state?at=N`` with nothing else in
-    it, else None (the framework answers)."""
+def past_target(scope: dict[str, Any]) -> tuple[UUID, int, str | None] | None:
+    """The game, version and bearer token (None: none sent) of a plain ``GET
+    /games/{id}/state?at=N``, else None (the framework answers): any other query parameter, a
+    cross-origin request, an Authorization header that is not one well-formed bearer token."""
     if scope["method"] != "GET":
         return None
     match = PATH.fullmatch(scope["path"])
@@ -103,30 +98,65 @@ def spectator_key(scope: dict[str, Any]) -> tuple[UUID, int, None] | None:
     digits = query[3:]
     if not (digits.isdigit() and len(digits) <= 19 and 1 <= int(digits) <= MAX_INT):
         return None
-    for name, _ in scope["headers"]:
-        if name in _ROUTED:
+    token = None
+    for name, value in scope["headers"]:
+        if name == b"origin" or (name == b"authorization" and token is not None):
             return None
+        if name == b"authorization":
+            try:
+                token = bearer(value.decode("latin-1"))
+            except Unauthorized:
+                return None  # the route words it
+            if token is None:
+                return None
     try:
-        return UUID(match["game_id"]), int(digits), None
+        return UUID(match["game_id"]), int(digits), token
     except ValueError:
         return None
 
 
+def spectator_key(scope: dict[str, Any]) -> tuple[UUID, int, None] | None:
+    """The cache key of a spectator's ``GET /games/{id}/state?at=N`` with nothing else in
+    it, else None."""
+    target = past_target(scope)
+    return None if target is None or target[2] is not None else (target[0], target[1], None)
+
+
+def answer(states: RenderedStates, games: Games, game_id: UUID, version: int, token: str | None,
+           build: bool = True) -> bytes | None:
+    """What the route answers (api/routes/games.py, ``state_at``): kept, or rendered and kept,
+    under the seat the token reads as. With ``build`` false, None instead of building the
+    game's checkpoints (a game nobody has read yet: seconds for a long one)."""
+    key = (game_id, version, games.seat(game_id, token))
+    body = states.get(key)
+    if body is not None:
+        return body
+    state = games.past_state(game_id, version, key[2], build)
+    return None if state is None else keep(states, key, state)
+
+
 async def answer_past_state(scope: dict[str, Any], send: Any, states: RenderedStates,
                             games: Callable[[], Games]) -> bool:
-    """Answer a spectator's request for a past position: kept, or rendered now with its block
-    in a worker thread; False when the framework must answer it (anything but a spectator's
-    plain request, and any version this cannot render: the route then words the problem)."""
-    key = spectator_key(scope)
-    if key is None:
+    """Answer a plain request for a past position: kept, or rendered now — on the event loop
+    when that is short and local (SQLite, a checkpoint within a block below it: no worker
+    thread to wait for the interpreter's lock behind the loop), else in a worker thread (a
+    token's seat found as the route finds it); False when the framework must answer it
+    (anything but a plain request, and anything this cannot answer: the route then words
+    the problem)."""
+    target = past_target(scope)
+    if target is None:
         return False
-    body = states.get(key)
-    if body is None:
-        game_id, version, _ = key
-        try:
-            body = await run_in_threadpool(lambda: keep_block(states, game_id, games().spectator_states(game_id, version)))
-        except Exception:  # noqa: BLE001 — no such game or version, a database away, anything: the
-            return False  # route answers it again and words it (api/errors.status_of), one place
+    game_id, version, token = target
+    body = states.get((game_id, version, None)) if token is None else None
+    try:
+        if body is None:
+            service = games()
+            if not service.store.networked:
+                body = answer(states, service, game_id, version, token, build=False)
+            if body is None:
+                body = await run_in_threadpool(answer, states, service, game_id, version, token)
+    except Exception:  # noqa: BLE001 — no such game or version, a database away, anything: the
+        return False  # route answers it again and words it (api/errors.status_of), one place
     await send({"type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", _JSON), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

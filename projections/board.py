@@ -1,71 +1,129 @@
-"""Board state at any version, from cached checkpoints every ``every`` versions.
+"""Board state at any version, folded from the nearest checkpoint below it.
 
-A request folds at most ``every - 1`` events from the checkpoint below it (a run of
-versions, :meth:`Boards.between`, folds from the checkpoint below its first). The checkpoints
-a request needs that are not built yet are built by folding on from the highest one, one
-fold per game at a time, a stretch of ``BUILD_STRETCH`` versions at a time: requests
-arriving together for a game seen for the first time wait for that fold instead of each
-folding the game from zero, each only until its own checkpoint is built.
+Checkpoints are the game as it stood every ``every`` versions (and just after each ruling's
+void). A request folds at most ``every - 1`` events from one: from memory (the most recently
+used ``checkpoints`` of every game, log left out, so the bound is in boards, not in events),
+else from the store's database (projections/board_store.py, written by the fold that first
+passed them, read back by any process, a restarted one included), else by folding on from the
+highest checkpoint below. That last fold — a game nobody has read yet — is built one stretch
+of ``BUILD_STRETCH`` versions at a time, one fold per game at a time: requests arriving
+together for it wait for that fold instead of each folding the game from zero, each only until
+its own checkpoint is built, and every checkpoint it passes is kept, and handed to the
+database.
+
+A checkpoint leaves out the game's play log (every event folded into its rule state, about a
+quarter of a kilobyte an event, shared by every later version): a fold from a checkpoint
+carries only the events it folded, and when it meets a ruling's ``DecisionsVoided``, whose
+refold needs the play from the start, the log is read back from the store first
+(:func:`played`). The game after the void is then a checkpoint of its own, so this happens
+once a void.
 """
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from uuid import UUID
 
-from domain.game import Game, Recorded, apply
+import msgspec
+
+from domain.events import META_EVENTS
+from domain.game import Game, PlayLog, Recorded, apply
+
+if TYPE_CHECKING:
+    from projections.board_store import StoredBoards
 
 LoadEvents = Callable[[UUID, int, int], list[Recorded]]  # (game, after, upto) -> events
 BUILD_STRETCH = 256  # versions folded (one read of the store) each time the checkpoints' builder holds their lock
+CHECKPOINTS = 2048  # boards kept in memory, all games together (a few kB each; 17 kB for a Saxon Shore board read back alone)
 
 
 @dataclass
 class _Checkpoints:
-    """One game's checkpoints: versions every, 2*every, ... up to ``top``, all present."""
+    """One game's checkpoints in memory: the game at each of ``versions`` (sorted); version 0
+    is the empty game (None), always there."""
 
     games: dict[int, Game | None] = field(default_factory=lambda: {0: None})
-    top: int = 0
+    versions: list[int] = field(default_factory=lambda: [0])
     building: threading.Lock = field(default_factory=threading.Lock)
+
+    def below(self, version: int) -> int:
+        """The highest checkpoint at or below ``version``."""
+        return self.versions[bisect.bisect_right(self.versions, version) - 1]
+
+
+def played(events: list[Recorded]) -> PlayLog | None:
+    """The play log a game folded from ``events`` (its first on) holds, as
+    :func:`domain.game.advance` builds it: every event but the audit ones, newest first."""
+    log = None
+    for event in events:
+        if event.type not in META_EVENTS:
+            log = PlayLog(event.version, event.typed(), log)
+    return log
 
 
 class Boards:
-    """Checkpoints for the ``games`` most recently asked about."""
+    """Checkpoints of the ``games`` most recently asked about, at most ``checkpoints`` in
+    memory, backed by ``stored`` (the database's) when given."""
 
-    def __init__(self, load_events: LoadEvents, every: int = 16, games: int = 256):
+    def __init__(self, load_events: LoadEvents, every: int = 16, games: int = 256,
+                 checkpoints: int = CHECKPOINTS, stored: StoredBoards | None = None):
         self._load = load_events
         self.every = every
         self._games = games
+        self._max = checkpoints
+        self.stored = stored
         self._checkpoints: OrderedDict[UUID, _Checkpoints] = OrderedDict()
+        self._kept: OrderedDict[tuple[UUID, int], None] = OrderedDict()  # every checkpoint in memory, oldest use first
         self._lock = threading.Lock()
 
     def at(self, game_id: UUID, version: int) -> Game:
         """The game as it stood at ``version`` (1 <= version <= its current version)."""
         return self.between(game_id, version, version)[0]
 
+    def quick(self, game_id: UUID, version: int) -> Game | None:
+        """:meth:`at` when a checkpoint within a block below ``version`` is in memory or in
+        the database (at most ``every - 1`` events to fold), else None: nothing is built."""
+        points = self._points(game_id)
+        return self._fold(game_id, points, version)[0] if self._near(game_id, points, version) else None
+
     def between(self, game_id: UUID, first: int, last: int) -> list[Game]:
         """The game as it stood at each version from ``first`` to ``last`` (1 <= first <=
         last <= its current version): one read of the store, one fold."""
         points = self._points(game_id)
-        while first - self._below(points, first) >= self.every:
+        if self._near(game_id, points, first):
+            return self._fold(game_id, points, first, last)
+        while True:
             # build the missing checkpoints once, a stretch at a time, so that a reader of an
             # earlier version waits for its own checkpoint only; the last stretch on the way
             with points.building:
-                below = self._below(points, first)
+                if self._near(game_id, points, first, stored=False):
+                    break
+                below = points.below(first)
                 if first - below <= BUILD_STRETCH:
                     return self._fold(game_id, points, first, last)
                 self._fold(game_id, points, below + BUILD_STRETCH)
         return self._fold(game_id, points, first, last)
 
-    def keep(self, game_id: UUID, game: Game) -> None:
-        """A game folded elsewhere, version after version from the first (a verifier's replay):
-        kept when it is the next checkpoint, so no request folds that stretch again."""
+    def keep(self, game_id: UUID, games: Iterable[Game]) -> None:
+        """Games folded elsewhere (a verifier's replay): those standing at a checkpoint are
+        kept, in memory and handed to the database, so no request folds that stretch again."""
         points = self._points(game_id)
-        if game.version == points.top + self.every:
-            points.games[game.version] = game
-            points.top = game.version
+        kept = [msgspec.structs.replace(g, log=None) for g in games
+                if g.version % self.every == 0 and g.version not in points.games]
+        for game in kept:
+            self._keep(game_id, points, game)
+        if kept and self.stored is not None:
+            self.stored.put((game_id, g) for g in kept)
+
+    @property
+    def size(self) -> int:
+        """Checkpoints held in memory."""
+        return len(self._kept)
 
     def _points(self, game_id: UUID) -> _Checkpoints:
         with self._lock:
@@ -73,28 +131,75 @@ class Boards:
             if points is None:
                 points = self._checkpoints[game_id] = _Checkpoints()
                 while len(self._checkpoints) > self._games:
-                    self._checkpoints.popitem(last=False)
+                    gone, old = self._checkpoints.popitem(last=False)
+                    for version in old.versions[1:]:
+                        self._kept.pop((gone, version), None)
             else:
                 self._checkpoints.move_to_end(game_id)
             return points
 
-    def _below(self, points: _Checkpoints, version: int) -> int:
-        return min(version - version % self.every, points.top)
+    def _near(self, game_id: UUID, points: _Checkpoints, version: int, stored: bool = True) -> bool:
+        """Whether a checkpoint within a block below ``version`` is in memory (fetching the
+        database's nearest into memory first, when ``stored`` and memory has none)."""
+        block = version - version % self.every
+        with self._lock:
+            below = points.below(version)
+            if below in points.games and below >= block:
+                self._touch(game_id, below)
+                return True
+        if not stored or self.stored is None or block == 0:
+            return False
+        found = self.stored.nearest(game_id, version)
+        if found is None or found.version <= below:
+            return False
+        self._keep(game_id, points, found)
+        return found.version >= block
+
+    def _touch(self, game_id: UUID, version: int) -> None:
+        if (game_id, version) in self._kept:
+            self._kept.move_to_end((game_id, version))
+
+    def _keep(self, game_id: UUID, points: _Checkpoints, game: Game) -> None:
+        """Hold ``game`` as a checkpoint in memory, dropping the least recently used beyond
+        the bound (every game's together)."""
+        with self._lock:
+            if game.version in points.games:
+                self._touch(game_id, game.version)
+                return
+            points.games[game.version] = game
+            bisect.insort(points.versions, game.version)
+            self._kept[(game_id, game.version)] = None
+            while len(self._kept) > self._max:
+                (gone, version), _ = self._kept.popitem(last=False)
+                old = self._checkpoints.get(gone)
+                if old is not None and version in old.games:
+                    del old.games[version]
+                    old.versions.remove(version)
 
     def _fold(self, game_id: UUID, points: _Checkpoints, first: int, last: int | None = None) -> list[Game]:
         """Fold from the checkpoint below ``first`` up to ``last`` (``first`` when None),
-        keeping the checkpoints passed; the games at ``first`` to ``last``."""
+        keeping the checkpoints passed (in memory, and handed to the database); the games
+        at ``first`` to ``last``."""
         last = first if last is None else last
-        start = self._below(points, first)
-        game = points.games[start]
+        with self._lock:
+            start = points.below(first)
+            game = points.games[start]
+            self._touch(game_id, start)
         games = [game] if start == first else []
+        passed: list[Game] = []
         for event in self._load(game_id, start, last):
+            if event.type == "DecisionsVoided" and start:
+                # the refold needs the play from the start, which a checkpoint leaves out
+                game = msgspec.structs.replace(game, log=played(self._load(game_id, 0, event.version - 1)))
             game = apply(game, event)
-            if event.version % self.every == 0 and event.version > points.top:
-                points.games[event.version] = game
-                points.top = event.version
+            if (event.version % self.every == 0 or event.type == "DecisionsVoided") and event.version not in points.games:
+                kept = msgspec.structs.replace(game, log=None)
+                self._keep(game_id, points, kept)
+                passed.append(kept)
             if event.version >= first:
                 games.append(game)
+        if passed and self.stored is not None:
+            self.stored.put((game_id, g) for g in passed)
         if game is None or game.version != last or not games:
             raise LookupError(f"game {game_id} has no version {last}")
         return games

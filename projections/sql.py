@@ -45,6 +45,19 @@ class Database:
             yield Session(self, cursor)
 
     @contextmanager
+    def read(self) -> Iterator[Session]:
+        """For one statement that only reads: on SQLite a reader's connection of the library's
+        pool, which does not wait for (or hold up) the one writer; on PostgreSQL a pooled
+        connection in autocommit, as the library reads events (one round trip, no BEGIN and
+        ROLLBACK around it)."""
+        if self.dialect == "postgres":
+            with self._datastore.get_connection() as conn, conn.cursor() as cursor:
+                yield Session(self, cursor)
+            return
+        with self._datastore.transaction(commit=False) as cursor:
+            yield Session(self, cursor)
+
+    @contextmanager
     def exclusive(self, name: str) -> Iterator[None]:
         """Run the block while no other process runs one with the same ``name``: a
         PostgreSQL session advisory lock, released at the end or when the process dies.

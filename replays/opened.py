@@ -101,7 +101,7 @@ class OpenedRecord:
             return  # the replay goes on past what this copy lets the viewer fold
         if game.version == 1:
             self.rules = game.rules
-        self.boards.keep(self.game_id, game)
+        self.boards.keep(self.game_id, [game])
         turn, phase = game.rules.section(game.state)
         if not self.sections or (turn, phase) != (self.sections[-1].turn, self.sections[-1].phase):
             self.sections.append(Section(game.version, turn, phase))

@@ -18,7 +18,8 @@ from api.config import Settings
 from api.errors import Conflict, Invalid
 from api.http import MAX_INT, bearer, doc, error_body, read_body, read_record, respond
 from api.live import Live
-from api.past_states import RenderedStates, keep_block
+from api.past_states import RenderedStates
+from api.past_states import answer as past_answer
 from api.services.games import Games
 from api.services.players import check_seat_names
 from api.wire.games import (
@@ -235,15 +236,13 @@ def games_router(settings: Settings) -> APIRouter:
         authorization: Annotated[str | None, Header()] = None,
     ) -> Response:
         """The board as it stood at version ``at``."""
-        if at is None or authorization is not None:
-            return respond(service(request).state_at(game_id, at, bearer(authorization)))
-        # a spectator's past position never changes: kept with the rest of its block, and
-        # answered ahead of the framework next time (api/past_states.py)
+        games = service(request)
+        if at is None:
+            return respond(games.state_at(game_id, at, bearer(authorization)))
+        # a past position never changes: kept under the seat whose view it is (None: a
+        # spectator's), and answered ahead of the framework next time (api/past_states.py)
         states: RenderedStates = request.app.past_states
-        body = states.get((game_id, at, None))
-        if body is None:
-            body = keep_block(states, game_id, service(request).spectator_states(game_id, at))
-        return Response(body, media_type="application/json")
+        return Response(past_answer(states, games, game_id, at, bearer(authorization)), media_type="application/json")
 
     @router.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422)))
     def timeline(

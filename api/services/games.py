@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import secrets as token_source
-from collections.abc import Callable, Iterator
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -83,6 +85,7 @@ from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.words import Names
 from projections.board import Boards
+from projections.board_store import StoredBoards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
 from projections.sql import Database
@@ -101,6 +104,9 @@ from replays.signature import sign
 from replays.verify import Receipt, Verdict, verify
 
 
+SEEN_GAMES = 4096  # games whose highest stored version a process remembers (past positions)
+
+
 class Games:
     """Every game operation, over one event store held for the life of the process."""
 
@@ -113,7 +119,11 @@ class Games:
         self.dice = DiceStats(Database.of(store.recorder), self._notifications)
         self.signing_key = signing_key
         self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
-        self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto))
+        # past boards: checkpoints in memory, backed by the database's (projections/board_store.py)
+        self._seen: OrderedDict[UUID, int] = OrderedDict()  # a game's highest version known stored (_latest)
+        self._seen_lock = threading.Lock()
+        self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto),
+                             stored=StoredBoards(Database.of(store.recorder)))
         # PostgreSQL: batches are written by a writer thread while the loop decides the next
         # (DECISIONS.md, "Storage and speed"); SQLite's local fsync stays on the loop
         self.committer = Committer(self._load_for_write, self._append, self._cache_put,
@@ -157,6 +167,10 @@ class Games:
         the seats they were paired in), or nobody; everyone reads everything once the seed is
         revealed. An umpire reads as nobody here: only a recorded inspection shows them more."""
         game = game or self.game(game_id)
+        return Reader(frozenset(self._seats(game_id, token)), everything=game.revealed)  # its seats still choose its view
+
+    def _seats(self, game_id: UUID, token: str | None) -> set[str]:
+        """The seats ``token`` speaks for in this game: its seat token's, a tournament player's."""
         seats = set()
         seat = self.secrets.seat_of(game_id, token)
         if seat is not None:
@@ -164,7 +178,7 @@ class Games:
         if token:
             for hook in self.seat_hooks:
                 seats |= hook(game_id, token)
-        return Reader(frozenset(seats), everything=game.revealed)  # its seats still choose its view
+        return seats
 
     def create(self, body: CreateGame, *, fork: ForkRef | None = None, study: bool | None = None,
                copy: list[Recorded] = (), seat_token: Callable[[UUID, str], str] | None = None
@@ -526,38 +540,49 @@ class Games:
         return EventsPage([to_record_event(e, reader, seed) for e in stream], last if last < game.version else None)
 
     def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
+        if version is not None:
+            return self.past_state(game_id, version, self.seat(game_id, token))
         current, version = self._current_at(game_id, version)
-        game = current if version == current.version else self.boards.at(game_id, version)
-        return self._state(game, self.reader(game_id, token, current).seat)
+        return self._state(current, self.reader(game_id, token, current).seat)
 
-    def spectator_states(self, game_id: UUID, version: int) -> Iterator[StateAt]:
-        """A spectator's board at ``version``, then at each other version of its block (from
-        the checkpoint at or below it to the next, as far as the game goes), each rendered as it
-        is taken: one read of the store and one fold for the block (api/past_states.py keeps
-        them). The game is not loaded whole: a server just started answers a past position
-        after folding up to it, not the whole game besides."""
+    def seat(self, game_id: UUID, token: str | None) -> str | None:
+        """The seat whose view ``token`` reads (None: a spectator's, and any token that speaks
+        for no seat of the game), the game not loaded."""
+        return Reader(frozenset(self._seats(game_id, token))).seat if token else None
+
+    def past_state(self, game_id: UUID, version: int, seat: str | None, build: bool = True) -> StateAt | None:
+        """The board at ``version`` as ``seat`` (None: a spectator) sees it. The game is not
+        loaded whole: a server just started answers a past position after folding from the
+        checkpoint below it (projections/board.py), not the whole game besides. With
+        ``build`` false, None when that checkpoint is not built yet (nothing long is done)."""
         latest = self._latest(game_id, version)
-        if version > latest:
+        if not 1 <= version <= latest:
             raise NotFound(f"game {game_id} has versions 1 to {latest}, not {version}", code="no_such_version")
-        below = version - version % self.boards.every
-        first, last = max(below, 1), min(below + self.boards.every - 1, latest)
         try:
-            games = self.boards.between(game_id, first, last)
+            game = self.boards.at(game_id, version) if build else self.boards.quick(game_id, version)
         except IncompatibleRecord as error:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
-        asked = version - first
-        names = player_names(games[0].created.seats)
-        return (self._state(game, None, names) for game in [games[asked], *games[:asked], *games[asked + 1:]])
+        return None if game is None else self._state(game, seat)
 
     def _latest(self, game_id: UUID, version: int) -> int:
-        """The game's latest version as far as ``version`` needs to know: the cached game's
-        when it has reached it, else the last event stored (NotFound when not a game)."""
+        """The game's latest version as far as ``version`` needs to know: the highest this
+        process has seen stored (a version once recorded stays), the cached game's, else the
+        last event stored (NotFound when not a game)."""
+        with self._seen_lock:
+            seen = self._seen.get(game_id, 0)
+        if seen >= version:
+            return seen
         cached = self._cached(game_id)
         if cached is not None and cached.version >= version:
             return cached.version
         last = self.store.last(game_id)
         if not isinstance(last, Recorded):
             raise NotFound(f"no game {game_id}")
+        with self._seen_lock:
+            self._seen[game_id] = max(last.version, self._seen.get(game_id, 0))
+            self._seen.move_to_end(game_id)
+            while len(self._seen) > SEEN_GAMES:
+                self._seen.popitem(last=False)
         return last.version
 
     def _current_at(self, game_id: UUID, version: int | None) -> tuple[Game, int]:
@@ -608,14 +633,17 @@ class Games:
         return verify(record, receipts, public_key)
 
     def import_record(self, record: Record, token: str | None = None, *, by_operator: bool = False) -> UUID:
-        """Store a verified record as a game of this server (its seed must be revealed): by
+        """Store a verified record as a game of this server (its seed must be revealed), and
+        its board checkpoints (written in the background: ``boards.stored.flush()`` waits): by
         the operator (the CLI, on the database itself) or, over HTTP, with the admin token."""
         if not by_operator:
             if not token:
                 raise Unauthorized("importing a record takes the admin token: 'Authorization: Bearer <token>'")
             if not self.secrets.is_admin(token):
                 raise Forbidden("only the admin token imports records", code="not_admin")
-        verdict = verify(record)
+        every = self.boards.every
+        checkpoints: list[Game] = []  # from the verifier's own fold: the game is not folded twice
+        verdict = verify(record, witness=lambda g: checkpoints.append(g) if g.version % every == 0 else None)
         if not verdict.ok:
             raise Invalid("the record does not verify: " + "; ".join(
                 f"v{p.version}: {p.what}" for p in verdict.problems[:5]), code="record_invalid")
@@ -633,4 +661,5 @@ class Games:
         events = [from_record_event(game_id, e) for e in record.events]
         vault = GameSecrets(secrets_id(game_id), 1, events[0].timestamp, game_id, record.seed, {})
         self.save(*events, vault)
+        self.boards.keep(game_id, checkpoints)  # its first reader folds no more than a block
         return game_id

@@ -76,6 +76,7 @@ from replays.record import Record
 
 
 _RECORDED = get_topic(Recorded)
+CREATED_KEPT = 4096  # games whose GameCreated a process keeps (a seat's reads ask it each time)
 
 
 class Tournaments:
@@ -94,6 +95,8 @@ class Tournaments:
         self.follower = ResultsFollower(self.results.catch_up, lambda: self.store.recorder.max_notification_id() or 0)
         self._locks = [threading.RLock() for _ in range(32)]
         self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
+        self._created_of: OrderedDict[UUID, GameCreated] = OrderedDict()  # games' GameCreated (_created)
+        self._created_lock = threading.Lock()
         self._cache_lock = threading.Lock()
 
     def directs_game(self, game_id: UUID, token: str) -> bool:
@@ -182,11 +185,24 @@ class Tournaments:
 
     # -- the results process and the ratings' view of a game ---------------------------------------
     def _created(self, game_id: UUID) -> GameCreated | None:
+        """A game's GameCreated (kept: it never changes), None when not a game (not kept:
+        a game may yet be stored under that id)."""
+        with self._created_lock:
+            found = self._created_of.get(game_id)
+            if found is not None:
+                self._created_of.move_to_end(game_id)
+                return found
         first = next(iter(self.store.events.get(game_id, limit=1)), None)
         if not isinstance(first, Recorded) or first.type != "GameCreated":
             return None
         created = first.typed()
-        return created if isinstance(created, GameCreated) else None
+        if not isinstance(created, GameCreated):
+            return None
+        with self._created_lock:
+            self._created_of[game_id] = created
+            while len(self._created_of) > CREATED_KEPT:
+                self._created_of.popitem(last=False)
+        return created
 
     def _on_game_event(self, event: Recorded) -> None:
         """The results process: a GameEnded becomes the table's result, an umpire's

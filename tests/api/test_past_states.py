@@ -13,7 +13,7 @@ import pytest
 
 import msgspec
 
-from api.past_states import RenderedStates, keep_block, spectator_key
+from api.past_states import RenderedStates, keep, spectator_key
 from api.store import secrets_id
 from api.wire.games import StateAt
 from tests.conftest import new_game, post
@@ -140,40 +140,53 @@ def remembered(client) -> dict:
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-def test_one_miss_renders_its_whole_block_with_one_read_of_the_store(client, herald, monkeypatch):
+def test_a_miss_renders_the_version_asked_with_one_read_of_the_store(client, herald, monkeypatch):
+    """Issue 24 point 4: a long game's board costs more to render than the fold from the
+    checkpoint below it, so a miss renders only the version asked for."""
     game = played(client)
-    latest = longer(client, game, 36)  # 16 .. 31 and 32 .. latest are blocks
+    latest = longer(client, game, 36)
     assert latest < 48
     reads = []
     stream = herald.games.store.stream
     monkeypatch.setattr(herald.games.store, "stream", lambda *args, **kw: reads.append(args) or stream(*args, **kw))
     assert client.get(f"/games/{game['id']}/state?at=40").status_code == 200
-    assert sorted(v for _, v, _ in remembered(client)) == list(range(32, latest + 1))  # not beyond the game
+    assert sorted(v for _, v, _ in remembered(client)) == [40]
     reads.clear()
     assert client.get(f"/games/{game['id']}/state?at=20").status_code == 200
-    assert len(reads) == 1  # the checkpoint at 16 is built: one read for the whole block
-    assert sorted(v for _, v, _ in remembered(client)) == [*range(16, 32), *range(32, latest + 1)]
+    assert len(reads) == 1  # the checkpoint at 16 is built: one read, from it to 20
+    assert sorted(v for _, v, _ in remembered(client)) == [20, 40]
     gid = UUID(game["id"])
+    for version in range(1, latest + 1):
+        client.get(f"/games/{game['id']}/state?at={version}")
     for (_, version, seat), body in remembered(client).items():
         assert seat is None
-        assert body == msgspec.json.encode(herald.games.state_at(gid, version, None))  # as if rendered alone
+        assert body == msgspec.json.encode(herald.games.state_at(gid, version, None))
         assert client.get(f"/games/{game['id']}/state?at={version}").content == body
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-def test_a_seat_reads_its_own_view_inside_a_remembered_block(client):
+def test_a_seat_reads_its_own_view_kept_under_its_seat(client):
     game = played(client)
     longer(client, game, 20)
     url = f"/games/{game['id']}/state?at="
-    assert client.get(url + "17").status_code == 200  # block 16 .. 31 remembered for spectators
-    assert served_from_memory(client, game, 20)
-    for version in (16, 20, 24):
-        spectator = client.get(url + str(version)).json()["view"]["hands"]["alice"]
-        alice = client.get(url + str(version), headers={"Authorization": f"Bearer {game['seat_tokens']['alice']}"})
-        bob = client.get(url + str(version), headers={"Authorization": f"Bearer {game['seat_tokens']['bob']}"})
-        assert spectator == 2 and bob.json()["view"]["hands"]["alice"] == 2
-        assert len(alice.json()["view"]["hands"]["alice"]) == 2 and all(c in COURT for c in alice.json()["view"]["hands"]["alice"])
-    assert all(seat is None for _, _, seat in remembered(client))  # a seat's view is never kept
+    gid = UUID(game["id"])
+    alice_token = {"Authorization": f"Bearer {game['seat_tokens']['alice']}"}
+    bob_token = {"Authorization": f"Bearer {game['seat_tokens']['bob']}"}
+    for _ in range(2):  # rendered, then remembered
+        for version in (16, 20, 24):
+            alice = client.get(url + str(version), headers=alice_token)
+            spectator = client.get(url + str(version)).json()["view"]["hands"]["alice"]
+            bob = client.get(url + str(version), headers=bob_token)
+            wrong = client.get(url + str(version), headers={"Authorization": "Bearer not-a-seat-token"})
+            assert spectator == 2 and bob.json()["view"]["hands"]["alice"] == 2
+            assert wrong.json()["view"]["hands"]["alice"] == 2
+            hand = alice.json()["view"]["hands"]["alice"]
+            assert len(hand) == 2 and all(c in COURT for c in hand)
+    held = remembered(client)
+    assert {seat for _, _, seat in held} == {None, "alice", "bob"}
+    for (_, version, seat), body in held.items():  # each under the seat whose view it is, only
+        assert isinstance(msgspec.json.decode(body)["view"]["hands"]["alice"], list) == (seat == "alice")
+    assert held[(gid, 20, "alice")] != held[(gid, 20, None)]
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -193,22 +206,13 @@ def test_versions_beyond_the_game_and_streams_not_games_are_refused(client, hera
     assert not any(gid != UUID(game["id"]) for gid, _, _ in remembered(client))
 
 
-def test_a_block_is_kept_within_the_bytes_and_stops_at_a_board_too_large_to_keep():
+def test_a_kept_answer_stays_within_the_bytes_and_a_board_too_large_is_rendered_each_time():
     game = UUID(int=1)
-    taken = []
-
-    def block(first: int, size: int, count: int = 16):
-        for version in range(first, first + count):
-            taken.append(version)
-            yield StateAt(version, [], "x" * size, "")
-
     states = RenderedStates(max_bytes=16 * 200)
-    asked = keep_block(states, game, block(33, 100))  # about 150 bytes each
-    assert msgspec.json.decode(asked)["version"] == 33 and taken == list(range(33, 49))
-    assert states.get((game, 33, None)) == asked and states.get((game, 48, None)) is not None
-    keep_block(states, game, block(1, 100, 15))  # more than the bytes hold: the least recently used go
-    assert states.size <= 16 * 200 and states.get((game, 1, None)) is not None
-    taken.clear()
-    big = keep_block(states, game, block(49, 300))  # larger than a sixteenth: rendered alone
-    assert msgspec.json.decode(big)["version"] == 49 and taken == [49]
-    assert states.get((game, 49, None)) is None and states.size <= 16 * 200
+    for version in range(1, 40):
+        asked = keep(states, (game, version, None), StateAt(version, [], "x" * 100, ""))
+        assert msgspec.json.decode(asked)["version"] == version
+        assert states.size <= 16 * 200
+    assert states.get((game, 39, None)) == asked and states.get((game, 1, None)) is None
+    big = keep(states, (game, 49, "p1"), StateAt(49, [], "x" * 300, ""))  # larger than a sixteenth
+    assert msgspec.json.decode(big)["version"] == 49 and states.get((game, 49, "p1")) is None
