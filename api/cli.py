@@ -225,13 +225,19 @@ def open_database(args: argparse.Namespace, *, read_only: bool):
         if not key.is_file():
             _fail(f"no signing key at {key.absolute()}: this command reads only and makes none "
                   "(set HERALD_SIGNING_KEY to the key of the server that wrote this database)")
+    if _postgres(env):
+        from api.preflight import postgres_problem
+
+        problem = postgres_problem(env)
+        if problem:
+            _fail(problem)
     print(f"herald: database {label}", file=sys.stderr)
     from api.bootstrap import Herald
 
     try:
         return Herald(env=env)
     except Exception as error:  # a database that cannot be reached: one line, not a traceback
-        _fail(f"cannot open the database {label}: {error}")
+        _fail(f"cannot open the database {label}: {' '.join(str(error).split())}")
 
 
 def _fail(message: str, code: int = 2):
@@ -263,6 +269,13 @@ def _serve(args: argparse.Namespace) -> int:
     # them: off unless the level would print it
     access_log = args.log_level in ("trace", "debug", "info")
     listener = listen(args.host, args.port)
+    if _postgres(os.environ):  # one line before anything starts, not a traceback from every worker
+        from api.preflight import postgres_problem
+
+        problem = postgres_problem(dict(os.environ))
+        if problem:
+            listener.close()
+            _fail(problem, 1)
     print(banner(args.host, listener.getsockname()[1], dict(os.environ)), flush=True)
     if args.workers > 1:  # uvicorn's supervisor binds the port again and shares it with its workers
         listener.close()

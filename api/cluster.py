@@ -88,17 +88,26 @@ def haproxy_binary() -> str:
 
 
 def ensure_database() -> None:
-    """Create the configured PostgreSQL database when it does not exist yet."""
-    import psycopg
+    """Create the configured PostgreSQL database when it does not exist yet; a database that
+    cannot be reached or made stops the cluster with one line saying why and what to do."""
+    from api.preflight import postgres_problem
 
-    from api.store import store_env
+    problem = postgres_problem(dict(os.environ), create=True)
+    if problem:
+        raise SystemExit(f"herald cluster: {problem}")
 
-    env = store_env()
-    params = {"host": env["POSTGRES_HOST"], "port": env["POSTGRES_PORT"], "user": env["POSTGRES_USER"],
-              "password": env["POSTGRES_PASSWORD"]}
-    with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (env["POSTGRES_DBNAME"],)).fetchone():
-            conn.execute(f'CREATE DATABASE "{env["POSTGRES_DBNAME"]}"')
+
+def ports_problem(host: str, port: int, first_port: int, ports: list[int]) -> str | None:
+    """The first port the cluster would listen on that is taken, in one line; None if all are free."""
+    from api.preflight import port_problem
+
+    found = port_problem(host, port, "HAProxy, --port",
+                         f"stop what uses it, or choose another with --port (`make cluster PORT={port + 1}`)")
+    for i, p in enumerate(ports):
+        found = found or port_problem("127.0.0.1", p, f"Herald process {i}, --first-port {first_port} and up",
+                                      f"stop what uses it, or move the processes with --first-port "
+                                      f"(`make cluster FIRST_PORT={max(ports) + 1}`)")
+    return found
 
 
 def wait_until_up(url: str, timeout: float = 60, path: str = "/health") -> None:
@@ -249,6 +258,9 @@ def run(processes: int, host: str, port: int, first_port: int) -> int:
     ports = [first_port + i for i in range(processes)]
     if port in ports:
         raise SystemExit(f"herald cluster: --port {port} is one of the processes' ports (--first-port {first_port})")
+    problem = ports_problem(host, port, first_port, ports)
+    if problem:
+        raise SystemExit(f"herald cluster: {problem}")
     herald = str(Path(sys.executable).parent / "herald")
     heralds = [Child(f"process {i} (port {p})",
                      [herald, "serve", "--host", "127.0.0.1", "--port", str(p), "--log-level", "warning"])

@@ -28,7 +28,7 @@ import httpx
 import pytest
 
 from api.cluster import STOP_SIGNALS, haproxy_config, restart_delay
-from tests.conftest import free_port
+from tests.conftest import free_port, track
 from tests.scale.conftest import HERALD, process_env, start_haproxy
 
 
@@ -102,6 +102,7 @@ def cluster(pg, tmp_path: Path, *, ignore_sigint: bool = False) -> Iterator[Clus
     process = subprocess.Popen([HERALD, "cluster", "--processes", "2", "--port", str(port), "--first-port", str(first)],
                                env=env, cwd=tmp_path, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                                preexec_fn=prepare, start_new_session=True)
+    running = track(process, group=True, timeout=20)  # the supervisor stops its children on SIGTERM
     found = Cluster(process, f"http://127.0.0.1:{port}", first, log)
     first_children: dict[int, str] = {}
     try:
@@ -114,12 +115,7 @@ def cluster(pg, tmp_path: Path, *, ignore_sigint: bool = False) -> Iterator[Clus
         yield found
     finally:
         leftovers = {**first_children, **children(process.pid)}  # those that outlived it too
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        running.undo()
         for pid in leftovers:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import BACKENDS, Backend, free_port
+from tests.conftest import BACKENDS, Backend, free_port, made
 from tests.scale.conftest import process_env, start
 
 
@@ -39,6 +39,9 @@ class PrivatePostgres:
         self.folder = Path(tempfile.mkdtemp(prefix="herald-pg-"))
         self.port = free_port()
         self.user = "postgres" if os.geteuid() == 0 else None  # initdb refuses to run as root
+        # stopped and removed by remove(), or by the janitor should the test's process die first
+        self.made = made(self._remove, "postgres", pg_ctl=str(self.bin / "pg_ctl"), data=str(self.folder / "data"),
+                         folder=str(self.folder), user=self.user, netns=netns)
         if self.user:
             uid = pwd.getpwnam(self.user).pw_uid
             os.chown(self.folder, uid, -1)
@@ -64,6 +67,9 @@ class PrivatePostgres:
         self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
 
     def remove(self) -> None:
+        self.made.undo()
+
+    def _remove(self) -> None:
         try:
             self.stop()
         except subprocess.CalledProcessError:
