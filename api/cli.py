@@ -217,6 +217,12 @@ def open_database(args: argparse.Namespace, *, read_only: bool):
     on stderr which database it opened."""
     env = database_env(args.db)
     label = database_label(env)
+    if _postgres(env):  # the database first: a missing key matters only once it can be read
+        from api.preflight import postgres_problem
+
+        problem = postgres_problem(env)
+        if problem:
+            _fail(problem)
     if read_only:
         if not _postgres(env) and not sqlite_path(env).is_file():
             _fail(f"no database at {sqlite_path(env).absolute()}: nothing to read (start the server once, "
@@ -225,12 +231,6 @@ def open_database(args: argparse.Namespace, *, read_only: bool):
         if not key.is_file():
             _fail(f"no signing key at {key.absolute()}: this command reads only and makes none "
                   "(set HERALD_SIGNING_KEY to the key of the server that wrote this database)")
-    if _postgres(env):
-        from api.preflight import postgres_problem
-
-        problem = postgres_problem(env)
-        if problem:
-            _fail(problem)
     print(f"herald: database {label}", file=sys.stderr)
     from api.bootstrap import Herald
 
@@ -279,6 +279,9 @@ def _serve(args: argparse.Namespace) -> int:
     print(banner(args.host, listener.getsockname()[1], dict(os.environ)), flush=True)
     if args.workers > 1:  # uvicorn's supervisor binds the port again and shares it with its workers
         listener.close()
+        from api.app import SUPERVISOR_ENV
+
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())  # each worker ends with this process (api/app.py)
         uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers,
                     access_log=access_log)
         return 0

@@ -28,9 +28,10 @@ from tests.scale.conftest import process_env, start
 
 class PrivatePostgres:
     """A PostgreSQL server of the test's own: initdb in a temporary folder, a free port, trust
-    authentication; ``listen`` and ``netns`` put it on another address in a network namespace."""
+    authentication (``password``: the postgres user's password, asked of every connection);
+    ``listen`` and ``netns`` put it on another address in a network namespace."""
 
-    def __init__(self, listen: str = "127.0.0.1", netns: str | None = None) -> None:
+    def __init__(self, listen: str = "127.0.0.1", netns: str | None = None, password: str | None = None) -> None:
         self.listen, self.netns = listen, netns
         binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
         if not binaries:
@@ -45,7 +46,13 @@ class PrivatePostgres:
         if self.user:
             uid = pwd.getpwnam(self.user).pw_uid
             os.chown(self.folder, uid, -1)
-        self._run("initdb", "-D", str(self.folder / "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        auth = ["--auth=trust"]
+        if password is not None:
+            (self.folder / "password").write_text(password + "\n")
+            if self.user:
+                os.chown(self.folder / "password", uid, -1)
+            auth = ["--auth=scram-sha-256", f"--pwfile={self.folder / 'password'}"]
+        self._run("initdb", "-D", str(self.folder / "data"), "-U", "postgres", *auth, "-E", "UTF8")
         if listen != "127.0.0.1":
             with open(self.folder / "data" / "pg_hba.conf", "a") as hba:
                 hba.write(f"host all all {listen.rsplit('.', 1)[0]}.0/24 trust\n")
