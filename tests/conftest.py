@@ -5,7 +5,7 @@ Backends come from HERALD_TEST_BACKENDS (default "sqlite,postgres"). PostgreSQL 
 when it is not running; a PostgreSQL test never skips silently: it fails if the server
 cannot be reached.
 
-A run leaves nothing behind (issue 32). Each run has an id (``HERALD_TEST_RUN``): its
+A run leaves nothing behind (issue 32). Each run has an id (``PYTEST_HERALD_RUN``): its
 PostgreSQL databases are named ``herald_test_<run>_…`` and its temporary files live in one
 folder of its own (``TMPDIR``, pytest's ``tmp_path`` included). Whatever a test makes outside
 its process is registered with :mod:`tests.janitor` and undone by its finalizer; what a test
@@ -53,7 +53,7 @@ def run_id() -> str:
     read once, so a test that clears the environment does not lose it)."""
     global _run
     if _run is None:
-        _run = os.environ["HERALD_TEST_RUN"]
+        _run = os.environ["PYTEST_HERALD_RUN"]
     return _run
 
 
@@ -61,12 +61,12 @@ def run_id() -> str:
 def pytest_configure(config) -> None:
     """The controlling pytest process (not an xdist worker) gives the run its id and its own
     temporary folder, before anything (pytest's basetemp, xdist's workers) reads TMPDIR.
-    ``HERALD_TEST_RUN_AS`` chooses the id (tests/operations/test_leaves_nothing.py)."""
+    ``PYTEST_HERALD_RUN_AS`` chooses the id (tests/operations/test_leaves_nothing.py)."""
     if hasattr(config, "workerinput"):
         return
     global _run
-    _run = run = os.environ.pop("HERALD_TEST_RUN_AS", None) or secrets.token_hex(4)
-    os.environ["HERALD_TEST_RUN"] = run
+    _run = run = os.environ.pop("PYTEST_HERALD_RUN_AS", None) or secrets.token_hex(4)
+    os.environ["PYTEST_HERALD_RUN"] = run
     folder = Path(tempfile.gettempdir()) / f"herald-test-{run}"
     folder.mkdir(mode=0o711, exist_ok=True)  # 0711: a private PostgreSQL's folder inside it is the postgres user's
     folder.chmod(0o711)
@@ -82,6 +82,7 @@ def pytest_configure(config) -> None:
 _RUN_FOLDER = pytest.StashKey[Path]()
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's own teardown of session fixtures (a shared server)
 def pytest_sessionfinish(session, exitstatus) -> None:
     """The controlling process, once every test (and xdist worker) is done: the run's databases
     still there were left by a test — dropped here, and the run fails naming them."""
@@ -96,15 +97,79 @@ def pytest_sessionfinish(session, exitstatus) -> None:
             left = drop_databases({"prefix": f"{DATABASE_PREFIX}{run_id()}_", **_postgres_params()})
         except Exception:  # noqa: BLE001 - PostgreSQL away: the tests said so already
             left = []
+    messages = []
     if left:
-        reporter = config.pluginmanager.get_plugin("terminalreporter")
-        message = f"the run left {len(left)} PostgreSQL database(s) behind (dropped now): {', '.join(left)}"
+        messages.append(f"the run left {len(left)} PostgreSQL database(s) behind (dropped now): {', '.join(left)}")
+    running = _left_running()
+    if running:
+        messages.append(f"the run left {len(running)} process(es) running (stopped now): "
+                        + "; ".join(f"{pid} {command[:120]}" for pid, command in running.items()))
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    for message in messages:
         if reporter is not None:
+            reporter.write("\n")
             reporter.write_line(f"ERROR: {message}", red=True)
         else:
             print(f"ERROR: {message}", file=sys.stderr)
-        if exitstatus in (0, 5):
-            session.exitstatus = 1
+    if messages and exitstatus in (0, 5):
+        session.exitstatus = 1
+
+
+def _left_running(grace: float = 10.0) -> dict[int, str]:
+    """The run's processes still running once every test is done, but this process's xdist
+    workers (they are leaving): each is stopped (its group, if it leads one)."""
+    from tests.janitor import processes_of_run, start_ticks, stop_process
+
+    def workers() -> set[int]:  # children of this process started by execnet (xdist's workers)
+        mine = set()
+        for entry in Path("/proc").iterdir():
+            try:
+                stat = (entry / "stat").read_text()
+                if (int(stat[stat.rindex(")") + 2:].split()[1]) == os.getpid()
+                        and b"exec(eval(sys.stdin.readline()))" in (entry / "cmdline").read_bytes()):
+                    mine.add(int(entry.name))
+            except (OSError, ValueError):
+                continue
+        return mine
+
+    deadline = time.monotonic() + grace  # a test's last server may still be shutting down
+    found = processes_of_run(run_id(), workers())
+    while found and time.monotonic() < deadline:
+        time.sleep(0.5)
+        found = processes_of_run(run_id(), workers())
+    for pid in found:
+        try:
+            group = os.getpgid(pid) == pid
+        except OSError:  # gone meanwhile
+            continue
+        stop_process({"pid": pid, "ticks": start_ticks(pid), "group": group})
+    return found
+
+
+# The time budget (README, "Tests"): `make test` leaves out the tests marked slow and should stay
+# within 10 minutes on a loaded 2-core machine. A test over these bounds is named at the end of
+# the run (a warning, not a failure: a loaded machine stretches every test).
+UNMARKED_BOUND_S = 20.0  # a test not marked slow that takes longer should be
+SLOW_BOUND_S = 300.0  # a slow test that takes longer should be made smaller, or move to bench/
+_over_bound: list[tuple[float, str, bool]] = []
+
+
+def pytest_runtest_logreport(report) -> None:
+    if report.when != "call":
+        return
+    slow = "slow" in report.keywords
+    if report.duration > (SLOW_BOUND_S if slow else UNMARKED_BOUND_S):
+        _over_bound.append((report.duration, report.nodeid, slow))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not _over_bound:
+        return
+    terminalreporter.write_sep("-", "over the time budget (README, \"Tests\")")
+    for duration, nodeid, slow in sorted(_over_bound, reverse=True):
+        advice = (f"slow, over {SLOW_BOUND_S:.0f} s: make it smaller, or move it to bench/" if slow
+                  else f"over {UNMARKED_BOUND_S:.0f} s: mark it @pytest.mark.slow, or make it smaller")
+        terminalreporter.write_line(f"{duration:7.1f}s {nodeid} ({advice})")
 
 
 def pytest_unconfigure(config) -> None:

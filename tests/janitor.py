@@ -119,6 +119,27 @@ def remove_folder(spec: dict[str, Any]) -> None:
     shutil.rmtree(spec["path"], ignore_errors=True)
 
 
+def processes_of_run(run: str, leave: set[int] = frozenset()) -> dict[int, str]:
+    """Live processes whose environment names the test run ``run`` (``PYTEST_HERALD_RUN``), but
+    those in ``leave``, this process and janitors: pid → command line."""
+    marker = f"PYTEST_HERALD_RUN={run}".encode()
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) in leave or int(entry.name) == os.getpid():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            if stat[stat.rindex(")") + 2] in "ZX":
+                continue
+            if marker in (entry / "environ").read_bytes().split(b"\0"):
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                if "-m tests.janitor" not in command:
+                    found[int(entry.name)] = command
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 UNDO = {"process": stop_process, "database": drop_databases, "databases": drop_databases,
         "postgres": stop_postgres, "netns": remove_netns, "folder": remove_folder}
 

@@ -20,32 +20,16 @@ import time
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from tests.conftest import BACKENDS, DATABASE_PREFIX, ROOT, _postgres_params, track
+from tests.janitor import processes_of_run
 
 CASES = "tests/operations/leftover_cases.py"
 
 
 def reports(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-
-
-def run_processes(run: str) -> list[int]:
-    """Live processes whose environment names the run."""
-    marker = f"HERALD_TEST_RUN={run}".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            if stat[stat.rindex(")") + 2] in "ZX":
-                continue
-            if marker in (entry / "environ").read_bytes().split(b"\0"):
-                found.append(int(entry.name))
-        except (OSError, ValueError):
-            continue
-    return found
 
 
 def alive(pid: int) -> bool:
@@ -64,11 +48,13 @@ def databases(run: str) -> list[str]:
 
 class SubRun:
     def __init__(self, tmp_path: Path, name: str, *cases: str):
-        self.run = f"{os.environ['HERALD_TEST_RUN'][:4]}{name}"
+        self.run = f"{os.environ['PYTEST_HERALD_RUN'][:4]}{name}"
         self.report = tmp_path / f"{name}.jsonl"
         self.log = tmp_path / f"{name}.log"
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HERALD_TEST_RUN"))}
-        env.update({"HERALD_TEST_RUN_AS": self.run, "LEFTOVER_REPORT": str(self.report)})
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT", "PYTEST_HERALD_RUN"))}
+        env.update({"PYTEST_HERALD_RUN_AS": self.run, "LEFTOVER_REPORT": str(self.report),
+                    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})  # hypothesis, schemathesis: seconds of imports
         self.process = subprocess.Popen(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *(f"{CASES}::{c}" for c in cases)],
             cwd=ROOT, env=env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
@@ -95,7 +81,7 @@ class SubRun:
             time.sleep(0.2)
         assert not any(alive(p) for p in janitors), f"the janitor still runs after {timeout} s"
         assert not [p for p in pids if alive(p)], (said, self.log.read_text()[-3000:])
-        assert not run_processes(self.run), run_processes(self.run)
+        assert not processes_of_run(self.run), processes_of_run(self.run)
         if "postgres" in BACKENDS:
             assert [r for r in said if "database" in r], said
             assert not databases(self.run)
@@ -105,6 +91,8 @@ class SubRun:
                 assert not Path(r["private"]).exists()
 
 
+@pytest.mark.slow  # three pytest runs, two private PostgreSQL servers (make test-slow; CI): every run checks its
+# own databases and processes at its end (tests/conftest.py, pytest_sessionfinish)
 def test_nothing_is_left_when_tests_fail_are_interrupted_or_killed(tmp_path):
     failing = SubRun(tmp_path, "fail", "test_makes_things_then_fails", "test_a_fixture_that_forgets_its_server")
     interrupted = SubRun(tmp_path, "int", "test_makes_things_then_waits")

@@ -137,6 +137,7 @@ def test_restart_back_off_is_bounded():
     assert restart_delay(0) == 1  # after a process that had run for a while
 
 
+@pytest.mark.slow  # a cluster under load, a process killed twice (make test-slow; CI)
 def test_a_killed_process_is_started_again_and_the_cluster_keeps_answering(pg, tmp_path):
     with cluster(pg, tmp_path) as found:
         with httpx.Client(base_url=found.url, timeout=10) as client:

@@ -94,6 +94,7 @@ def private_pg() -> Iterator[PrivatePostgres]:
     server.remove()
 
 
+@pytest.mark.slow  # a database stopped and started under load (make test-slow; CI)
 def test_database_away_mid_load_gives_503_and_recovers_by_itself(private_pg, tmp_path):
     backend = Backend("postgres", {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "postgres",
                                    "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": str(private_pg.port),

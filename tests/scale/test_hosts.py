@@ -129,6 +129,7 @@ def _wait_http(network: Network, host: str, url: str, timeout: float = 90) -> No
     raise TimeoutError(f"{url} from {host} did not answer")
 
 
+@pytest.mark.slow  # five namespaces, a host killed under load (make test-slow; CI)
 def test_two_herald_hosts_and_a_database_host_behind_haproxy(network, tmp_path):
     from api.cluster import haproxy_binary, haproxy_config
 
