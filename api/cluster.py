@@ -152,6 +152,28 @@ def describe_exit(code: int) -> str:
     return f"code {code}"
 
 
+def end_with_supervisor(supervisor: int) -> Callable[[], None] | None:
+    """A ``preexec_fn`` giving the child PR_SET_PDEATHSIG (SIGTERM): it is told to stop when
+    the supervisor ends, however it ends. The supervisor starts its children from its main
+    thread, which lives as long as it does (the signal follows the thread that forked). None
+    where there is no prctl (not Linux)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        prctl = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def set_death_signal() -> None:  # in the child, between fork and exec
+        prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != supervisor:  # it died before the line above
+            os._exit(1)
+
+    return set_death_signal
+
+
 @dataclass
 class Child:
     """One process the supervisor runs: a Herald process or HAProxy."""
@@ -165,8 +187,9 @@ class Child:
 
     def start(self) -> None:
         # Its own process group: a Ctrl-C at the terminal reaches the supervisor only, which
-        # stops the children itself (in order, SIGKILL after a timeout).
-        self.process = subprocess.Popen(self.argv, process_group=0)
+        # stops the children itself (in order, SIGKILL after a timeout). SIGTERM if the
+        # supervisor dies (kill -9 included): no Herald or HAProxy outlives it.
+        self.process = subprocess.Popen(self.argv, process_group=0, preexec_fn=end_with_supervisor(os.getpid()))
         self.started = time.monotonic()
         self.restart_at = None
 

@@ -271,3 +271,16 @@ def test_haproxy_closes_slow_requests_with_408_and_passes_ordinary_ones(tmp_path
         proxy.stop()
         backend.shutdown()
         backend.server_close()
+
+
+def test_kill_9_of_the_supervisor_stops_every_child(pg, tmp_path):
+    """Issue 32: a process ends with what started it. `kill -9` of `herald cluster` (nothing of
+    it runs) stops its Herald processes and HAProxy (PR_SET_PDEATHSIG)."""
+    with cluster(pg, tmp_path) as found:
+        kids = children(found.process.pid)
+        assert len(kids) == 3, kids  # two Herald processes and HAProxy
+        found.process.send_signal(signal.SIGKILL)
+        found.process.wait(timeout=10)
+        wait_for(lambda: not any(alive(pid) for pid in kids), 20, f"every child stopped: {kids}")
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(found.url + "/health", timeout=2)
