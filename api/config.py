@@ -15,8 +15,8 @@ class Settings(msgspec.Struct, frozen=True):
     sse_poll_seconds: float = 0.2
     cors_origins: tuple[str, ...] = ()
     sse_poll_seconds: float = 0.2  # how often a process looks for events other processes wrote
-    viewer_max_events: int = 5_000
-    viewer_max_view_bytes: int = 64 * 1024 * 1024
+    viewer_max_events: int = 200_000  # the longest record the viewer opens (a real Saxon Shore game: 77,448)
+    viewer_held_events: int = 400_000  # events of the records opened in the viewer held at once
     viewer_concurrency: int = 2
     # write limits (api/ratelimit.py): writes a second and burst, per bearer token and per
     # client address; a rate of 0 turns that limit off
@@ -38,8 +38,8 @@ class Settings(msgspec.Struct, frozen=True):
             max_command_body=int(env.get("HERALD_MAX_COMMAND_BODY", 64 * 1024)),
             sse_poll_seconds=float(env.get("HERALD_SSE_POLL_SECONDS", 0.2)),
             cors_origins=tuple(o.strip() for o in env.get("HERALD_CORS_ORIGINS", "").split(",") if o.strip()),
-            viewer_max_events=int(env.get("HERALD_VIEWER_MAX_EVENTS", 5_000)),
-            viewer_max_view_bytes=int(env.get("HERALD_VIEWER_MAX_VIEW_BYTES", 64 * 1024 * 1024)),
+            viewer_max_events=int(env.get("HERALD_VIEWER_MAX_EVENTS", 200_000)),
+            viewer_held_events=int(env.get("HERALD_VIEWER_HELD_EVENTS", 400_000)),
             viewer_concurrency=int(env.get("HERALD_VIEWER_CONCURRENCY", 2)),
             writes_per_token=float(env.get("HERALD_WRITES_PER_TOKEN", 20.0)),
             write_burst_per_token=int(env.get("HERALD_WRITE_BURST_PER_TOKEN", 300)),

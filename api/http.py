@@ -7,6 +7,7 @@ import asyncio
 import logging
 import re
 from itertools import accumulate
+from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl
 
@@ -14,6 +15,7 @@ import msgspec
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eventsourcing.persistence import InterfaceError, OperationalError
@@ -146,6 +148,19 @@ async def read_body(request: Request, type_: type[T], limit: int, depth: int = M
     """Read at most ``limit`` bytes of JSON and decode them as ``type_``."""
     require_json(request.headers.get("content-type"))
     return decode_body(await read_raw(request.receive, request.headers.get("content-length"), limit), type_, depth)
+
+
+async def read_record(request: Request, limit: int, decode: Callable[[bytes], T]) -> T:
+    """A portable record's body (or a body holding one), checked as any JSON body and then
+    decoded by ``decode`` (replays: either record format): malformed JSON is a 400, a record of
+    the wrong shape a 422 naming where."""
+    raw = bytes(await read_body(request, msgspec.Raw, limit, RECORD_DEPTH))
+    try:
+        return await run_in_threadpool(decode, raw)
+    except msgspec.ValidationError as error:
+        raise Invalid(f"the body is not a Herald record (nor a VerifyRequest): {error}", code="invalid_body") from None
+    except msgspec.DecodeError as error:
+        raise MalformedJSON(f"the body is not valid JSON: {_decode_error(raw, error)}") from None
 
 
 def require_json(content_type: str | None) -> None:

@@ -137,8 +137,9 @@ EXPLAINED: dict[str, str] = {
     "record_unreadable": "The record cannot be replayed: its rule system, version or data are not ones this "
                          "server can play.",
     "record_too_long": "The record has more events than the viewer opens (HERALD_VIEWER_MAX_EVENTS).",
-    "record_views_too_large": "The boards of the record's steps are larger than the viewer sends "
-                              "(HERALD_VIEWER_MAX_VIEW_BYTES).",
+    "not_admin": "Only the admin token (HERALD_ADMIN_TOKEN) may do this: importing a record stores a game.",
+    "record_not_open": "No record is open in the viewer under that key (opened records are held for a while): "
+                       "open the file again.",
     "analysis_of_live_game": "No engine help during play: a game is analysed once it has ended, or as a study fork.",
     "analysis_unavailable": "This rule system cannot play itself, so its games cannot be analysed by rollouts.",
     "analysis_failed": "The analysis could not be completed just now; it was logged. Try again later.",

@@ -35,7 +35,8 @@ from domain.events import GameCreated, SeatInfo  # noqa: E402
 from domain.game import apply, chain, create_game, game_rng, project_game, take_decision  # noqa: E402
 from domain.randomness import commitment  # noqa: E402
 from domain.rules.registry import RULE_SYSTEMS  # noqa: E402
-from replays.record import build_record, decode_record, encode_record  # noqa: E402
+from replays.record import build_record  # noqa: E402
+from replays.record_format import decode_record, encode_record  # noqa: E402
 from replays.verify import verify  # noqa: E402
 
 SEED = bytes(range(32))

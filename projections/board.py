@@ -59,6 +59,14 @@ class Boards:
                 self._fold(game_id, points, below + BUILD_STRETCH)
         return self._fold(game_id, points, first, last)
 
+    def keep(self, game_id: UUID, game: Game) -> None:
+        """A game folded elsewhere, version after version from the first (a verifier's replay):
+        kept when it is the next checkpoint, so no request folds that stretch again."""
+        points = self._points(game_id)
+        if game.version == points.top + self.every:
+            points.games[game.version] = game
+            points.top = game.version
+
     def _points(self, game_id: UUID) -> _Checkpoints:
         with self._lock:
             points = self._checkpoints.get(game_id)

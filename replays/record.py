@@ -16,7 +16,9 @@ from domain.chain import iso
 from domain.game import Recorded
 from replays.signature import Signature
 
-FORMAT = "herald-record/1"
+FORMAT_1 = "herald-record/1"  # every event with its version and hash links (read for ever)
+FORMAT_2 = "herald-record/2"  # what nobody can recompute, one event a line (written by every export)
+FORMATS = (FORMAT_1, FORMAT_2)
 
 
 class RecordEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -79,7 +81,8 @@ class RecordHeader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The portable record of one game."""
+    """The portable record of one game, every event with its version and hash links: the
+    in-memory form of both formats (replays/record_format.py), and format 1 as written."""
 
     header: RecordHeader
     seed_commitment: str
@@ -88,7 +91,7 @@ class Record(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     outcome: Outcome | None = None
     head: dict[str, Any] = {}
     signature: Signature | None = None
-    format: str = FORMAT
+    format: str = FORMAT_1
 
 
 def to_record_event(event: Recorded, reader: Reader = SPECTATOR, seed: bytes | None = None) -> RecordEvent:
@@ -171,10 +174,10 @@ def derive_record(game: str, events: list[RecordEvent], public_seed: str | None 
     )
 
 
-def decode_record(raw: bytes) -> Record:
-    """Parse a record; msgspec.DecodeError / ValidationError say what is malformed."""
-    return msgspec.json.decode(raw, type=Record)
-
-
-def encode_record(record: Record) -> bytes:
-    return msgspec.json.format(msgspec.json.encode(record), indent=1)
+def chained_data(event: RecordEvent) -> dict:
+    """What the chain hashes for an event: its data, or for a sealed event its sealed form,
+    recomputed from the data and salt when this copy holds them (so the chain proves them).
+    Raises ValueError on a salt that is not hex."""
+    if event.salt is None and event.for_ is None:
+        return event.data
+    return seals.sealed_form(seals.seal(bytes.fromhex(event.salt or ""), event.data), event.for_ or ())

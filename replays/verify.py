@@ -4,7 +4,7 @@ replay of the decisions through the rules. Names the first event or draw that fa
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from uuid import UUID
 
@@ -30,8 +30,12 @@ from domain.errors import SetupRefused
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 from domain.seals import is_sealed_form
-from replays.record import FORMAT, Record, RecordEvent, derive_record, from_record_event
+from replays.record import FORMAT_2, FORMATS, Record, chained_data, derive_record, from_record_event
+from replays.record_format import PortableRecord, decode_record
 from replays.signature import check, key_id
+
+Witness = Callable[[Game], None]  # handed the game after each event a replay folds
+
 
 class RecordProblem(msgspec.Struct, frozen=True):
     """One thing wrong with a record: where (version and/or draw) and what."""
@@ -55,17 +59,43 @@ class Receipt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class VerifyRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """POST /records/verify with receipts and/or the server's public key beside the record."""
+    """POST /records/verify with receipts and/or the server's public key beside the record
+    (a record of either format; the schema shows the format written today)."""
 
-    record: Record
+    record: PortableRecord
     receipts: list[Receipt] = []
     public_key: str | None = None
 
 
-def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
+class _Envelope(msgspec.Struct, frozen=True):
+    """A verify body at a glance: a bare record (its ``header`` is there) or a VerifyRequest,
+    its record left as raw bytes until its format is known."""
+
+    record: msgspec.Raw = msgspec.Raw(b"")
+    header: msgspec.Raw = msgspec.Raw(b"")
+    receipts: list[Receipt] = []
+    public_key: str | None = None
+
+
+def read_verify_request(raw: bytes) -> tuple[Record, list[Receipt], str | None]:
+    """The record (either format), receipts and public key of a verify body: a record, or
+    ``{"record", "receipts"?, "public_key"?}``. Raises msgspec.DecodeError / ValidationError."""
+    envelope = msgspec.json.decode(raw, type=_Envelope)
+    if not envelope.record or envelope.header:
+        return decode_record(raw), [], None
+    extra = set(msgspec.json.decode(raw, type=dict[str, msgspec.Raw])) - {"record", "receipts", "public_key"}
+    if extra:
+        raise msgspec.ValidationError(f"a VerifyRequest holds record, receipts and public_key, not {sorted(extra)}")
+    return decode_record(bytes(envelope.record)), envelope.receipts, envelope.public_key
+
+
+def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None = None,
+           witness: Witness | None = None) -> Verdict:
     """Check a record end to end; ``ok`` only when nothing at all is wrong. Receipts prove
     the record still holds each receipted head (a rewritten or cut history fails); a
-    public key proves who signed the record's head."""
+    public key proves who signed the record's head. ``witness`` is handed the game after each
+    event the replay folds, in order (as far as the replay goes): what a reader of the record
+    builds from that fold (the viewer's boards) costs no second one."""
     problems = list(check_chain(record))
     notes: list[str] = []
     readable = not any(p.what.startswith("structure") for p in problems)
@@ -78,7 +108,7 @@ def verify(record: Record, receipts: list[Receipt] = (), public_key: str | None 
     seed = check_seed(record, problems)
     problems += check_seals(record, seed, notes)
     if readable:
-        problems += replay_problems(record, seed, notes)
+        problems += replay_problems(record, seed, notes, witness)
     return Verdict(ok=not problems, problems=problems, notes=notes)
 
 
@@ -115,7 +145,8 @@ def check_signature(record: Record, public_key: str | None, notes: list[str]) ->
 
 
 def check_chain(record: Record) -> Iterator[RecordProblem]:
-    """Versions 1..n in order, each hash recomputed, each linked to the one before."""
+    """Versions 1..n in order, each hash recomputed, each linked to the one before; in a
+    format-2 record (links recomputed as it was read) the last link must be its head."""
     try:
         game_id = UUID(record.header.game)
     except ValueError:
@@ -144,6 +175,16 @@ def check_chain(record: Record) -> Iterator[RecordProblem]:
         if digest != event.hash:
             yield RecordProblem(event.version, None, f"hash mismatch: the {event.type} event was changed after it was recorded")
         prev = event.hash
+    if record.format == FORMAT_2 and record.head != {"version": len(record.events), "hash": prev}:
+        if record.head.get("version") != len(record.events):
+            yield RecordProblem(len(record.events), None, f"structure: the record's head is version "
+                                                          f"{record.head.get('version')} but it has "
+                                                          f"{len(record.events)} events (events were added or cut)")
+        else:
+            yield RecordProblem(len(record.events), None,
+                                "the hash chain recomputed from the events does not end at the record's head: an "
+                                "event was changed, added, removed or reordered after it was recorded (the head "
+                                "alone cannot say which; a receipt or the replay's problem may)")
 
 
 def check_types(record: Record) -> Iterator[RecordProblem]:
@@ -195,24 +236,19 @@ def check_derived(record: Record) -> Iterator[RecordProblem]:
                                             "the game has no GameEnded"))
     if revealed is not None and record.seed != derived.seed:
         yield RecordProblem(revealed, None, "the record's seed differs from SeedRevealed")
-    if record.head and msgspec.to_builtins(record.head) != derived.head:
+    if record.format == FORMAT_2:
+        pass  # its head is the chain's anchor: check_chain compares it with the recomputed links
+    elif record.head and msgspec.to_builtins(record.head) != derived.head:
         yield RecordProblem(len(record.events), None, f"head is {_short_value(record.head)} but the last event "
                                                       f"is {_short_value(derived.head)}")
-    if record.format != FORMAT:
-        yield RecordProblem(None, None, f"format is {_short_value(record.format)}, not {FORMAT!r}")
+    if record.format not in FORMATS:
+        yield RecordProblem(None, None, f"format is {_short_value(record.format)}, not one of "
+                                        f"{', '.join(map(repr, FORMATS))}")
 
 
 def _short_value(value: object) -> str:
     text = msgspec.json.encode(value, order="sorted").decode()
     return text if len(text) <= 120 else text[:117] + "..."
-
-
-def chained_data(event: RecordEvent) -> dict:
-    """What the chain hashes for an event: its data, or for a sealed event its sealed form,
-    recomputed from the data and salt when this copy holds them (so the chain proves them)."""
-    if event.salt is None and event.for_ is None:
-        return event.data
-    return seals.sealed_form(seals.seal(bytes.fromhex(event.salt or ""), event.data), event.for_ or ())
 
 
 def check_seals(record: Record, seed: bytes | None, notes: list[str]) -> list[RecordProblem]:
@@ -279,7 +315,8 @@ def _canonical(event_type: str, data: dict) -> bytes:
     return msgspec.json.encode([event_type, data], order="sorted")
 
 
-def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> list[RecordProblem]:
+def replay_problems(record: Record, seed: bytes | None, notes: list[str],
+                    witness: Witness | None = None) -> list[RecordProblem]:
     """Run ``decide`` again over every recorded decision (and every audit command over its
     block) and compare what it produces with what was recorded, byte for byte. Without the
     seed, the recorded dice are used: the legality of play is still checked; the dice
@@ -291,6 +328,8 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
         game: Game = voids.keep(apply(None, events[0]))
     except (IncompatibleRecord, UnknownEventType, msgspec.ValidationError, RuleViolation) as error:
         return [RecordProblem(1, None, f"cannot replay: {error}")]
+    if witness is not None:
+        witness(game)
     try:
         check_created(game.created)  # the checks the server made when it created the game
     except SetupRefused as error:
@@ -345,6 +384,8 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str]) -> lis
                                             f"the record has {len(block)}")]
         for e in block:
             game = voids.fold(game, e)
+            if witness is not None:
+                witness(game)
         i = j
     if seed is None:
         notes.append("the seed is not revealed yet: the chain and the legality of play were checked; "

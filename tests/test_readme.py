@@ -92,7 +92,7 @@ def test_readme_walkthroughs_run_as_written(tmp_path):
         server.stop()
 
     record = json.loads((tmp_path / "game.json").read_text())
-    assert [e["type"] for e in record["events"]][-2:] == ["GameEnded", "SeedRevealed"]
+    assert [e[0] for e in record["events"]][-2:] == ["GameEnded", "SeedRevealed"]  # herald-record/2
     game = outputs["## Record a game with curl"]
     assert '"ok":true' in game.replace(" ", "") and "event: SeedRevealed" in game
 

@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
 from api.errors import Conflict, Invalid
-from api.http import MAX_INT, RECORD_DEPTH, bearer, doc, error_body, read_body, respond
+from api.http import MAX_INT, bearer, doc, error_body, read_body, read_record, respond
 from api.live import Live
 from api.past_states import RenderedStates, keep_block
 from api.services.games import Games
@@ -31,12 +31,14 @@ from api.wire.games import (
     GamesPage,
     GameSummary,
     LegalCommands,
+    RecordImported,
     StateAt,
     TimelinePage,
 )
+from api.wire.common import Head
 from domain.rules.base import RuleViolation
-from replays.record import Record
-from replays.verify import Verdict, VerifyRequest
+from replays.record_format import PortableRecord, decode_record, encode_record
+from replays.verify import Verdict, read_verify_request
 
 GameId = Annotated[UUID, Path(description="The game's UUID")]
 KEEP_ALIVE_SECONDS = 15  # an idle live stream sends a comment this often
@@ -253,30 +255,40 @@ def games_router(settings: Settings) -> APIRouter:
         games = service(request)
         return respond(games.timeline(game_id, after, limit, games.reader(game_id, bearer(authorization))))
 
-    @router.get("/games/{game_id}/record", **doc(response=Record, errors=(404,)))
+    @router.get("/games/{game_id}/record", **doc(response=PortableRecord, errors=(404,)))
     def get_record(request: Request, game_id: GameId,
                    authorization: Annotated[str | None, Header()] = None) -> Response:
-        """The portable record: header, seed commitment (and seed once revealed), every event;
-        sealed events as the reader (by its token) may see them, whole once the seed is revealed."""
+        """The portable record (``herald-record/2``, docs/record-format.md): header, seed
+        commitment (and seed once revealed), the signed chain head, every event; sealed events as
+        the reader (by its token) may see them, whole once the seed is revealed."""
         games = service(request)
-        return respond(games.record(game_id, games.reader(game_id, bearer(authorization))))
+        record = games.record(game_id, games.reader(game_id, bearer(authorization)))
+        return Response(encode_record(record), media_type="application/json")
 
-    @router.post("/records/verify", **doc(body=Record, response=Verdict, errors=(400, 413, 422)))
+    @router.post("/records/verify", **doc(body=PortableRecord, response=Verdict, errors=(400, 413, 422)))
     async def verify_record(request: Request) -> Response:
         """Verify a portable record: hash chain, seed commitment, every draw, full replay.
-        The body is a record, or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest)
-        to also prove the record holds each receipted head and was signed by that key."""
-        raw = await read_body(request, dict, settings.max_body, RECORD_DEPTH)
-        try:
-            if "record" in raw and "header" not in raw:
-                wrapped = msgspec.convert(raw, VerifyRequest)
-            else:
-                wrapped = VerifyRequest(msgspec.convert(raw, Record))
-        except msgspec.ValidationError as error:
-            raise Invalid(f"the body is not a record nor a VerifyRequest: {error}", code="invalid_body") from None
-        verdict = await run_in_threadpool(service(request).verify, wrapped.record, wrapped.receipts,
-                                          wrapped.public_key)
-        return respond(verdict)
+        The body is a record (``herald-record/2``, or ``herald-record/1`` as exported before),
+        or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest) to also prove the record
+        holds each receipted head and was signed by that key."""
+        record, receipts, public_key = await read_record(request, settings.max_body, read_verify_request)
+        return respond(await run_in_threadpool(service(request).verify, record, receipts, public_key))
+
+    @router.post("/records/import", **doc(body=PortableRecord, response=RecordImported, status=201,
+                                          errors=(400, 401, 403, 409, 413, 422)))
+    async def import_record(request: Request, authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Store a finished game's record (either format, its seed revealed) as a game of this
+        server, after verifying it whole (admin token). It keeps its id, events and hashes; its
+        record is then exported again as ``herald-record/2``."""
+        token = bearer(authorization)
+        games = service(request)
+        if not games.secrets.is_admin(token):  # refused before a byte of the body is read
+            games.import_record(None, token)
+        record = await read_record(request, settings.max_body, decode_record)
+        game_id = await run_in_threadpool(games.import_record, record, token)
+        head = games.game(game_id)
+        return respond(RecordImported(str(game_id), head.version, Head(head.version, head.head)), 201,
+                       {"Location": f"/games/{game_id}"})
 
 
     return router

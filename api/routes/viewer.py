@@ -3,34 +3,36 @@ by the API itself, with no build step. ``/viewer`` lists games and opens a porta
 file; ``/viewer/{game_id}?v=N`` shows one game's board at version N.
 
 The pages read the public API (``/games/{id}``, ``/events``, ``/timeline``, ``/state``,
-``/events/stream``). A record file opened from disk is not stored: ``POST /viewer/record``
-folds it here and answers every step's spectator view at once.
+``/events/stream``). A record file opened from disk is not stored as a game: ``POST
+/viewer/record`` verifies it once and holds it for a while (replays/opened.py), and the page
+reads it as it reads a game, a page or a step at a time, under ``/viewer/records/{key}``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gzip
+import hashlib
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
 from api.errors import Invalid, NotFound, TooLarge
-from api.http import RECORD_DEPTH, read_body, respond
-from domain.game import Game, IncompatibleRecord, apply
-from domain.rules.base import RuleViolation
+from api.http import MAX_INT, read_record, respond
+from api.wire.games import EventsPage, TimelinePage
+from domain.game import Game
 from projections.outline import Section, sections
-from projections.timeline import TimelineEntry, narrate, player_names
-from replays.record import Record, RecordEvent, RecordHeader, derive_record, from_record_event
-from replays.verify import Verdict, check_chain, verify
+from replays.opened import OpenedRecord, OpenedRecords, RecordNotOpened
+from replays.record import Record, RecordHeader
+from replays.record_format import decode_record
+from replays.verify import Verdict
 
 VIEWER_DIR = Path(__file__).resolve().parent.parent / "viewer"
 CONTENT_TYPES = {
@@ -44,85 +46,19 @@ CONTENT_TYPES = {
 NO_CACHE = {"Cache-Control": "no-cache"}
 
 
-class RecordStep(msgspec.Struct, frozen=True):
-    """The board at one version of a record, as a spectator sees it."""
+class OpenedRecordSummary(msgspec.Struct, frozen=True):
+    """A portable record opened in the viewer (``POST /viewer/record``): the key its pages and
+    steps are read by (``/viewer/records/{key}/…``), the header its chain proves, the
+    verifier's verdict, its length, and how far this copy's boards can be folded (up to an
+    event sealed for someone else, until the seed is revealed)."""
 
-    version: int
-    to_act: list[str]
-    view: Any
-    text: str
-
-
-class RecordViews(msgspec.Struct, frozen=True):
-    """A portable record opened in the viewer: its header and events, the verifier's
-    verdict, one readable line per event and the board at every version."""
-
+    key: str
     header: RecordHeader
-    events: list[RecordEvent]
     verdict: Verdict
-    timeline: list[TimelineEntry]
-    steps: list[RecordStep]
+    head: int
+    folded: int
+    blocked: int | None = None
     seed: str | None = None
-
-
-class ViewLimits(msgspec.Struct, frozen=True):
-    """The most work one opened record may cost: events folded, and bytes of the boards
-    (every step's view and text, encoded) held to answer it."""
-
-    events: int = 5_000
-    view_bytes: int = 64 * 1024 * 1024
-
-
-def record_views(record: Record, limits: ViewLimits = ViewLimits()) -> RecordViews:
-    """Check a record's hash chain, then fold it event by event: the spectator's board after
-    each one, held encoded and within ``limits``. The header shown is the one the chain
-    proves, never the file's own (the verdict names any field where they disagree)."""
-    if not record.events:
-        raise Invalid("the record has no events", code="record_empty")
-    if len(record.events) > limits.events:
-        raise TooLarge(f"the record has {len(record.events)} events; the viewer opens at most {limits.events} "
-                       "(HERALD_VIEWER_MAX_EVENTS)", code="record_too_long")
-    broken = list(check_chain(record))
-    if broken:
-        first = broken[0]
-        at = f"version {first.version}: " if first.version is not None else ""
-        raise Invalid(f"the record's hash chain does not hold ({at}{first.what}); it is not opened",
-                      code="record_chain_broken", version=first.version)
-    try:
-        header = derive_record(record.header.game, record.events, record.seed).header
-    except msgspec.ValidationError as error:
-        raise Invalid(f"the record cannot be replayed at version 1: {error}", code="record_unreadable") from None
-    game_id = UUID(record.header.game)
-    game: Game | None = None
-    steps: list[RecordStep] = []
-    timeline: list[TimelineEntry] = []
-    held = 0
-    blocked: RecordEvent | None = None  # the board cannot be folded past a sealed event
-    for event in record.events:
-        try:
-            recorded = from_record_event(game_id, event)
-            if blocked is None and event.sealed:
-                blocked = event
-            if blocked is None:
-                game = apply(game, recorded)
-                view = msgspec.Raw(msgspec.json.encode(game.rules.view(game.state, None)))
-                text = game.rules.render_text(game.state, player_names(game.created.seats))
-            else:
-                view, text = msgspec.Raw(b"null"), (f"sealed from version {blocked.version} (for "
-                                                    f"{', '.join(blocked.data['for'])}) until the seed is revealed: "
-                                                    "the board is not shown")
-        except (IncompatibleRecord, RuleViolation, KeyError, ValueError, TypeError, msgspec.ValidationError) as error:
-            raise Invalid(f"the record cannot be replayed at version {event.version}: {error}",
-                          code="record_unreadable", version=event.version) from None
-        if game is None:
-            raise Invalid("the record's first event is sealed", code="record_unreadable", version=event.version)
-        held += len(view) + len(text)
-        if held > limits.view_bytes:
-            raise TooLarge(f"the boards of this record's first {event.version} steps exceed "
-                           f"{limits.view_bytes} bytes (HERALD_VIEWER_MAX_VIEW_BYTES)", code="record_views_too_large")
-        steps.append(RecordStep(event.version, [] if blocked else game.to_act(), view, text))
-        timeline.append(narrate(game.rules, recorded, player_names(game.created.seats)))
-    return RecordViews(header, record.events, verify(record), timeline, steps, record.seed)
 
 
 class Outline(msgspec.Struct, frozen=True):
@@ -160,6 +96,21 @@ class Outlines:
         return Outline(head, found)
 
 
+PAGE = 10_000  # events or lines of narrative in one page of an opened record
+
+
+def _keyed(raw: bytes) -> tuple[str, Record]:
+    """A record body and its key: the SHA-256 of its bytes (another copy, another key)."""
+    return hashlib.sha256(raw).hexdigest()[:32], decode_record(raw)
+
+
+def _open(key: str, record: Record) -> OpenedRecord:
+    try:
+        return OpenedRecord(key, record)
+    except RecordNotOpened as error:
+        raise Invalid(str(error), code=error.code, version=error.version) from None
+
+
 def _page(name: str) -> FileResponse:
     return FileResponse(VIEWER_DIR / name, media_type=CONTENT_TYPES[".html"], headers=NO_CACHE)
 
@@ -168,7 +119,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
     """The viewer's routes; include once in the app."""
     settings = settings or Settings.from_env()
     router = APIRouter()
-    limits = ViewLimits(settings.viewer_max_events, settings.viewer_max_view_bytes)
+    records = OpenedRecords(settings.viewer_held_events)
     opening = asyncio.Semaphore(settings.viewer_concurrency)
     outlines = Outlines()
 
@@ -194,19 +145,57 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
 
     @router.post("/viewer/record", include_in_schema=False)
     async def viewer_record(request: Request) -> Response:
-        """Open a portable record without storing it: its verdict, timeline and the
-        spectator's board at every version (what the viewer draws from a file). The body is
-        a portable record; the answer a ``RecordViews``. Private to the viewer, so not in
-        the OpenAPI contract."""
-        record = await read_body(request, Record, settings.max_body, RECORD_DEPTH)
-        async with opening:  # a few records at a time: memory stays within their limits
-            views = await run_in_threadpool(record_views, record, limits)
-            if "gzip" not in request.headers.get("accept-encoding", ""):
-                return respond(views)
-            # Every step's board repeats most of the last one: gzip takes 4 MB to under 100 kB.
-            body = await run_in_threadpool(lambda: gzip.compress(msgspec.json.encode(views), 6))
-        return Response(body, media_type="application/json",
-                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        """Open a portable record without storing it as a game: verified whole once, then held
+        (the most recently opened, up to HERALD_VIEWER_HELD_EVENTS events in all) to be read
+        a page or a step at a time under ``/viewer/records/{key}``. The same file opened again
+        is the same key. Private to the viewer, so not in the OpenAPI contract."""
+        key, record = await read_record(request, settings.max_body, _keyed)
+        if len(record.events) > settings.viewer_max_events:
+            raise TooLarge(f"the record has {len(record.events)} events; the viewer opens at most "
+                           f"{settings.viewer_max_events} (HERALD_VIEWER_MAX_EVENTS)", code="record_too_long")
+        opened = records.get(key)
+        if opened is None:
+            async with opening:  # a few records at a time: CPU and memory stay within bounds
+                opened = records.get(key) or await run_in_threadpool(_open, key, record)
+            records.put(opened)
+        return respond(OpenedRecordSummary(opened.key, opened.header, opened.verdict, opened.head, opened.folded,
+                                           opened.blocked, opened.seed))
+
+    def held(key: str) -> OpenedRecord:
+        opened = records.get(key)
+        if opened is None:
+            raise NotFound(f"no record {key!r} is open here (opened records are held for a while): open the file "
+                           "again with POST /viewer/record", code="record_not_open")
+        return opened
+
+    @router.get("/viewer/records/{key}/events", include_in_schema=False)
+    def viewer_record_events(key: str, after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+                             limit: Annotated[int, Query(ge=1, le=PAGE)] = 1000) -> Response:
+        """A page of an opened record's events, as the file holds them (each with its version
+        and recomputed hash links)."""
+        events, following = held(key).events_page(after, limit)
+        return respond(EventsPage(events, following))
+
+    @router.get("/viewer/records/{key}/timeline", include_in_schema=False)
+    def viewer_record_timeline(key: str, after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+                               limit: Annotated[int, Query(ge=1, le=PAGE)] = 1000) -> Response:
+        """A page of an opened record's lines of narrative."""
+        entries, following = held(key).timeline_page(after, limit)
+        return respond(TimelinePage(entries, following))
+
+    @router.get("/viewer/records/{key}/state", include_in_schema=False)
+    async def viewer_record_state(key: str, at: Annotated[int, Query(ge=1, le=MAX_INT)]) -> Response:
+        """The board at version ``at`` of an opened record, as a spectator of that copy sees it."""
+        opened = held(key)
+        if at > opened.head:
+            raise NotFound(f"the record has versions 1 to {opened.head}, not {at}", code="no_such_version")
+        return respond(await run_in_threadpool(opened.step, at))
+
+    @router.get("/viewer/records/{key}/outline", include_in_schema=False)
+    def viewer_record_outline(key: str) -> Response:
+        """Where each turn and phase of an opened record begins (as far as its boards are folded)."""
+        opened = held(key)
+        return respond(Outline(opened.folded, opened.sections))
 
     @router.get("/viewer/tournaments", include_in_schema=False)
     @router.get("/viewer/tournaments/{tournament_id}", include_in_schema=False)

@@ -607,8 +607,14 @@ class Games:
     def verify(self, record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
         return verify(record, receipts, public_key)
 
-    def import_record(self, record: Record) -> UUID:
-        """Store a verified record as a game of this server (its seed must be revealed)."""
+    def import_record(self, record: Record, token: str | None = None, *, by_operator: bool = False) -> UUID:
+        """Store a verified record as a game of this server (its seed must be revealed): by
+        the operator (the CLI, on the database itself) or, over HTTP, with the admin token."""
+        if not by_operator:
+            if not token:
+                raise Unauthorized("importing a record takes the admin token: 'Authorization: Bearer <token>'")
+            if not self.secrets.is_admin(token):
+                raise Forbidden("only the admin token imports records", code="not_admin")
         verdict = verify(record)
         if not verdict.ok:
             raise Invalid("the record does not verify: " + "; ".join(

@@ -6,7 +6,7 @@ import { diceRow } from "./dice.js";
 import { rendererFor } from "./renderers/index.js";
 import * as overlay from "./overlay.js";
 import { changedNames, describe, diceOf, diff, groupOf, isAttack, moves, namesIn } from "./changes.js";
-import { drawMoveList, neighbour, outlineOfSteps } from "./movelist.js";
+import { drawMoveList, neighbour } from "./movelist.js";
 import { fetchAnalysis, fetchRanked, graphSvg, pointAt, progressText, rankedHtml, versionAt } from "./analysis.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -31,6 +31,8 @@ const S = {
   renderSeq: 0,
   unseen: 0,
   verdict: null,
+  base: null, // a record file's pages and steps: /viewer/records/{key}
+  recordText: null, // the record file's text, to open it again when the server no longer holds it
   sections: [], // the outline: [{start, turn, phase}] where the turn or phase changes
   analysis: null, // GET /games/{id}/analysis once it answers 200
   ranked: new Map(), // version -> the ranked commands there (or an error text)
@@ -60,10 +62,10 @@ function problemText(error) {
 }
 
 // -- loading --------------------------------------------------------------------------------
-async function pages(url, key, after = 0) {
+async function pages(url, key, after = 0, limit = 1000) {
   const out = [];
   for (;;) {
-    const page = await getJSON(`${url}?after=${after}&limit=1000`, { token: S.token }); // as this reader may read
+    const page = await getJSON(`${url}?after=${after}&limit=${limit}`, { token: S.token }); // as this reader may read
     out.push(...page[key]);
     if (page.next === null || page[key].length === 0) return out;
     after = page.next;
@@ -104,23 +106,57 @@ async function catchUp() {
   await refreshTimeline();
 }
 
+/** The record file's text sent to be opened, gzipped where the browser can (a long game's
+ * record is megabytes of JSON and a tenth of that gzipped); a server that does not take gzip
+ * answers 415 and gets the text itself. */
+async function postRecord(textBody) {
+  if (typeof CompressionStream === "function") {
+    const zipped = await new Response(new Blob([textBody]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+    try {
+      return await getJSON("/viewer/record", { method: "POST", body: zipped, raw: true, encoding: "gzip" });
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status !== 415 && error.status !== 400)) throw error;
+    }
+  }
+  return getJSON("/viewer/record", { method: "POST", body: textBody, raw: true });
+}
+
+// A record file is verified and held by the server (POST /viewer/record); the page then reads
+// it as it reads a game, a page or a step at a time, under /viewer/records/{key}.
 async function loadRecord(textBody) {
-  const views = await getJSON("/viewer/record", { method: "POST", body: textBody, raw: true });
-  const h = views.header;
+  const opened = await postRecord(textBody);
+  S.recordText = textBody;
+  S.base = `/viewer/records/${opened.key}`;
+  const h = opened.header;
   S.game = { id: h.game, rules: h.rules, scenario: h.scenario, seats: h.seats, status: h.ended_at ? "ended" : "active",
     study: h.study, fork: h.fork, record: true };
-  S.events = views.events;
-  for (const entry of views.timeline) S.timeline.set(entry.version, entry);
-  for (const step of views.steps) S.states.set(step.version, step);
-  S.head = S.events.length;
-  S.verdict = views.verdict;
-  S.sections = outlineOfSteps(views.steps);
+  S.verdict = opened.verdict;
+  S.head = opened.head;
+  const [events, timeline, outline] = await Promise.all([
+    pages(`${S.base}/events`, "events", 0, 5000),
+    pages(`${S.base}/timeline`, "entries", 0, 5000),
+    getJSON(`${S.base}/outline`),
+  ]);
+  S.events = events;
+  for (const entry of timeline) S.timeline.set(entry.version, entry);
+  S.sections = outline.sections;
 }
 
 async function stateAt(version) {
   if (S.states.has(version)) return S.states.get(version);
-  if (MODE === "record") throw new Error(`no step ${version} in this record`);
-  const found = await getJSON(`/games/${GAME_ID}/state?at=${version}`, { token: S.token });
+  let found;
+  if (MODE === "record") {
+    try {
+      found = await getJSON(`${S.base}/state?at=${version}`);
+    } catch (error) {
+      // The server keeps opened records for a while only (and not across a restart): open it again.
+      if (!(error instanceof ApiError) || !error.body || error.body.code !== "record_not_open") throw error;
+      S.base = `/viewer/records/${(await postRecord(S.recordText)).key}`;
+      found = await getJSON(`${S.base}/state?at=${version}`);
+    }
+  } else {
+    found = await getJSON(`/games/${GAME_ID}/state?at=${version}`, { token: S.token });
+  }
   S.states.set(version, found);
   return found;
 }

@@ -36,10 +36,11 @@ export class ApiError extends Error {
 }
 
 /** fetch + JSON, throwing ApiError with the problem's detail when the answer is not 2xx. */
-export async function getJSON(url, { token = null, method = "GET", body = undefined, raw = false } = {}) {
+export async function getJSON(url, { token = null, method = "GET", body = undefined, raw = false, encoding = null } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (encoding) headers["Content-Encoding"] = encoding;
   const response = await fetch(url, { method, headers, body: body === undefined ? undefined : raw ? body : JSON.stringify(body) });
   let parsed = null;
   const textBody = await response.text();

@@ -1,25 +1,9 @@
 // The move list: the decisions grouped by turn and phase, with jumps by turn and by phase.
-// The turns and phases come from the game's outline (GET /viewer/games/{id}/outline, or the
-// views of a record file's steps): [{start, turn, phase}], one section where either changes.
+// The turns and phases come from the game's outline (GET /viewer/games/{id}/outline, or
+// /viewer/records/{key}/outline for a record file): [{start, turn, phase}], one section where either changes.
 // Only the turn on the board is listed move by move; the others are one line each, so a
 // 5,000-step game stays a short list.
 import { esc, titleCase } from "./dom.js";
-
-/** The outline of a record file's steps, read from each step's view the way the server does. */
-export function outlineOfSteps(steps) {
-  const out = [];
-  let last = null;
-  for (const step of steps) {
-    const v = step.view && typeof step.view === "object" ? step.view : {};
-    const turn = ["turn", "round", "day"].map((k) => v[k]).find((x) => Number.isInteger(x)) ?? null;
-    const phase = typeof v.phase === "string" ? v.phase : null;
-    if (!last || last.turn !== turn || last.phase !== phase) {
-      last = { start: step.version, turn, phase };
-      out.push(last);
-    }
-  }
-  return out;
-}
 
 /** The index of the section holding ``version`` (binary search; -1 before the first). */
 export function sectionAt(sections, version) {

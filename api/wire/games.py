@@ -47,6 +47,14 @@ class GameCreatedResponse(msgspec.Struct, frozen=True):
     head: Head
 
 
+class RecordImported(msgspec.Struct, frozen=True):
+    """POST /records/import: the game the record is now stored as, and its chain head."""
+
+    id: str
+    version: int
+    head: Head
+
+
 class CommandRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/commands. ``command`` is one of the game's rule system's commands:
     the ``<System>Command`` schemas (``SaladinCommand``; also served by ``GET /rules/{system}``)."""

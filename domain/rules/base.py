@@ -47,6 +47,7 @@ from domain.rng import Rng
 from domain.rules.words import NO_NAMES, Names, plural  # noqa: F401 - plural: for labels.py
 
 State = TypeVar("State")
+TURN_KEYS = ("turn", "round", "day")  # where a view says its turn, by default (RuleSystem.section)
 Command = TypeVar("Command")
 
 
@@ -156,6 +157,19 @@ class RuleSystem(Generic[State, Command]):
         """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins. No default:
         a hand is another seat's secret unless this rule system says it is not."""
         raise NotImplementedError(f"{type(self).__name__} must say what each seat may see (view)")
+
+    def section(self, state: State) -> tuple[int | None, str | None]:
+        """The turn (or round, or day) and the phase a spectator sees the game in: where the
+        viewer's move list groups play (projections/outline.py). Read from the spectator's view's
+        top-level ``turn``/``round``/``day`` and ``phase`` by default; a rule system whose view
+        is costly to build says the same two values directly."""
+        view = self.view(state, None)
+        if not isinstance(view, dict):
+            return None, None
+        turn = next((view[k] for k in TURN_KEYS if isinstance(view.get(k), int) and not isinstance(view.get(k), bool)),
+                    None)
+        phase = view.get("phase")
+        return turn, phase if isinstance(phase, str) else None
 
     def readers(self, state: State, event: EventData) -> frozenset[str] | None:
         """Who may read ``event`` (one of this rule system's own or a core one it emits),

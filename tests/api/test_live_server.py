@@ -11,6 +11,7 @@ import threading
 import httpx
 
 from tests.conftest import ADMIN_TOKEN
+from tests.records import expanded
 
 
 def create(http, seats=("alice", "bob")):
@@ -48,7 +49,7 @@ def test_record_export_verify_then_tamper(live_server, tmp_path):
     shown = live_server.cli("replay", "show", str(tmp_path / "game.json"), "--step", "3")
     assert "step 3 of" in shown.stdout and "3d6 for the charge" in shown.stdout
 
-    record = http.get(f"/games/{game['id']}/record").json()
+    record = expanded(http.get(f"/games/{game['id']}/record").content)
     verdict = http.post("/records/verify", json=record).json()
     assert verdict["ok"] is True and verdict["problems"] == []
 
@@ -65,7 +66,19 @@ def test_record_export_verify_then_tamper(live_server, tmp_path):
         assert len(changed) == len(state) and changed != state
         db.execute("UPDATE stored_events SET state = ? WHERE state = ?", (changed, state))
 
-    tampered = http.get(f"/games/{game['id']}/record").json()
+    # The record as exported (format 2) carries no hash per event: its chain, recomputed, misses
+    # the signed head, and the replay names the changed roll (dice not the seed's).
+    exported = http.get(f"/games/{game['id']}/record").content
+    verdict = http.post("/records/verify", content=exported, headers={"Content-Type": "application/json"}).json()
+    assert verdict["ok"] is False
+    last = json.loads(exported)["head"]["version"]
+    assert {p["version"] for p in verdict["problems"]} <= {dice_version, last}
+    assert any("does not end at the record's head" in p["what"] for p in verdict["problems"])
+    assert any(p["version"] == dice_version and "replay differs" in p["what"] for p in verdict["problems"]), verdict
+    # The events as stored name the changed one by its own hash (format 1 of the same record too).
+    tampered = expanded(exported)
+    for e, stored in zip(tampered["events"], http.get(f"/games/{game['id']}/events?limit=1000").json()["events"]):
+        e["prev_hash"], e["hash"] = stored["prev_hash"], stored["hash"]
     verdict = http.post("/records/verify", json=tampered).json()
     assert verdict["ok"] is False
     assert {p["version"] for p in verdict["problems"]} == {dice_version}
@@ -101,7 +114,7 @@ def test_seed_never_leaves_the_server_before_it_is_revealed(live_server):
         for path in ("", "/events?limit=1000", "/state", "/state?at=2", "/record", "/timeline",
                      "/legal-commands?seat=alice"):
             get(f"/games/{game['id']}{path}")
-        seen.append(http.post("/records/verify", json=http.get(f"/games/{game['id']}/record").json()).text)
+        seen.append(http.post("/records/verify", json=expanded(http.get(f"/games/{game['id']}/record").content)).text)
     get("/games")
     get("/openapi.json")
     # a live SSE reader of a game that is still going

@@ -2,6 +2,7 @@
 refolded without it; dice already drawn are never drawn again."""
 
 from tests.conftest import ADMIN_TOKEN, new_game, post
+from tests.records import expanded
 
 UMPIRE = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 
@@ -55,7 +56,7 @@ def test_dispute_upheld_with_void_refolds_state_and_keeps_dice_drawn(client):
     # The index no longer counts an open dispute, and the record verifies.
     listed = client.get("/games", params={"player": "Alice"}).json()["games"]
     assert next(g for g in listed if g["id"] == gid)["open_disputes"] == 0
-    record = client.get(f"/games/{gid}/record").json()
+    record = expanded(client.get(f"/games/{gid}/record").content)
     verdict = client.post("/records/verify", json=record).json()
     assert verdict["ok"], verdict
     disputes = client.get(f"/games/{gid}/disputes").json()["events"]
@@ -102,7 +103,7 @@ def test_all_seats_agree_to_abandon(client):
     assert [e["type"] for e in last.json()["events"]] == ["AbandonAgreed", "GameEnded", "SeedRevealed"]
     summary = client.get(f"/games/{gid}").json()
     assert summary["status"] == "ended" and summary["seed"] and summary["outcome"]["winner"] is None
-    assert client.post("/records/verify", json=client.get(f"/games/{gid}/record").json()).json()["ok"]
+    assert client.post("/records/verify", json=expanded(client.get(f"/games/{gid}/record").content)).json()["ok"]
 
 
 def test_annotations_are_listed_exported_and_change_nothing(client):
@@ -117,7 +118,7 @@ def test_annotations_are_listed_exported_and_change_nothing(client):
     assert client.get(f"/games/{gid}").json()["view"] == before
     notes = client.get(f"/games/{gid}/annotations").json()["events"]
     assert notes[0]["data"]["by"] == "bob" and notes[0]["data"]["target"]["piece"] == "raymond-iii"
-    record = client.get(f"/games/{gid}/record").json()
+    record = expanded(client.get(f"/games/{gid}/record").content)
     assert any(e["type"] == "Annotated" for e in record["events"])
     assert client.post("/records/verify", json=record).json()["ok"]
     anonymous = client.post(f"/games/{gid}/annotations", json={"text": "hi"})

@@ -19,6 +19,7 @@ from api.config import Settings
 from api.bootstrap import Herald
 from domain.game import event_hash
 from tests.conftest import new_game, post
+from tests.records import expanded
 
 ROLL = {"type": "roll", "label": "test", "dice": "1d6"}
 
@@ -63,7 +64,7 @@ def test_the_other_seats_agreement_lifts_the_freeze(no_umpire):
         ("FreezeReleaseAgreed", {"dispute": dispute, "seat": "p3"}),
         ("FreezeLifted", {"dispute": dispute, "cause": "agreement"})]
     assert post(client, game, "p2", ROLL).status_code == 201
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     assert client.post("/records/verify", json=record).json()["ok"]
     # the dispute stays open (unruled) but no longer freezes
     assert client.get("/games", params={"player": "P1"}).json()["games"][0]["open_disputes"] == 1
@@ -97,7 +98,7 @@ def test_a_freeze_lapses_after_the_configured_time_at_the_next_command(no_umpire
     events = resumed.json()["events"]
     assert (events[0]["type"], events[0]["data"]) == ("FreezeLapsed", {"dispute": dispute, "after_seconds": 600})
     assert events[1]["type"] == "DecisionTaken"
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     assert client.post("/records/verify", json=record).json()["ok"]
 
     # A server that claimed a longer lapse than the time that passed: the verifier refuses it,

@@ -7,6 +7,7 @@ import copy
 
 from api.bootstrap import Herald
 from tests.conftest import new_game, post
+from tests.records import expanded
 
 
 def played(client):
@@ -15,7 +16,7 @@ def played(client):
     for i in range(4):
         body = post(client, game, "alice" if i % 2 else "bob", {"type": "roll", "label": f"r{i}", "dice": "2d6"}).json()
         receipts.append(body["head"])
-    return game, receipts, client.get(f"/games/{game['id']}/record").json()
+    return game, receipts, expanded(client.get(f"/games/{game['id']}/record").content)
 
 
 def verify(client, record, receipts=(), key=None):

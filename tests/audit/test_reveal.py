@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 
 from tests.conftest import ADMIN_TOKEN, new_game, post
+from tests.records import expanded
 
 UMPIRE = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 ROLL = {"type": "roll", "label": "charge", "dice": "3d6"}
@@ -39,7 +40,7 @@ def test_revealing_the_seed_ends_the_game_and_no_die_is_drawn_after(client):
     assert hashlib.sha256(bytes.fromhex(summary["seed"])).hexdigest() == game["seed_commitment"]
     refused = post(client, game, "alice", ROLL)
     assert refused.status_code == 422 and refused.json()["code"] == "game_over"
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     assert client.post("/records/verify", json=record).json()["ok"]
 
 
@@ -59,7 +60,7 @@ def test_a_fork_of_a_revealed_game_has_its_own_commitment_and_its_record_verifie
         assert made.status_code == 201, made.text
         fork = made.json()
         post(client, fork, "alice", ROLL)
-        record = client.get(f"/games/{fork['id']}/record").json()
+        record = expanded(client.get(f"/games/{fork['id']}/record").content)
         assert not any(e["type"] == "SeedRevealed" for e in record["events"])
         assert (fork["seed_commitment"] != game["seed_commitment"]) == (dice == "fresh")
         verdict = client.post("/records/verify", json=record).json()
@@ -81,5 +82,5 @@ def test_a_fork_inside_a_command_takes_the_whole_command_and_verifies(client):
     fork = made.json()
     assert fork["version"] == 3 and client.get(f"/games/{fork['id']}").json()["fork"]["version"] == 3
     post(client, fork, "bob", ROLL)
-    verdict = client.post("/records/verify", json=client.get(f"/games/{fork['id']}/record").json()).json()
+    verdict = client.post("/records/verify", json=expanded(client.get(f"/games/{fork['id']}/record").content)).json()
     assert verdict["ok"], verdict

@@ -27,6 +27,7 @@ from api.config import Settings
 from api.bootstrap import Herald
 from domain.game import GENESIS_HASH, event_hash
 from tests.conftest import ADMIN_TOKEN, new_game, post
+from tests.records import expanded
 
 HERALD = str(Path(sys.executable).parent / "herald")
 
@@ -61,7 +62,7 @@ def record(client):
     post(client, game, "alice", {"type": "roll", "label": "charge", "dice": "2d6"})
     post(client, game, "alice", {"type": "shuffle", "deck": "tiny"})
     post(client, game, "bob", {"type": "draw", "deck": "tiny", "count": 1})
-    return client.get(f"/games/{game['id']}/record").json()
+    return expanded(client.get(f"/games/{game['id']}/record").content)
 
 
 def _event(record, type_):

@@ -17,6 +17,7 @@ from api.config import Settings
 from api.cli import main as herald_cli
 from api.bootstrap import Herald
 from tests.conftest import ADMIN_TOKEN, new_game, post
+from tests.records import expanded
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def ended(client):
     outcome = {"winner": "alice", "reason": "routed"}
     for seat in ("alice", "bob"):
         receipts.append(post(client, game, seat, {"type": "end", "outcome": outcome}).json()["head"])
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     key = client.get("/keys").json()["keys"][0]["key"]
     return record, receipts, key
 

@@ -15,7 +15,8 @@ from domain.events import GameCreated, SeatInfo
 from domain.game import apply, create_game, game_rng, take_decision
 from domain.randomness import commitment
 from domain.rules.registry import RULE_SYSTEMS
-from replays.record import build_record, decode_record, encode_record
+from replays.record import build_record
+from replays.record_format import decode_record, encode_record
 from replays.verify import verify
 
 SEED = bytes(range(32))

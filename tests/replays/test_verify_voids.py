@@ -18,7 +18,8 @@ from domain.events import GameCreated, SeatInfo
 from domain.game import apply, chain, create_game, game_rng, project_game, take_decision
 from domain.randomness import commitment
 from domain.rules.registry import RULE_SYSTEMS
-from replays.record import build_record, decode_record, encode_record, to_record_event
+from replays.record import build_record, to_record_event
+from replays.record_format import decode_record, encode_record
 from replays.verify import _Voids, verify
 
 SEED = bytes(range(32))

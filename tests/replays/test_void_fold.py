@@ -10,7 +10,8 @@ import sys
 from uuid import UUID
 
 from domain.game import project_game
-from replays.record import decode_record, from_record_event
+from replays.record import from_record_event
+from replays.record_format import decode_record
 from replays.show import show
 from tests.conftest import ADMIN_TOKEN, new_game, post
 
@@ -48,7 +49,10 @@ def test_a_voided_record_opens_in_the_viewer_record_page(client):
     assert opened.status_code == 200, opened.text
     views = opened.json()
     assert views["verdict"]["ok"]
-    assert views["steps"][-1]["view"]["decks"]["standard-54"]["left"] == 52
+    last = client.get(f"/viewer/records/{views['key']}/state", params={"at": views["head"]}).json()
+    assert last["view"]["decks"]["standard-54"]["left"] == 52
+    before = client.get(f"/viewer/records/{views['key']}/state", params={"at": views["head"] - 1}).json()
+    assert before == client.get(f"/games/{raw['header']['game']}/state", params={"at": views["head"] - 1}).json()
 
 
 def test_a_voided_record_opens_in_herald_replay_show(client, tmp_path):

@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import ADMIN_TOKEN, new_game, post
 from tests.secrets.leak import LeakScan
+from tests.records import expanded
 
 # distinctive names, so a scan for one cannot match anything else
 COURT = [f"{name}-of-the-court" for name in (
@@ -130,7 +131,7 @@ def test_the_umpires_inspection_is_recorded_and_answers_every_hand(client):
     inspected = client.get(f"/games/{game['id']}/events", params={"after": before}).json()["events"]
     assert [e["type"] for e in inspected] == ["Inspected"]
     assert inspected[0]["data"] == {"by": "admin", "at_version": before, "reason": "disputed play"}
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     assert client.post("/records/verify", json=record).json()["ok"]
 
 
@@ -161,7 +162,7 @@ def test_forks_before_the_reveal_keep_the_secrets(client):
     assert any(e["data"].get("for") == ["p1"] for e in spectator)
     rest = send(client, forked, "p2", {"type": "take", "deck": "court", "count": 9})
     assert sorted(hand(client, forked, "p1") + rest["events"][2]["data"]["cards"]) == sorted(COURT)
-    assert client.post("/records/verify", json=client.get(f"/games/{forked['id']}/record").json()).json()["ok"]
+    assert client.post("/records/verify", json=expanded(client.get(f"/games/{forked['id']}/record").content)).json()["ok"]
 
 
 @pytest.mark.parametrize("reader", ["spectator", "p2", "p1"])
@@ -172,7 +173,7 @@ def test_every_copy_verifies_and_says_what_it_cannot_prove(client, reader):
     send(client, game, "p1", {"type": "take", "deck": "court", "count": 2})
     send(client, game, "p2", {"type": "take", "deck": "court", "count": 2})
     headers = {} if reader == "spectator" else {"Authorization": f"Bearer {game['seat_tokens'][reader]}"}
-    record = client.get(f"/games/{game['id']}/record", headers=headers).json()
+    record = expanded(client.get(f"/games/{game['id']}/record", headers=headers).content)
     verdict = client.post("/records/verify", json=record).json()
     assert verdict["ok"], verdict
     notes = " | ".join(verdict["notes"])
@@ -199,7 +200,7 @@ def test_after_the_reveal_the_record_proves_every_seal(client):
     send(client, game, "p3", {"type": "discard", "card": card})
     for seat in SEATS:
         send(client, game, seat, {"type": "end", "outcome": {"winner": "p1", "reason": "agreed"}})
-    record = client.get(f"/games/{game['id']}/record").json()
+    record = expanded(client.get(f"/games/{game['id']}/record").content)
     assert record["seed"] and all(e["data"].keys() != {"sealed", "for"} for e in record["events"])
     sealed = [e for e in record["events"] if "for" in e]
     assert len(sealed) == 5 and all(len(e["salt"]) == 64 for e in sealed)

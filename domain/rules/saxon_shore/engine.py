@@ -123,6 +123,10 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     def view(self, state: SaxonState, seat: str | None) -> dict[str, Any]:
         return view(state, seat)
 
+    def section(self, state: SaxonState) -> tuple[int | None, str | None]:
+        """The view's ``turn`` and ``phase``, without building the whole board."""
+        return state.turn, state.phase
+
     def render_text(self, state: SaxonState, names: Names = NO_NAMES) -> str:
         return render_text(state)
 

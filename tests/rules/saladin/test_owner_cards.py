@@ -182,7 +182,7 @@ def test_a_game_with_the_owners_cards_over_http(client):
     offline. Bad cards: 422 problem+json listing every problem; nothing recorded."""
     import random
 
-    from replays.record import decode_record
+    from replays.record_format import decode_record
 
     rules = client.get("/rules/saladin").json()
     assert rules["owner_data"] == {"option": "cards", "schema": json.loads(json.dumps(owner_cards.SCHEMA))}

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from api.cli import main
-from replays.record import decode_record
+from replays.record_format import decode_record
 from replays.verify import verify
 
 from .helpers import S
