@@ -61,6 +61,12 @@ class SubRun:
         self.made = track(self.process, group=True)
         self.folder = Path(os.environ["TMPDIR"]) / f"herald-test-{self.run}"
 
+    def wait(self, timeout: float) -> int:
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"pytest did not end within {timeout:.0f} s: {self.log.read_text()[-4000:]}") from None
+
     def said(self) -> list[dict]:
         return reports(self.report)
 
@@ -103,11 +109,11 @@ def test_nothing_is_left_when_tests_fail_are_interrupted_or_killed(tmp_path):
     killed.wait_ready()
     os.kill(killed.process.pid, signal.SIGKILL)  # nothing of pytest runs: the janitors clean up
 
-    assert failing.process.wait(timeout=300) == 1, failing.log.read_text()
+    assert failing.wait(300) == 1, failing.log.read_text()
     log = failing.log.read_text()
     assert "1 failed, 1 passed" in log and "the run left" not in log, log
-    assert interrupted.process.wait(timeout=120) == 2, interrupted.log.read_text()
+    assert interrupted.wait(180) == 2, interrupted.log.read_text()
     assert "KeyboardInterrupt" in interrupted.log.read_text()
-    killed.process.wait(timeout=30)
+    killed.wait(30)
     for sub in (failing, interrupted, killed):
         sub.check_nothing_left()
