@@ -7,6 +7,8 @@ rollouts themselves (:mod:`analysis.engine`) are pure.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import select
 import threading
 import time
 from collections import OrderedDict
@@ -55,7 +57,8 @@ class Analyst:
     def executor(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:  # spawn: forking a threaded server is not safe
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                     initializer=end_with_parent, initargs=(os.getpid(),))
             return self._executor
 
     def close(self, wait: bool = False) -> None:
@@ -170,3 +173,25 @@ def _whole(units: list[tuple[int, Unit]], tallies: list[dict[str, int]], job: Jo
     for slot, unit in units:
         wanted[slot] = wanted.get(slot, 0) + unit.stop - unit.start
     return [t if sum(t.values()) == wanted.get(i, 0) else {} for i, t in enumerate(tallies)]
+
+
+def end_with_parent(parent: int) -> None:
+    """A pool worker's initializer: the worker ends when the process that started it ends,
+    however it ended (``kill -9`` of ``herald serve`` included), instead of living on with no
+    parent. A thread waits on the parent's pidfd (Linux), else checks ``os.getppid()`` every
+    second. Not PR_SET_PDEATHSIG: that fires when the parent *thread* that started the worker
+    ends, and the pool starts workers from whichever thread submits first (a job's thread)."""
+    if os.getppid() != parent:  # it ended while this worker was starting
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="herald-end-with-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    try:
+        fd = os.pidfd_open(parent)
+    except (AttributeError, OSError):  # not Linux 5.3+: look every second
+        while os.getppid() == parent:
+            time.sleep(1.0)
+    else:
+        select.select([fd], [], [])  # readable once the parent has exited
+    os._exit(1)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from typing import Any
@@ -136,6 +138,20 @@ LINKS = [
 ]
 
 
+SUPERVISOR_ENV = "HERALD_SERVE_SUPERVISOR"  # set by `herald serve --workers N` to its own pid
+
+
+def end_with_supervisor() -> None:
+    """A worker process of ``herald serve --workers N`` ends when its supervisor does, however
+    it ended (``kill -9`` included): uvicorn's workers would otherwise go on serving the port
+    with no parent."""
+    supervisor = os.environ.get(SUPERVISOR_ENV, "")
+    if supervisor.isdigit() and int(supervisor) != os.getpid():
+        from analysis.pool import end_with_parent
+
+        end_with_parent(int(supervisor))
+
+
 def create_app(herald: Herald | None = None, settings: Settings | None = None) -> FastAPI:
     """The Herald app. With no ``herald`` given, one is opened at start-up from the
     environment and closed at shutdown."""
@@ -144,6 +160,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = herald is None
+        if owned:
+            end_with_supervisor()
         app.state.herald = herald or Herald(admin_token=settings.admin_token,
                                             freeze_lapse_seconds=settings.freeze_lapse_seconds)
         if owned:

@@ -225,6 +225,12 @@ def open_database(args: argparse.Namespace, *, read_only: bool):
     on stderr which database it opened."""
     env = database_env(args.db)
     label = database_label(env)
+    if _postgres(env):  # the database first: a missing key matters only once it can be read
+        from api.preflight import postgres_problem
+
+        problem = postgres_problem(env)
+        if problem:
+            _fail(problem)
     if read_only:
         if not _postgres(env) and not sqlite_path(env).is_file():
             _fail(f"no database at {sqlite_path(env).absolute()}: nothing to read (start the server once, "
@@ -239,7 +245,7 @@ def open_database(args: argparse.Namespace, *, read_only: bool):
     try:
         return Herald(env=env)
     except Exception as error:  # a database that cannot be reached: one line, not a traceback
-        _fail(f"cannot open the database {label}: {error}")
+        _fail(f"cannot open the database {label}: {' '.join(str(error).split())}")
 
 
 def _fail(message: str, code: int = 2):
@@ -271,9 +277,19 @@ def _serve(args: argparse.Namespace) -> int:
     # them: off unless the level would print it
     access_log = args.log_level in ("trace", "debug", "info")
     listener = listen(args.host, args.port)
+    if _postgres(os.environ):  # one line before anything starts, not a traceback from every worker
+        from api.preflight import postgres_problem
+
+        problem = postgres_problem(dict(os.environ))
+        if problem:
+            listener.close()
+            _fail(problem, 1)
     print(banner(args.host, listener.getsockname()[1], dict(os.environ)), flush=True)
     if args.workers > 1:  # uvicorn's supervisor binds the port again and shares it with its workers
         listener.close()
+        from api.app import SUPERVISOR_ENV
+
+        os.environ[SUPERVISOR_ENV] = str(os.getpid())  # each worker ends with this process (api/app.py)
         uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers,
                     access_log=access_log)
         return 0

@@ -88,17 +88,26 @@ def haproxy_binary() -> str:
 
 
 def ensure_database() -> None:
-    """Create the configured PostgreSQL database when it does not exist yet."""
-    import psycopg
+    """Create the configured PostgreSQL database when it does not exist yet; a database that
+    cannot be reached or made stops the cluster with one line saying why and what to do."""
+    from api.preflight import postgres_problem
 
-    from api.store import store_env
+    problem = postgres_problem(dict(os.environ), create=True)
+    if problem:
+        raise SystemExit(f"herald cluster: {problem}")
 
-    env = store_env()
-    params = {"host": env["POSTGRES_HOST"], "port": env["POSTGRES_PORT"], "user": env["POSTGRES_USER"],
-              "password": env["POSTGRES_PASSWORD"]}
-    with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (env["POSTGRES_DBNAME"],)).fetchone():
-            conn.execute(f'CREATE DATABASE "{env["POSTGRES_DBNAME"]}"')
+
+def ports_problem(host: str, port: int, first_port: int, ports: list[int]) -> str | None:
+    """The first port the cluster would listen on that is taken, in one line; None if all are free."""
+    from api.preflight import port_problem
+
+    found = port_problem(host, port, "HAProxy, --port",
+                         f"stop what uses it, or choose another with --port (`make cluster PORT={port + 1}`)")
+    for i, p in enumerate(ports):
+        found = found or port_problem("127.0.0.1", p, f"Herald process {i}, --first-port {first_port} and up",
+                                      f"stop what uses it, or move the processes with --first-port "
+                                      f"(`make cluster FIRST_PORT={max(ports) + 1}`)")
+    return found
 
 
 def wait_until_up(url: str, timeout: float = 60, path: str = "/health") -> None:
@@ -143,6 +152,28 @@ def describe_exit(code: int) -> str:
     return f"code {code}"
 
 
+def end_with_supervisor(supervisor: int) -> Callable[[], None] | None:
+    """A ``preexec_fn`` giving the child PR_SET_PDEATHSIG (SIGTERM): it is told to stop when
+    the supervisor ends, however it ends. The supervisor starts its children from its main
+    thread, which lives as long as it does (the signal follows the thread that forked). None
+    where there is no prctl (not Linux)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        prctl = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def set_death_signal() -> None:  # in the child, between fork and exec
+        prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+        if os.getppid() != supervisor:  # it died before the line above
+            os._exit(1)
+
+    return set_death_signal
+
+
 @dataclass
 class Child:
     """One process the supervisor runs: a Herald process or HAProxy."""
@@ -156,8 +187,9 @@ class Child:
 
     def start(self) -> None:
         # Its own process group: a Ctrl-C at the terminal reaches the supervisor only, which
-        # stops the children itself (in order, SIGKILL after a timeout).
-        self.process = subprocess.Popen(self.argv, process_group=0)
+        # stops the children itself (in order, SIGKILL after a timeout). SIGTERM if the
+        # supervisor dies (kill -9 included): no Herald or HAProxy outlives it.
+        self.process = subprocess.Popen(self.argv, process_group=0, preexec_fn=end_with_supervisor(os.getpid()))
         self.started = time.monotonic()
         self.restart_at = None
 
@@ -249,6 +281,9 @@ def run(processes: int, host: str, port: int, first_port: int) -> int:
     ports = [first_port + i for i in range(processes)]
     if port in ports:
         raise SystemExit(f"herald cluster: --port {port} is one of the processes' ports (--first-port {first_port})")
+    problem = ports_problem(host, port, first_port, ports)
+    if problem:
+        raise SystemExit(f"herald cluster: {problem}")
     herald = str(Path(sys.executable).parent / "herald")
     heralds = [Child(f"process {i} (port {p})",
                      [herald, "serve", "--host", "127.0.0.1", "--port", str(p), "--log-level", "warning"])

@@ -2,7 +2,11 @@
 `json` helper, "Record a game with curl", "Audit and study", "Tournament quick start") are taken
 from README.md as they are printed and run by bash, in order, against a real `herald serve` started
 as the README says (`HERALD_ADMIN_TOKEN=umpire-secret`), with `.venv/bin/herald` beside them. No
-answer may be a problem (4xx/5xx), and what the prose promises is checked in the output."""
+answer may be a problem (4xx/5xx), and what the prose promises is checked in the output.
+
+Issue 32: the walk-throughs reach Herald through one variable (`HERALD=http://127.0.0.1:8000`, a
+line of the helper block): the server here listens on another port and only that line is changed;
+every answer shown ends with a newline, so no two run together."""
 
 from __future__ import annotations
 
@@ -30,10 +34,39 @@ def shell_blocks(section: str) -> list[str]:
     return re.findall(r"```sh\n(.*?)```", body, re.S)
 
 
+HERALD_LINE = re.compile(r"^HERALD=http://127\.0\.0\.1:8000 .*$", re.M)
+
+
 def test_every_walkthrough_has_its_blocks():
-    assert shell_blocks("## Two commands")[1].lstrip().startswith("# json KEY")
+    helper = shell_blocks("## Two commands")[1]
+    assert len(HERALD_LINE.findall(helper)) == 1 and "# json KEY" in helper
     for section in WALKTHROUGHS[1:]:
         assert len(shell_blocks(section)) == 1, section
+
+
+def test_one_variable_says_where_herald_answers():
+    """No walk-through names a host or port of its own: each request goes to $HERALD, so a
+    reader on another port changes one line."""
+    for section in (*WALKTHROUGHS[1:], "## Analysis: who was winning, and where it turned"):
+        for block in shell_blocks(section):
+            assert not re.search(r"localhost|127\.0\.0\.1|:8000", block), (section, block)
+            for line in block.splitlines():
+                if re.match(r"\s*(\w+=\$\()?curl ", line):
+                    assert "$HERALD/" in line, (section, line)
+
+
+def test_armies_in_the_shape_the_readme_says(client):
+    """The README's Day of Battle sentence: `options.armies` maps each seat to one entry of the
+    `armies` list of armies.json (the file itself is not the option)."""
+    text = " ".join(README.read_text().split())
+    assert '"options": {"armies": {"crusaders": {…}, "seljuq-turks": {…}}}' in text
+    assert "an entry of the `armies` list of `domain/rules/day_of_battle/armies.json`" in text
+    profiles = {a["id"]: a for a in json.loads((README.parent / "domain/rules/day_of_battle/armies.json").read_text())["armies"]}
+    body = {"rules": "day-of-battle", "scenario": "crusaders-seljuq-turks",
+            "seats": {"crusaders": {"player": "Ann"}, "seljuq-turks": {"player": "Bo"}},
+            "options": {"armies": {"crusaders": profiles["crusaders"], "seljuq-turks": profiles["seljuq-turks"]}}}
+    made = client.post("/games", json=body)
+    assert made.status_code == 201, made.text
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the README's walk-throughs use curl")
@@ -41,20 +74,22 @@ def test_readme_walkthroughs_run_as_written(tmp_path):
     server = start_server(tmp_path, {"HERALD_ADMIN_TOKEN": "umpire-secret"})
     try:
         (tmp_path / ".venv").symlink_to(Path(sys.executable).parent.parent)  # `.venv/bin/herald` as in a checkout
-        port = server.url.rsplit(":", 1)[1]
-        helper = shell_blocks("## Two commands")[1]
+        assert not server.url.endswith(":8000")
+        helper, changed = HERALD_LINE.subn(f"HERALD={server.url}", shell_blocks("## Two commands")[1])
+        assert changed == 1
         outputs = {}
         for section in WALKTHROUGHS[1:]:
-            script = helper + "\n" + shell_blocks(section)[0].replace("localhost:8000", f"127.0.0.1:{port}")
+            script = helper + "\n" + shell_blocks(section)[0]
             done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300,
                                   env={k: v for k, v in server.env.items() if k != "HERALD_ADMIN_TOKEN"})
             outputs[section] = done.stdout
             assert done.returncode == 0, f"{section}: {done.stderr}"
             assert not re.search(r'"status":\s*[45]\d\d', done.stdout), f"{section}: {done.stdout[-3000:]}"
             assert "Traceback" not in done.stderr and "command not found" not in done.stderr, done.stderr
+            assert not re.search(r"[}\]]\{", done.stdout), f"{section}: two answers on one line: {done.stdout[-3000:]}"
+            assert done.stdout.endswith("\n"), section
     finally:
-        server.process.terminate()
-        server.process.wait(timeout=20)
+        server.stop()
 
     record = json.loads((tmp_path / "game.json").read_text())
     assert [e[0] for e in record["events"]][-2:] == ["GameEnded", "SeedRevealed"]  # herald-record/2

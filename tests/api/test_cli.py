@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from api.cli import _joined_tokens, build_parser, database_env, database_label, main, open_database
-from tests.conftest import ADMIN_TOKEN, free_port, new_game, post
+from tests.conftest import ADMIN_TOKEN, free_port, new_game, post, track
 
 HERALD = str(Path(sys.executable).parent / "herald")
 # the commands that open a database, and whether they only read it
@@ -114,7 +114,8 @@ def test_banner_names_urls_database_key_and_umpire_before_startup(tmp_path):
     base = {k: v for k, v in os.environ.items() if not k.startswith(("HERALD_", "SQLITE_", "PERSISTENCE_"))}
     process = subprocess.Popen([HERALD, "serve", "--port", str(port), "--db", str(db)], cwd=tmp_path,
                                env={**base, "HERALD_ADMIN_TOKEN": ADMIN_TOKEN}, stdout=log.open("wb"),
-                               stderr=subprocess.STDOUT)
+                               stderr=subprocess.STDOUT, process_group=0)
+    running = track(process, group=True)
     try:
         deadline = time.monotonic() + 90
         while "startup complete" not in log.read_text() and time.monotonic() < deadline:
@@ -127,8 +128,7 @@ def test_banner_names_urls_database_key_and_umpire_before_startup(tmp_path):
         assert f"herald: database SQLite {db}" in listed.stderr
         assert game["id"] in listed.stdout and "Ann (ann), Bo (bo)" in listed.stdout
     finally:
-        process.terminate()
-        process.wait(timeout=20)
+        running.undo()
     text = log.read_text()
     banner = text[:text.index("startup complete")]
     for line in (f"API       http://127.0.0.1:{port}/", f"docs      http://127.0.0.1:{port}/docs",

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import ADMIN_TOKEN, BACKENDS, Backend, _postgres_backend, free_port
+from tests.conftest import ADMIN_TOKEN, BACKENDS, Backend, Made, _postgres_backend, free_port, track
 
 HERALD = str(Path(sys.executable).parent / "herald")
 
@@ -38,18 +38,15 @@ class Process:
     port: int
     process: subprocess.Popen
     log: Path
+    made: Made | None = None
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        """SIGTERM to the process (and its group: workers, analysis pool), SIGKILL after 10 s."""
+        if self.made is not None:
+            self.made.undo()
 
 
 def process_env(backend: Backend, data_dir: Path, **extra: str) -> dict[str, str]:
@@ -65,8 +62,9 @@ def start(tmp_path: Path, env: dict[str, str], name: str, *args: str, port: int 
     port = port or free_port()
     log = tmp_path / f"{name}.log"
     process = subprocess.Popen([HERALD, "serve", "--port", str(port), "--log-level", "warning", *args],
-                               env=env, cwd=tmp_path, stdout=log.open("wb"), stderr=subprocess.STDOUT)
-    found = Process(f"http://127.0.0.1:{port}", port, process, log)
+                               env=env, cwd=tmp_path, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+                               process_group=0)
+    found = Process(f"http://127.0.0.1:{port}", port, process, log, track(process, group=True))
     if wait:
         wait_healthy(found)
     return found
@@ -91,15 +89,11 @@ def wait_healthy(found: Process, timeout: float = 150) -> None:
 class Proxy:
     url: str
     process: subprocess.Popen
+    made: Made | None = None
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.made is not None:
+            self.made.undo()
 
 
 def start_haproxy(tmp_path: Path, servers: list[Process]) -> Proxy:
@@ -112,8 +106,8 @@ def start_haproxy(tmp_path: Path, servers: list[Process]) -> Proxy:
                                      check_interval_ms=500))
     log = tmp_path / "haproxy.log"
     process = subprocess.Popen([haproxy_binary(), "-W", "-db", "-f", str(config)],
-                               stdout=log.open("wb"), stderr=subprocess.STDOUT)
-    proxy = Proxy(f"http://127.0.0.1:{port}", process)
+                               stdout=log.open("wb"), stderr=subprocess.STDOUT, process_group=0)
+    proxy = Proxy(f"http://127.0.0.1:{port}", process, track(process, group=True))
     try:
         wait_until_up(proxy.url, timeout=30)
     except TimeoutError:

@@ -11,6 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 
 from tests.scale.conftest import process_env, start, start_haproxy
 
@@ -18,6 +19,7 @@ GAMES = 16  # a round of a 32-player tournament
 COMMANDS = 12  # per game
 
 
+@pytest.mark.slow  # a process killed under load behind HAProxy (make test-slow; CI)
 def test_a_round_through_haproxy_survives_a_process_killed_mid_run(pg, tmp_path):
     env = process_env(pg, tmp_path)
     servers = [start(tmp_path, env, f"herald-{i}") for i in range(2)]

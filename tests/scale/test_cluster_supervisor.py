@@ -28,7 +28,7 @@ import httpx
 import pytest
 
 from api.cluster import STOP_SIGNALS, haproxy_config, restart_delay
-from tests.conftest import free_port
+from tests.conftest import free_port, track
 from tests.scale.conftest import HERALD, process_env, start_haproxy
 
 
@@ -102,6 +102,7 @@ def cluster(pg, tmp_path: Path, *, ignore_sigint: bool = False) -> Iterator[Clus
     process = subprocess.Popen([HERALD, "cluster", "--processes", "2", "--port", str(port), "--first-port", str(first)],
                                env=env, cwd=tmp_path, stdout=log.open("wb"), stderr=subprocess.STDOUT,
                                preexec_fn=prepare, start_new_session=True)
+    running = track(process, group=True, timeout=20)  # the supervisor stops its children on SIGTERM
     found = Cluster(process, f"http://127.0.0.1:{port}", first, log)
     first_children: dict[int, str] = {}
     try:
@@ -114,12 +115,7 @@ def cluster(pg, tmp_path: Path, *, ignore_sigint: bool = False) -> Iterator[Clus
         yield found
     finally:
         leftovers = {**first_children, **children(process.pid)}  # those that outlived it too
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        running.undo()
         for pid in leftovers:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
@@ -141,6 +137,7 @@ def test_restart_back_off_is_bounded():
     assert restart_delay(0) == 1  # after a process that had run for a while
 
 
+@pytest.mark.slow  # a cluster under load, a process killed twice (make test-slow; CI)
 def test_a_killed_process_is_started_again_and_the_cluster_keeps_answering(pg, tmp_path):
     with cluster(pg, tmp_path) as found:
         with httpx.Client(base_url=found.url, timeout=10) as client:
@@ -274,3 +271,16 @@ def test_haproxy_closes_slow_requests_with_408_and_passes_ordinary_ones(tmp_path
         proxy.stop()
         backend.shutdown()
         backend.server_close()
+
+
+def test_kill_9_of_the_supervisor_stops_every_child(pg, tmp_path):
+    """Issue 32: a process ends with what started it. `kill -9` of `herald cluster` (nothing of
+    it runs) stops its Herald processes and HAProxy (PR_SET_PDEATHSIG)."""
+    with cluster(pg, tmp_path) as found:
+        kids = children(found.process.pid)
+        assert len(kids) == 3, kids  # two Herald processes and HAProxy
+        found.process.send_signal(signal.SIGKILL)
+        found.process.wait(timeout=10)
+        wait_for(lambda: not any(alive(pid) for pid in kids), 20, f"every child stopped: {kids}")
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(found.url + "/health", timeout=2)

@@ -22,15 +22,16 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import BACKENDS, Backend, free_port
+from tests.conftest import BACKENDS, Backend, free_port, made
 from tests.scale.conftest import process_env, start
 
 
 class PrivatePostgres:
     """A PostgreSQL server of the test's own: initdb in a temporary folder, a free port, trust
-    authentication; ``listen`` and ``netns`` put it on another address in a network namespace."""
+    authentication (``password``: the postgres user's password, asked of every connection);
+    ``listen`` and ``netns`` put it on another address in a network namespace."""
 
-    def __init__(self, listen: str = "127.0.0.1", netns: str | None = None) -> None:
+    def __init__(self, listen: str = "127.0.0.1", netns: str | None = None, password: str | None = None) -> None:
         self.listen, self.netns = listen, netns
         binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
         if not binaries:
@@ -39,10 +40,19 @@ class PrivatePostgres:
         self.folder = Path(tempfile.mkdtemp(prefix="herald-pg-"))
         self.port = free_port()
         self.user = "postgres" if os.geteuid() == 0 else None  # initdb refuses to run as root
+        # stopped and removed by remove(), or by the janitor should the test's process die first
+        self.made = made(self._remove, "postgres", pg_ctl=str(self.bin / "pg_ctl"), data=str(self.folder / "data"),
+                         folder=str(self.folder), user=self.user, netns=netns)
         if self.user:
             uid = pwd.getpwnam(self.user).pw_uid
             os.chown(self.folder, uid, -1)
-        self._run("initdb", "-D", str(self.folder / "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        auth = ["--auth=trust"]
+        if password is not None:
+            (self.folder / "password").write_text(password + "\n")
+            if self.user:
+                os.chown(self.folder / "password", uid, -1)
+            auth = ["--auth=scram-sha-256", f"--pwfile={self.folder / 'password'}"]
+        self._run("initdb", "-D", str(self.folder / "data"), "-U", "postgres", *auth, "-E", "UTF8")
         if listen != "127.0.0.1":
             with open(self.folder / "data" / "pg_hba.conf", "a") as hba:
                 hba.write(f"host all all {listen.rsplit('.', 1)[0]}.0/24 trust\n")
@@ -64,6 +74,9 @@ class PrivatePostgres:
         self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
 
     def remove(self) -> None:
+        self.made.undo()
+
+    def _remove(self) -> None:
         try:
             self.stop()
         except subprocess.CalledProcessError:
@@ -81,6 +94,7 @@ def private_pg() -> Iterator[PrivatePostgres]:
     server.remove()
 
 
+@pytest.mark.slow  # a database stopped and started under load (make test-slow; CI)
 def test_database_away_mid_load_gives_503_and_recovers_by_itself(private_pg, tmp_path):
     backend = Backend("postgres", {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "postgres",
                                    "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": str(private_pg.port),

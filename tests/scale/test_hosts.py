@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from tests.conftest import ADMIN_TOKEN, BACKENDS
+from tests.conftest import ADMIN_TOKEN, BACKENDS, made, track
 from tests.scale.conftest import HERALD
 from tests.scale.test_database_away import PrivatePostgres
 
@@ -72,6 +72,8 @@ class Network:
         self.subnet = f"10.231.{int(tag, 16) % 250 + 1}"
         self.ns = {name: f"herald-{name}-{tag}" for name in ("sw", *self.HOSTS)}
         self.created: list[str] = []
+        # deleted by remove(), or by the janitor should the test's process die first
+        self.made = made(self._remove, "netns", names=list(self.ns.values()))
         try:
             for name in self.ns.values():
                 run("ip", "netns", "add", name)
@@ -97,6 +99,9 @@ class Network:
         return ["ip", "netns", "exec", self.ns[host], *command]
 
     def remove(self) -> None:
+        self.made.undo()
+
+    def _remove(self) -> None:
         for name in reversed(self.created):
             subprocess.run(["ip", "netns", "pids", name], capture_output=True)
             subprocess.run(["ip", "netns", "del", name], capture_output=True)
@@ -124,6 +129,7 @@ def _wait_http(network: Network, host: str, url: str, timeout: float = 90) -> No
     raise TimeoutError(f"{url} from {host} did not answer")
 
 
+@pytest.mark.slow  # five namespaces, a host killed under load (make test-slow; CI)
 def test_two_herald_hosts_and_a_database_host_behind_haproxy(network, tmp_path):
     from api.cluster import haproxy_binary, haproxy_config
 
@@ -146,7 +152,9 @@ def test_two_herald_hosts_and_a_database_host_behind_haproxy(network, tmp_path):
             processes.append(subprocess.Popen(
                 network.exec(host, HERALD, "serve", "--host", network.address(host), "--port", "8000",
                              "--log-level", "warning"),
-                env=host_env, cwd=folder, stdout=(tmp_path / f"{host}.log").open("wb"), stderr=subprocess.STDOUT))
+                env=host_env, cwd=folder, stdout=(tmp_path / f"{host}.log").open("wb"), stderr=subprocess.STDOUT,
+                process_group=0))
+            track(processes[-1], group=True)
             _wait_http(network, host, f"http://{network.address(host)}:8000/health")
         config = tmp_path / "haproxy.cfg"
         config.write_text(haproxy_config(f"{network.address('lb')}:8080",
@@ -154,6 +162,7 @@ def test_two_herald_hosts_and_a_database_host_behind_haproxy(network, tmp_path):
                                          check_interval_ms=500))
         processes.append(subprocess.Popen(network.exec("lb", haproxy_binary(), "-W", "-db", "-f", str(config)),
                                           stdout=(tmp_path / "haproxy.log").open("wb"), stderr=subprocess.STDOUT))
+        track(processes[-1])
         url = f"http://{network.address('lb')}:8080"
         _wait_http(network, "lb", url + "/ready")
         for host in ("h1", "h2"):  # both hosts up, and long enough for HAProxy's checks (500 ms, rise 2) to see it
@@ -162,6 +171,7 @@ def test_two_herald_hosts_and_a_database_host_behind_haproxy(network, tmp_path):
         flag = tmp_path / "kill-now"
         client = subprocess.Popen(network.exec("lb", sys.executable, "-c", CLIENT, url, str(GAMES), "6", str(flag)),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        track(client)
         deadline = time.monotonic() + 240
         while not flag.exists():
             assert client.poll() is None, client.stderr.read()

@@ -15,6 +15,7 @@ from pathlib import Path
 from uuid import UUID
 
 import httpx
+import pytest
 
 from api.bootstrap import Herald
 from api.wire.games import AnnotationRequest, CommandRequest, CreateGame, DisputeRequest, SeatRequest
@@ -41,6 +42,7 @@ def _create(url: str, seats=("alice", "bob")) -> dict:
     return response.json()
 
 
+@pytest.mark.slow  # two processes under racing load (make test-slow; CI)
 def test_racing_commands_over_two_processes_are_decided_again_never_500(pg, tmp_path):
     """Before: 60 concurrent commands over two processes gave IntegrityError 500s."""
     env = process_env(pg, tmp_path)

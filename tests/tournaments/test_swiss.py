@@ -34,6 +34,7 @@ def test_nine_players_five_rounds_swiss_open_table(client):
     run_swiss(client, "open-table")
 
 
+@pytest.mark.slow  # a long simulation: nine players, five rounds of Arsuf (make test-slow; CI)
 def test_nine_players_five_rounds_swiss_of_arsuf(sqlite_client):
     """Saladin's Arsuf played to the end with random legal commands (SQLite: the long run)."""
     run_swiss(sqlite_client, "saladin")

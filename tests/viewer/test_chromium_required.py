@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_missing_chromium_fails_the_browser_tests_with_the_fix():
-    env = {**os.environ, "HERALD_CHROMIUM": "/nonexistent/chromium"}
+    # no plugins loaded by entry point (hypothesis, schemathesis: seconds of imports), none needed
+    env = {**os.environ, "HERALD_CHROMIUM": "/nonexistent/chromium", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
          "tests/viewer/test_pages.py::test_the_generic_renderer_draws_any_view_as_a_tree"],
