@@ -119,9 +119,9 @@ class Games:
         self.dice = DiceStats(Database.of(store.recorder), self._notifications)
         self.signing_key = signing_key
         self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
-        # past boards: checkpoints in memory, backed by the database's (projections/board_store.py)
         self._seen: OrderedDict[UUID, int] = OrderedDict()  # a game's highest version known stored (_latest)
         self._seen_lock = threading.Lock()
+        # past boards: checkpoints in memory, backed by the database's (projections/board_store.py)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto),
                              stored=StoredBoards(Database.of(store.recorder)))
         # PostgreSQL: batches are written by a writer thread while the loop decides the next

@@ -1,9 +1,8 @@
 """Past positions answered from memory (api/past_states.py): a spectator's ``GET
 /games/{id}/state?at=N`` is rendered once and then answered ahead of the framework, with the
-same bytes; a reader with a token, a cross-origin request, a version not recorded yet and a
-malformed query still go to the route and get what they always got. A miss renders the
-whole block of versions around it (one read of the store, one fold), a spectator's view only,
-ahead of the framework too."""
+same bytes; a seat's answer is kept under its seat only; a cross-origin request, a version not
+recorded yet and a malformed query still go to the route and get what they always got. A miss
+renders the version asked for only (issue 24 point 4), ahead of the framework too."""
 
 from __future__ import annotations
 

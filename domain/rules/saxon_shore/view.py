@@ -20,13 +20,18 @@ def _plain(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def _units(state: SaxonState, loc: str) -> list[dict[str, Any]]:
-    return [_plain(u) for _, u in sorted(state.units.items()) if u.loc == loc]
+def _by_place(state: SaxonState) -> dict[str, list[Any]]:
+    """Each place's units in unit-number order (one pass over the units, not one per place)."""
+    found: dict[str, list[Any]] = {}
+    for _, u in sorted(state.units.items()):
+        found.setdefault(u.loc, []).append(u)
+    return found
 
 
 def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
     """Everything is open in Saxon Shore: the whole board, every hand of resources."""
     outcome = state.ended or state.won
+    placed = _by_place(state)
     provinces = {}
     for name in state.board.provinces:
         p = state.provinces[name]
@@ -36,7 +41,7 @@ def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
             "morale": MORALE[p.morale], "ravage": p.ravage,
             "improvements": [i for i in ("road", "wall", "city", "monastery") if getattr(p, i)],
             "trade": {"seat": p.trade_seat, "resource": p.trade_res} if p.trade_res else None,
-            "troops": _units(state, name),
+            "troops": _plain(placed.get(name, [])),
         }
     players = {}
     for s in state.seats:
@@ -55,25 +60,25 @@ def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
         "to_act": [state.prompt.seat] if state.prompt and outcome is None else [],
         "prompt": _plain(state.prompt) if state.prompt and outcome is None else None,
         "provinces": provinces, "players": players,
-        "sea_zones": {z: {"units": _units(state, z), "storm": z in state.storms} for z in state.board.seas},
+        "sea_zones": {z: {"units": _plain(placed.get(z, [])), "storm": z in state.storms} for z in state.board.seas},
         "battle": _plain(state.battle) if state.battle else None,
         "options": _plain(state.options),
         "outcome": _plain(outcome) if outcome else None,
     }
 
 
-def _troops(state: SaxonState, loc: str) -> str:
+def _troops(placed: dict[str, list[Any]], loc: str) -> str:
     parts = []
-    for _, u in sorted(state.units.items()):
-        if u.loc == loc:
-            q = f"{u.quality:+d}" if u.kind == "king" and u.quality else ""
-            parts.append(f"{u.owner or 'n'}:{SHORT[u.kind]}{q}")
+    for u in placed.get(loc, ()):
+        q = f"{u.quality:+d}" if u.kind == "king" and u.quality else ""
+        parts.append(f"{u.owner or 'n'}:{SHORT[u.kind]}{q}")
     return " ".join(parts)
 
 
 def render_text(state: SaxonState) -> str:
     """One line per province and player: a board readable at a glance."""
     outcome = state.ended or state.won
+    placed = _by_place(state)
     lines = [f"Saxon Shore — turn {state.turn}, {state.phase}"
              + (f" {state.stage}" if state.stage else "") + f" — order {' '.join(state.order)}"]
     if state.prompt and outcome is None:
@@ -92,9 +97,9 @@ def render_text(state: SaxonState) -> str:
         if p.trade_res:
             imps += f" [{p.trade_seat}:{p.trade_res}]"
         lines.append(f"{name:<15} {p.owner or '-':<3} {state.board.population[name]:>3} {capacity(state, name):>3} "
-                     f"{MORALE[p.morale]:<6} {p.ravage:>6} {imps:<17} {_troops(state, name)}")
+                     f"{MORALE[p.morale]:<6} {p.ravage:>6} {imps:<17} {_troops(placed, name)}")
     for z in state.board.seas:
-        lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(state, z)}")
+        lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(placed, z)}")
     lines.append("troops: K king (+n quality), R regular, N mounted knight, B berserker, M warrior monk, "
                  "$ mercenary, p peasant, b boat; n: neutral")
     if outcome:
