@@ -11,6 +11,8 @@ import threading
 import httpx
 import pytest
 
+from tests.records import expanded
+
 
 def client_loop(url: str, game: dict, seat: str, rng: random.Random, done: threading.Event, errors: list) -> None:
     """One player's client: poll whose turn it is, pick a listed command, post it."""
@@ -66,7 +68,7 @@ def test_whole_game_over_http_by_two_clients_then_verified_offline(live_server, 
     assert exported.returncode == 0, exported.stderr
     verified = live_server.cli("replay", "verify", str(path), "--key", http.get("/keys").json()["keys"][0]["key"])
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    record = json.loads(path.read_text())
+    record = expanded(path.read_bytes())
     dice = [e for e in record["events"] if e["type"] == "DiceRolled"]
     assert dice and all(e["data"]["kind"] == "saladin-combat" for e in dice)
 
@@ -105,7 +107,7 @@ def test_owners_cards_through_a_real_server_then_herald_rules_check_export_and_v
     assert http.get(f"/games/{game['id']}").json()["view"]["card_data"]["source"] == "owner"
     record_path = tmp_path / "owner.json"
     assert live_server.cli("export", game["id"], "-o", str(record_path)).returncode == 0
-    record = json.loads(record_path.read_text())
+    record = expanded(record_path.read_bytes())
     assert record["events"][0]["data"]["options"]["cards"] == cards
     verified = live_server.cli("replay", "verify", str(record_path))
     assert verified.returncode == 0, verified.stdout + verified.stderr

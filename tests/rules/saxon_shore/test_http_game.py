@@ -13,6 +13,7 @@ import httpx
 
 from tests.rules.saladin.test_http_game import client_loop as saladin_client_loop
 from tests.rules.saxon_shore.bots import Patient
+from tests.records import expanded
 
 
 
@@ -44,7 +45,7 @@ def test_three_player_game_over_http_then_verified_offline(live_server, tmp_path
     assert live_server.cli("export", game["id"], "-o", str(path)).returncode == 0
     verified = live_server.cli("replay", "verify", str(path))
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    record = json.loads(path.read_text())
+    record = expanded(path.read_bytes())
     assert any(e["type"] == "DiceRolled" for e in record["events"])
     shown = live_server.cli("replay", "show", str(path), "--step", str(len(record["events"]) // 2))
     assert shown.returncode == 0 and "step" in shown.stdout
