@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.scale.conftest import process_env, start, start_haproxy
+from tests.records import expanded
 
 GAMES = 16  # a round of a 32-player tournament
 COMMANDS = 12  # per game
@@ -73,7 +74,7 @@ def test_a_round_through_haproxy_survives_a_process_killed_mid_run(pg, tmp_path)
         with httpx.Client(base_url=survivor, timeout=30) as client:
             chains = {}
             for game in games:
-                record = client.get(f"/games/{game['id']}/record").json()
+                record = expanded(client.get(f"/games/{game['id']}/record").json())
                 assert client.post("/records/verify", json=record).json()["ok"]
                 chains[game["id"]] = {e["version"]: e["hash"] for e in record["events"]}
                 labels = [e["data"]["command"]["label"] for e in record["events"] if e["type"] == "DecisionTaken"]

@@ -25,6 +25,7 @@ GAMES = 12  # with 6, every game hashes to one host about 3 % of the time and no
 
 CLIENT = textwrap.dedent('''
     import json, sys, time, httpx
+    from tests.records import expanded
     url, games, commands = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     signal_file = sys.argv[4]
     with httpx.Client(base_url=url, timeout=30) as client:
@@ -54,7 +55,7 @@ CLIENT = textwrap.dedent('''
         records = {g["id"]: client.get(f"/games/{g['id']}/record").json() for g in made}
         verified = {g: client.post("/records/verify", json=rec).json()["ok"] for g, rec in records.items()}
     print(json.dumps({"acknowledged": acknowledged, "served": served, "verified": verified,
-                      "chains": {g: {e["version"]: e["hash"] for e in rec["events"]} for g, rec in records.items()}}))
+                      "chains": {g: {e["version"]: e["hash"] for e in expanded(rec)["events"]} for g, rec in records.items()}}))
 ''')
 
 

@@ -22,6 +22,7 @@ from api.wire.games import AnnotationRequest, CommandRequest, CreateGame, Disput
 from tests.api.test_live_streams import _open_stream
 from tests.conftest import ADMIN_TOKEN, Backend
 from tests.scale.conftest import HERALD, process_env, start
+from tests.records import expanded
 
 OPEN = "from api.bootstrap import Herald\nh = Herald()\nh.close()\n"
 
@@ -69,7 +70,7 @@ def test_racing_commands_over_two_processes_are_decided_again_never_500(pg, tmp_
         assert len(accepted) >= 40  # decided again on the newer game, not refused
         # every acknowledged head is in the stored chain, which verifies; no event twice
         for game in games:
-            record = httpx.get(servers[1].url + f"/games/{game['id']}/record", timeout=30).json()
+            record = expanded(httpx.get(servers[1].url + f"/games/{game['id']}/record", timeout=30).json())
             hashes = {e["version"]: e["hash"] for e in record["events"]}
             verdict = httpx.post(servers[0].url + "/records/verify", json=record, timeout=30).json()
             assert verdict["ok"], verdict
@@ -77,7 +78,7 @@ def test_racing_commands_over_two_processes_are_decided_again_never_500(pg, tmp_
             assert len(labels) == len(set(labels))
         for body, sent in accepted:
             game = next(g for g in games if g["id"] in sent["url"])
-            record = httpx.get(servers[0].url + f"/games/{game['id']}/record", timeout=30).json()
+            record = expanded(httpx.get(servers[0].url + f"/games/{game['id']}/record", timeout=30).json())
             assert {e["version"]: e["hash"] for e in record["events"]}[body["head"]["version"]] == body["head"]["hash"]
         # the stream on process 1 follows what process 0 alone writes (its follower polls the log)
         note = httpx.post(servers[0].url + f"/games/{games[0]['id']}/commands", timeout=30,

@@ -12,6 +12,8 @@ import httpx
 import pytest
 from tests.records import expanded
 
+from tests.records import expanded
+
 
 def client_loop(url: str, game: dict, seat: str, rng: random.Random, done: threading.Event, errors: list) -> None:
     """One player's client: poll whose turn it is, pick a listed command, post it."""
