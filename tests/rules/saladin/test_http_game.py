@@ -12,7 +12,6 @@ import httpx
 import pytest
 from tests.records import expanded
 
-from tests.records import expanded
 
 
 def client_loop(url: str, game: dict, seat: str, rng: random.Random, done: threading.Event, errors: list) -> None:
