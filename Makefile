@@ -70,6 +70,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_saxon_shore_sim.py
 	$(BIN)/python bench/bench_pairing.py
 	$(BIN)/python bench/bench_verify.py
+	$(BIN)/python bench/bench_long_games.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m api.openapi > openapi/openapi.json
