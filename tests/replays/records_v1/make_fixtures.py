@@ -3,7 +3,6 @@ before herald-record/2 (records exported then must verify and import for ever). 
 what they hold; running it now would export herald-record/2."""
 import json, random, sys, tempfile, os
 from pathlib import Path
-from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 import msgspec
 from fastapi.testclient import TestClient
