@@ -39,7 +39,7 @@ from replays.verify import VerifyRequest
 
 class HeraldApp(FastAPI):
     """FastAPI, with the write limits (api/ratelimit.py), the hot command route
-    (api/command_route.py) and a spectator's past positions already rendered
+    (api/command_route.py) and past positions (a spectator's, or a seat's by its token)
     (api/past_states.py) answered ahead of it. The command route skips the framework's routing
     and its own layers (:data:`FAST_PATH_WITHOUT`), never a middleware added to the app: every
     one of those wraps it too (:meth:`build_middleware_stack`); the rendered past positions are

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -49,11 +50,23 @@ class _Checkpoints:
 
     games: dict[int, Game | None] = field(default_factory=lambda: {0: None})
     versions: list[int] = field(default_factory=lambda: [0])
+    tails: dict[int, bytes] = field(default_factory=dict)  # a checkpoint's events to the end of its block, encoded
     building: threading.Lock = field(default_factory=threading.Lock)
 
     def below(self, version: int) -> int:
         """The highest checkpoint at or below ``version``."""
         return self.versions[bisect.bisect_right(self.versions, version) - 1]
+
+
+_decode_events = msgspec.json.Decoder(list[Recorded]).decode
+
+
+def _tail(events: list[Recorded]) -> bytes:
+    return zlib.compress(msgspec.json.encode(events), 1)
+
+
+def _events(tail: bytes) -> list[Recorded]:
+    return _decode_events(zlib.decompress(tail))
 
 
 def played(events: list[Recorded]) -> PlayLog | None:
@@ -175,19 +188,30 @@ class Boards:
                 if old is not None and version in old.games:
                     del old.games[version]
                     old.versions.remove(version)
+                    old.tails.pop(version, None)
+
+    def _end(self, version: int) -> int:
+        """The last version of the block a checkpoint at ``version`` starts (or is inside)."""
+        return version - version % self.every + self.every - 1
 
     def _fold(self, game_id: UUID, points: _Checkpoints, first: int, last: int | None = None) -> list[Game]:
         """Fold from the checkpoint below ``first`` up to ``last`` (``first`` when None),
-        keeping the checkpoints passed (in memory, and handed to the database); the games
-        at ``first`` to ``last``."""
+        keeping the checkpoints passed (in memory, and handed to the database) and the events
+        of each whole block read (in memory, with its checkpoint: the next fold in that block
+        reads nothing from the store); the games at ``first`` to ``last``."""
         last = first if last is None else last
         with self._lock:
             start = points.below(first)
             game = points.games[start]
+            tail = points.tails.get(start) if last <= self._end(start) else None
             self._touch(game_id, start)
+        # within a block, its events to the block's end: the block's tail, kept for the next fold
+        events = _events(tail) if tail is not None else self._load(game_id, start, max(last, self._end(start)))
         games = [game] if start == first else []
         passed: list[Game] = []
-        for event in self._load(game_id, start, last):
+        for event in events:
+            if event.version > last:
+                break
             if event.type == "DecisionsVoided" and start:
                 # the refold needs the play from the start, which a checkpoint leaves out
                 game = msgspec.structs.replace(game, log=played(self._load(game_id, 0, event.version - 1)))
@@ -198,8 +222,23 @@ class Boards:
                 passed.append(kept)
             if event.version >= first:
                 games.append(game)
+        if tail is None:
+            self._keep_tails(points, start, events)
         if passed and self.stored is not None:
             self.stored.put((game_id, g) for g in passed)
         if game is None or game.version != last or not games:
             raise LookupError(f"game {game_id} has no version {last}")
         return games
+
+    def _keep_tails(self, points: _Checkpoints, start: int, events: list[Recorded]) -> None:
+        """Keep the events of each whole block after a checkpoint in memory that ``events``
+        (the store's, from ``start`` on) cover."""
+        if not events:
+            return
+        with self._lock:
+            for version in points.versions[bisect.bisect_left(points.versions, start):]:
+                end = self._end(version)
+                if end > events[-1].version:
+                    break
+                if version not in points.tails:
+                    points.tails[version] = _tail(events[version - start:end - start])

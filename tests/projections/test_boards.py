@@ -108,8 +108,10 @@ def test_a_run_of_versions_is_one_read_and_one_fold():
         expected = project_game(None, events[:game.version])
         assert msgspec.json.encode(game.state) == msgspec.json.encode(expected.state)
     calls.clear()
-    assert [g.version for g in boards.between(game_id, 49, 50)] == [49, 50] and calls == [(game_id, 48, 50)]
+    # the block's events were read whole: kept with its checkpoint, read no more
+    assert [g.version for g in boards.between(game_id, 49, 50)] == [49, 50] and calls == []
     assert [g.version for g in boards.between(game_id, 1, 15)] == list(range(1, 16))
+    assert calls == []  # blocks 0 and 16 were read whole by the first fold
 
 
 def test_checkpoints_are_built_a_stretch_at_a_time():
@@ -124,4 +126,7 @@ def test_checkpoints_are_built_a_stretch_at_a_time():
     assert boards.at(game_id, 600).version == 600
     assert BUILD_STRETCH == 256 and calls == [(game_id, 0, 256), (game_id, 256, 512), (game_id, 512, 600)]
     calls.clear()
-    assert boards.at(game_id, 300).version == 300 and calls == [(game_id, 288, 300)]
+    assert boards.at(game_id, 300).version == 300 and calls == []  # its block's events kept by the build
+    assert boards.at(game_id, 601).version == 601 and calls == [(game_id, 592, 607)]  # to its block's end
+    calls.clear()
+    assert boards.at(game_id, 605).version == 605 and calls == []
