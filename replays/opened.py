@@ -79,9 +79,9 @@ class OpenedRecord:
                                       "record_unreadable", event.version) from None
         self.sections: list[Section] = []
         self.boards = Boards(self._load, every=every, games=1)
-        witnessed: list[Game | None] = [None]
-        self.verdict: Verdict = verify(record, witness=lambda game: self._witness(game, witnessed))
-        self._fold_on(witnessed[0])  # past where the replay stopped (a problem, a sealed event)
+        self._last: Game | None = None  # the last game witnessed
+        self.verdict: Verdict = verify(record, witness=self._witness)
+        self._fold_on(self._last)  # past where the replay stopped (a problem, a sealed event)
         self.names = player_names(self.header.seats)
 
     @property
@@ -96,7 +96,7 @@ class OpenedRecord:
     def _load(self, game_id: UUID, after: int, upto: int) -> list[Recorded]:
         return self._stored[after:upto]
 
-    def _witness(self, game: Game, last: list[Game | None]) -> None:
+    def _witness(self, game: Game) -> None:
         if game.version > len(self._stored):
             return  # the replay goes on past what this copy lets the viewer fold
         if game.version == 1:
@@ -105,7 +105,7 @@ class OpenedRecord:
         turn, phase = game.rules.section(game.state)
         if not self.sections or (turn, phase) != (self.sections[-1].turn, self.sections[-1].phase):
             self.sections.append(Section(game.version, turn, phase))
-        last[0] = game
+        self._last = game
 
     def _fold_on(self, game: Game | None) -> None:
         for event in self._stored[game.version if game is not None else 0:]:
@@ -115,7 +115,7 @@ class OpenedRecord:
                     msgspec.ValidationError) as error:
                 raise RecordNotOpened(f"the record cannot be replayed at version {event.version}: {error}",
                                       "record_unreadable", event.version) from None
-            self._witness(game, [None])
+            self._witness(game)
 
     def step(self, version: int) -> Step:
         """The board at ``version`` (1 to the head)."""

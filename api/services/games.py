@@ -632,15 +632,19 @@ class Games:
     def verify(self, record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
         return verify(record, receipts, public_key)
 
+    def check_importer(self, token: str | None) -> None:
+        """Importing a record stores a game: the admin token only (401 without one, 403 with another)."""
+        if not token:
+            raise Unauthorized("importing a record takes the admin token: 'Authorization: Bearer <token>'")
+        if not self.secrets.is_admin(token):
+            raise Forbidden("only the admin token imports records", code="not_admin")
+
     def import_record(self, record: Record, token: str | None = None, *, by_operator: bool = False) -> UUID:
         """Store a verified record as a game of this server (its seed must be revealed), and
         its board checkpoints (written in the background: ``boards.stored.flush()`` waits): by
         the operator (the CLI, on the database itself) or, over HTTP, with the admin token."""
         if not by_operator:
-            if not token:
-                raise Unauthorized("importing a record takes the admin token: 'Authorization: Bearer <token>'")
-            if not self.secrets.is_admin(token):
-                raise Forbidden("only the admin token imports records", code="not_admin")
+            self.check_importer(token)
         every = self.boards.every
         checkpoints: list[Game] = []  # from the verifier's own fold: the game is not folded twice
         verdict = verify(record, witness=lambda g: checkpoints.append(g) if g.version % every == 0 else None)

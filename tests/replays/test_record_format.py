@@ -273,8 +273,19 @@ def test_a_malformed_format_2_record_is_a_clear_4xx(client, name):
     client.post(f"/games/{game['id']}/commands", json={"seat": "alice", "command": {"type": "note", "text": "x"}},
                 headers={"Authorization": f"Bearer {game['seat_tokens']['alice']}"})
     record = forge(client.get(f"/games/{game['id']}/record").content, MALFORMED[name])
-    for path in ("/records/verify", "/viewer/record"):
-        response = client.post(path, json=record)
+    for path in ("/records/verify", "/viewer/record", "/records/import"):
+        response = client.post(path, json=record, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
         assert response.status_code in (400, 422) or (response.status_code == 200 and not response.json().get("ok", True)), \
             (path, response.status_code, response.text)
         assert response.status_code < 500
+
+
+def test_only_the_admin_token_imports_and_nothing_is_stored_otherwise(client):
+    raw = (V1 / "saxon_shore_study.json").read_bytes()
+    games = client.get("/games").json()["games"]
+    no_token = client.post("/records/import", content=raw, headers={"Content-Type": "application/json"})
+    assert no_token.status_code == 401 and no_token.headers["content-type"] == "application/problem+json"
+    other = client.post("/records/import", content=raw, headers={"Content-Type": "application/json",
+                                                                  "Authorization": "Bearer not-the-admin"})
+    assert other.status_code == 403 and other.json()["code"] == "not_admin"
+    assert client.get("/games").json()["games"] == games
