@@ -331,10 +331,36 @@ def client(herald) -> Iterator[TestClient]:
         yield test_client
 
 
+def _local_port_range() -> tuple[int, int]:
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+def free_ports(count: int = 1) -> int:
+    """A port p with p … p + count - 1 all free, below the kernel's ephemeral range.
+
+    A port the kernel handed out for ``bind(0)`` is in that range, where any outgoing
+    connection (a server's own PostgreSQL connections) may take it again before the test's
+    server binds it: CI once saw `herald cluster` refuse its second process's port so."""
+    low, _ = _local_port_range()
+    chooser = secrets.SystemRandom()
+    for _ in range(200):
+        first = chooser.randrange(max(1024, low - 12000), low - count)
+        try:
+            for port in range(first, first + count):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+    raise RuntimeError(f"no {count} consecutive free ports below {low}")
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)
 
 
 @dataclass

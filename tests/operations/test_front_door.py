@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import BACKENDS, _postgres_backend, _postgres_params, free_port, start_server, track
+from tests.conftest import BACKENDS, _postgres_backend, _postgres_params, free_port, free_ports, start_server, track
 
 HERALD = str(Path(sys.executable).parent / "herald")
 STUDY_SEED = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
@@ -95,7 +95,7 @@ def test_a_wrong_password_is_said_in_one_line(tmp_path):
         none_given = herald("games", "list", "--db", f"postgresql://postgres@127.0.0.1:{server.port}/postgres",
                             env=env, cwd=tmp_path)
         one_line(none_given, 'asks a password of user "postgres" and none was given', "POSTGRES_PASSWORD")
-        cluster = herald("cluster", "--port", str(free_port()), "--first-port", str(free_port()),
+        cluster = herald("cluster", "--port", str(free_port()), "--first-port", str(free_ports(2)),
                          env={**env, "PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_PORT": str(server.port),
                               "POSTGRES_PASSWORD": "wrong"}, cwd=tmp_path)
         one_line(cluster, "herald cluster: PostgreSQL on", "refused the password")
@@ -114,7 +114,7 @@ def test_cluster_names_a_port_in_use_before_it_starts_anything(tmp_path):
                       env=env, cwd=tmp_path)
         one_line(done, f"port {port} on 127.0.0.1 (Herald process 0, --first-port {port} and up) is already in use",
                  "--first-port", f"make cluster FIRST_PORT={port + 2}")
-        done = herald("cluster", "--port", str(port), "--first-port", str(free_port()), env=env, cwd=tmp_path)
+        done = herald("cluster", "--port", str(port), "--first-port", str(free_ports(2)), env=env, cwd=tmp_path)
         one_line(done, f"port {port} on 127.0.0.1 (HAProxy, --port) is already in use", f"make cluster PORT={port + 1}")
     finally:
         taken.close()

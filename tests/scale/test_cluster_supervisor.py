@@ -28,21 +28,8 @@ import httpx
 import pytest
 
 from api.cluster import STOP_SIGNALS, haproxy_config, restart_delay
-from tests.conftest import free_port, track
+from tests.conftest import free_port, free_ports, track
 from tests.scale.conftest import HERALD, process_env, start_haproxy
-
-
-def two_free_ports() -> int:
-    """A port p with p and p + 1 both free (the cluster's processes take consecutive ports)."""
-    for _ in range(50):
-        first = free_port()
-        try:
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", first + 1))
-            return first
-        except OSError:
-            continue
-    raise RuntimeError("no two consecutive free ports")
 
 
 def children(pid: int) -> dict[int, str]:
@@ -91,7 +78,7 @@ class Cluster:
 @contextmanager
 def cluster(pg, tmp_path: Path, *, ignore_sigint: bool = False) -> Iterator[Cluster]:
     """`herald cluster` with two processes on fresh ports, its temporary files in ``tmp_path``."""
-    port, first = free_port(), two_free_ports()
+    port, first = free_port(), free_ports(2)
     log = tmp_path / "cluster.log"
     env = process_env(pg, tmp_path, TMPDIR=str(tmp_path))
 
