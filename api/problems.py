@@ -116,8 +116,9 @@ EXPLAINED: dict[str, str] = {
     "bad_dice_policy": "A fork's `dice` is `same` (the parent's dice again), `fresh` (a new secret seed) or "
                        "`forced` (the faces you state, first).",
     "bad_idempotency_key": "An Idempotency-Key is 1 to 200 characters.",
-    "idempotency_key_reused": "This Idempotency-Key was first sent with a different seat or command. A retry "
-                              "sends the same command with the same key; a new command takes a new key.",
+    "idempotency_key_reused": "This seat first sent this Idempotency-Key with a different command. A retry "
+                              "sends the same command with the same key; a new command takes a new key (each "
+                              "seat's keys are its own).",
     "bad_last_event_id": "Last-Event-ID is the version of the last event the stream sent (a number).",
     "forced_face_mismatch": "A forced face is not a face of the die it was forced on.",
     "fork_after_end": "A game whose seed is revealed cannot be forked after its end: fork from a version "

@@ -42,7 +42,7 @@ from domain.events import (
 )
 from domain.rng import ForcedFaceMismatch, ForcedRng, Rng, SeededRng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation
-from domain.rules.registry import RULE_SYSTEMS
+from domain.rules.registry import RULE_SYSTEMS, rules_at
 
 IDEMPOTENCY_WINDOW = 256  # the most recent keys a game remembers (README: idempotency)
 
@@ -148,7 +148,7 @@ class Game(msgspec.Struct, frozen=True):
 
     @property
     def rules(self) -> RuleSystem:
-        return RULE_SYSTEMS[self.created.rules]
+        return rules_at(self.created.rules, self.created.rules_version)
 
     @property
     def ended(self) -> bool:
@@ -169,8 +169,10 @@ class Game(msgspec.Struct, frozen=True):
         """The seats that may send a command now: nobody once ended or while frozen."""
         return [] if self.ended or self.frozen else self.rules.to_act(self.state)
 
-    def key_use(self, key: str) -> KeyUse | None:
-        return next((k for k in reversed(self.keys) if k.key == key), None)
+    def key_use(self, key: str, seat: str) -> KeyUse | None:
+        """``seat``'s earlier use of the Idempotency-Key ``key``: a key is one seat's (two seats
+        acting in the same out-of-turn window may number their commands alike)."""
+        return next((k for k in reversed(self.keys) if k.key == key and k.seat == seat), None)
 
 
 def rng_game_id(game: Game) -> UUID:
@@ -199,9 +201,11 @@ def rule_system_for(created: GameCreated) -> RuleSystem:
     except KeyError:
         raise IncompatibleRecord(f"unknown rule system {created.rules!r}") from None
     if created.rules_version != rules.version:
-        raise IncompatibleRecord(
-            f"recorded under {created.rules} {created.rules_version}; this server has {rules.version}"
-        )
+        if created.rules_version not in rules.older_versions:
+            raise IncompatibleRecord(
+                f"recorded under {created.rules} {created.rules_version}; this server has {rules.version}"
+            )
+        rules = rules.at_version(created.rules_version)
     if created.data_hash != rules.data_hash(created.scenario, created.options):
         raise IncompatibleRecord(f"the {created.scenario} data changed since this game was recorded")
     return rules
@@ -271,7 +275,7 @@ def refold_state(created: GameCreated, played: list[tuple[int, EventData]],
                  voided: tuple[tuple[int, int], ...]) -> Any:
     """The rule state from the start over ``played`` (version, event) pairs, leaving out
     every voided range of play."""
-    rules = RULE_SYSTEMS[created.rules]
+    rules = rules_at(created.rules, created.rules_version)
     state = rules.setup(created.scenario, tuple(created.seats), created.options)
     cuts = _merged(voided)
     firsts = [a for a, _ in cuts]

@@ -195,7 +195,8 @@ def check_types(record: Record) -> Iterator[RecordProblem]:
     as such by the replay ("recorded under saxon-shore 1.1.0; this server has 2.0.0"), not
     as malformed data of the newer version's events of the same name."""
     rules = RULE_SYSTEMS.get(record.header.rules)
-    older = f"{record.header.rules}." if rules is None or rules.version != record.header.rules_version else None
+    replayed = rules is not None and record.header.rules_version in (rules.version, *rules.older_versions)
+    older = None if replayed else f"{record.header.rules}."
     for event in record.events:
         try:
             datetime.fromisoformat(event.recorded_at)

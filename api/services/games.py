@@ -230,9 +230,9 @@ class Games:
             secrets = self.secrets.game(game_id)
             self.secrets.authorize_seat(game_id, body.seat, token)
             if idempotency_key is not None:
-                used = game.key_use(idempotency_key)
+                used = game.key_use(idempotency_key, body.seat)
                 if used is not None:
-                    if used.seat != body.seat or used.fingerprint != retry_fingerprint(game, body.seat, body.command):
+                    if used.fingerprint != retry_fingerprint(game, body.seat, body.command):
                         raise Invalid("this Idempotency-Key was used for a different command",
                                       code="idempotency_key_reused")
                     return Decided([], None, lambda: (self._replayed(game_id, used.version, body.seat), True))

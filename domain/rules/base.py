@@ -26,6 +26,33 @@ Hidden information (DESIGN.md, "Hidden information"), the pattern every rule sys
   ``CardsShuffled``, ``GameEnded``, ``SeedRevealed`` and the rule system's own events, in
   record order; never the audit events (``Annotated``, disputes, rulings, ``AbandonAgreed``,
   an umpire's ``Inspected``), which change no rule state. Pass any other event through unchanged.
+
+Out-of-turn play (a "priority" or "interrupt" window; issue 26), the contract every rule system
+whose cards or powers may be used "at any time" follows:
+
+- **Declaring it.** A rule system that holds a step (an action announced, a card played, a draw)
+  so that other seats may act before it resolves keeps a :class:`Window` in its state, opened by
+  one of its own events (``Window.open``), and returns it from :meth:`RuleSystem.window`. What
+  the window's seats may do is the rule system's: :meth:`RuleSystem.legal_commands` lists it and
+  :meth:`RuleSystem.decide` accepts exactly that (a play, or a pass).
+- **Who acts.** While a window is open, :meth:`RuleSystem.to_act` answers ``window.waiting``: the
+  seats that may act out of turn now, in the window's priority order (the order of the table
+  from the seat whose step is held). The seat whose step is held does not act until it closes.
+  ``seats`` must not depend on anything a seat keeps secret (``to_act`` is public): open the
+  window to every seat that may *publicly* be able to act (one holding any card), and let each
+  seat's ``legal-commands`` (read with its own token) say what it may play; a seat that holds
+  nothing playable passes, and its pass tells nobody why.
+- **Acting.** Each seat acts with its own token and its own Idempotency-Keys (a key is one
+  seat's: two seats may use the same key). Any waiting seat may act, in any order: the server
+  decides the commands of one game one at a time, in the order it records them, so when two seats
+  act at once the first recorded resolves first and the second is decided against the position
+  the first left (refused with 409 if it named the version it expected). A play resolves (or
+  opens its own answers) before the held step; after it every seat of the window waits again
+  (``Window.played``), since the position has changed.
+- **Closing.** The window closes when no seat is waiting: each one has passed
+  (``Window.passed``) since the last play in it. The rule system then resolves the held step in
+  the same decision as the last pass. Nothing else (no clock, no arrival order of passes) closes
+  it, so replaying the record closes it at the same event.
 """
 
 from __future__ import annotations
@@ -76,6 +103,35 @@ GAME_OVER = "game_over"
 UNKNOWN_COMMAND = "unknown_command"
 
 
+class Window(msgspec.Struct, frozen=True):
+    """An out-of-turn window (see the module's docstring, "Out-of-turn play"): ``holder``'s step
+    ``step`` (the rule system's word: "sell", "draw") waits while ``seats`` may act out of turn;
+    ``waiting``: those that have not passed since it opened or since the last play in it."""
+
+    holder: str
+    step: str
+    seats: tuple[str, ...]  # in priority order
+    waiting: tuple[str, ...]
+
+    @classmethod
+    def open(cls, holder: str, step: str, seats: Iterable[str]) -> Window:
+        seats = tuple(seats)
+        return cls(holder, step, seats, seats)
+
+    @property
+    def closed(self) -> bool:
+        return not self.waiting
+
+    def passed(self, seat: str) -> Window:
+        return msgspec.structs.replace(self, waiting=tuple(s for s in self.waiting if s != seat))
+
+    def played(self, seats: Iterable[str] | None = None) -> Window:
+        """After a play in the window every seat waits again (``seats``: the window's seats now,
+        when who may act has changed; by default the same)."""
+        seats = self.seats if seats is None else tuple(seats)
+        return msgspec.structs.replace(self, seats=seats, waiting=seats)
+
+
 class Scenario(msgspec.Struct, frozen=True):
     """A scenario a rule system offers: its seats and how many players it takes."""
 
@@ -106,6 +162,14 @@ class RuleSystem(Generic[State, Command]):
     # Whether legal_commands (with legal_choices) reaches every command decide accepts: a rule
     # system claims it only when a test enumerates what decide accepts and finds each there.
     legal_complete: ClassVar[bool] = False
+    # Older versions whose records this rule system still replays (a changed record bumps
+    # ``version``; :meth:`at_version` plays a game recorded under an older one as it was).
+    older_versions: ClassVar[tuple[str, ...]] = ()
+
+    def at_version(self, version: str) -> RuleSystem:
+        """This rule system as it played under ``version`` (its own or one of ``older_versions``):
+        by default itself. An override returns an instance whose ``version`` is ``version``."""
+        return self
 
     # -- the interface --------------------------------------------------------------
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -115,6 +179,11 @@ class RuleSystem(Generic[State, Command]):
     def to_act(self, state: State) -> list[str]:
         """The seats that may send a command now (empty once the game is over)."""
         raise NotImplementedError
+
+    def window(self, state: State) -> Window | None:
+        """The out-of-turn window open now, if any (module docstring, "Out-of-turn play"); None by
+        default: a rule system without out-of-turn play declares nothing."""
+        return None
 
     def legal_commands(self, state: State, seat: str) -> list[Command]:
         """Every command ``seat`` may send now; each one :meth:`decide` accepts."""

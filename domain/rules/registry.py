@@ -22,3 +22,10 @@ RULE_SYSTEMS: dict[str, RuleSystem] = {
     )
 }
 
+
+
+def rules_at(rules_id: str, version: str) -> RuleSystem:
+    """The rule system ``rules_id`` as it plays a game recorded under ``version`` (its own, or an
+    older one it still replays: ``RuleSystem.older_versions``). KeyError for an unknown id."""
+    rules = RULE_SYSTEMS[rules_id]
+    return rules if version == rules.version else rules.at_version(version)
