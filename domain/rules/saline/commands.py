@@ -27,7 +27,8 @@ class PlayCard(msgspec.Struct, frozen=True, tag="play", tag_field="type", forbid
 
 
 class Pass(msgspec.Struct, frozen=True, tag="pass", tag_field="type", forbid_unknown_fields=True):
-    """Do not answer the card just played."""
+    """Do not answer the card just played; or play nothing before another player's action or draw
+    resolves."""
 
 
 class Buy(msgspec.Struct, frozen=True, tag="buy", tag_field="type", forbid_unknown_fields=True):
@@ -66,4 +67,11 @@ class Discard(msgspec.Struct, frozen=True, tag="discard", tag_field="type", forb
     card: str
 
 
-SalineCommand = Prepare | Place | PlayCard | Pass | Buy | Harvest | Sell | DoNothing | EndTurn | Draw | Discard
+class Sacrifice(msgspec.Struct, frozen=True, tag="sacrifice", tag_field="type", forbid_unknown_fields=True):
+    """Unable to pay the gabelle after a sale (raised while it was announced): the position of the
+    œillet given up (FAQ)."""
+
+    position: str
+
+
+SalineCommand = Prepare | Place | PlayCard | Pass | Buy | Harvest | Sell | DoNothing | EndTurn | Draw | Discard | Sacrifice

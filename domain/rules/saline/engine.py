@@ -13,7 +13,7 @@ import msgspec
 
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window
 from domain.rules.saline import legality, narrate, rules
 from domain.rules.saline import view as board
 from domain.rules.saline.commands import Discard, SalineCommand
@@ -32,9 +32,9 @@ class SalineOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: Any = None
 
 
-def opening(seats: tuple[str, ...], options: SalineOptions) -> SalineState:
+def opening(seats: tuple[str, ...], options: SalineOptions, legacy: bool = False) -> SalineState:
     cat = CATALOGUE if options.cards is None else catalogue(validate(options.cards))
-    state = SalineState(seats=seats, cat=cat)
+    state = SalineState(seats=seats, cat=cat, legacy=legacy)
     given = set(rules.greens(state).values())
     return msgspec.structs.replace(
         state,
@@ -48,8 +48,14 @@ def opening(seats: tuple[str, ...], options: SalineOptions) -> SalineState:
 
 
 class Saline(RuleSystem[SalineState, SalineCommand]):
+    """Saline 1.1.0: cards bearing the triangle and the favour are played out of turn too, in a
+    window before each action and draw resolves (RULES_NOTES.md, "Out of turn"). 1.0.0 records
+    (no windows) still replay: :meth:`at_version`."""
+
     id = SYSTEM
-    version = "1.0.0"
+    version = "1.1.0"
+    older_versions = ("1.0.0",)
+    legacy = False
     title = "Saline"
     scenarios = {
         "standard": Scenario(id="standard", title="Saline: 3 and 4 players (2 allowed)", seats=SEATS,
@@ -75,7 +81,13 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
             opts = msgspec.convert(options, SalineOptions)
         except msgspec.ValidationError as error:
             raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "Components") from None
-        return opening(tuple(seats), opts)
+        return opening(tuple(seats), opts, legacy=self.legacy)
+
+    def at_version(self, version: str) -> RuleSystem:
+        return SALINE_1_0 if version == SALINE_1_0.version else self
+
+    def window(self, state: SalineState) -> Window | None:
+        return state.window
 
     def to_act(self, state: SalineState) -> list[str]:
         return legality.to_act(state)
@@ -113,3 +125,15 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
 
     def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         return narrate.describe_event(event_type, data, names)
+
+
+class Saline10(Saline):
+    """Saline as 1.0.0 recorded it: every card played in its player's own turn (or as an answer to a
+    card just played), effects looked up by name. Kept to replay the records made then."""
+
+    version = "1.0.0"
+    older_versions = ()
+    legacy = True
+
+
+SALINE_1_0 = Saline10()

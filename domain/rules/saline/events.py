@@ -193,6 +193,51 @@ class CardPlayed(EventData, frozen=True):
 
 @event_type("saline.ResponsePassed")
 class ResponsePassed(EventData, frozen=True):
+    """``seat`` does not answer the card just played, or plays nothing in the window open before
+    another player's action or draw resolves."""
+
+    seat: str
+
+
+@event_type("saline.ActionAnnounced")
+class ActionAnnounced(EventData, frozen=True):
+    """``seat`` announces its day action ("buy", "harvest", "sell", "nothing") or its night draw
+    ("draw") with its choices; it resolves once the window that follows closes (saline 1.1.0)."""
+
+    seat: str
+    action: str
+    space: int | None = None
+    position: str | None = None
+    colour: str | None = None
+    sacrifice: str | None = None
+
+
+@event_type("saline.WindowOpened")
+class WindowOpened(EventData, frozen=True):
+    """Before ``seat``'s ``action`` resolves, ``seats`` (in turn order from its left) may play cards
+    bearing the triangle or their favour ("at any time", B 1) and 2)), or pass; opened again after
+    each card played in it."""
+
+    seat: str
+    action: str
+    seats: list[str]
+
+
+@event_type("saline.WindowClosed")
+class WindowClosed(EventData, frozen=True):
+    """Every seat of the window has passed: ``seat``'s ``action`` resolves now, or, no longer
+    possible after the cards played in the window (``possible`` false), is not taken."""
+
+    seat: str
+    action: str
+    possible: bool = True
+
+
+@event_type("saline.SacrificeOwed")
+class SacrificeOwed(EventData, frozen=True):
+    """After the sale ``seat`` cannot pay the gabelle (raised while the sale was announced): it
+    names the œillet it sacrifices (FAQ)."""
+
     seat: str
 
 

@@ -6,7 +6,8 @@ from msgspec.structs import replace
 
 from domain.events import CardsShuffled, DiceRolled, EventData
 from domain.rules.saline import events as ev
-from domain.rules.saline.state import Play, SalineState
+from domain.rules.base import Window
+from domain.rules.saline.state import Held, Play, SalineState
 
 RESERVE = "reserve"
 
@@ -89,7 +90,7 @@ def evolve(state: SalineState, event: EventData) -> SalineState:
             salt = dict(state.salt)
             del salt[oeillet]
             saline = {p: o for p, o in state.salines[seat].items() if p != position}
-            return replace(state, salt=salt, salines={**state.salines, seat: saline})
+            return replace(state, salt=salt, salines={**state.salines, seat: saline}, sacrificing=None)
         case ev.CardPlayed(seat=seat, card=card, answering=answering):
             play = Play(seat=seat, card=card, effect=event.effect, target=event.target, colour=event.colour,
                         space=event.space, position=event.position)
@@ -106,8 +107,18 @@ def evolve(state: SalineState, event: EventData) -> SalineState:
                 others = state.seats[i + 1:] + state.seats[:i]
                 return replace(state, pending=play, asked=others, responses=())
             return replace(state, asked=state.asked[1:], responses=state.responses + (play,))
-        case ev.ResponsePassed():
+        case ev.ResponsePassed(seat=seat):
+            if state.pending is None and state.window is not None:
+                return replace(state, window=state.window.passed(seat))
             return replace(state, asked=state.asked[1:])
+        case ev.ActionAnnounced(seat=seat, action=action):
+            return replace(state, held=Held(seat, action, event.space, event.position, event.colour, event.sacrifice))
+        case ev.WindowOpened(seat=seat, action=action, seats=seats):
+            return replace(state, window=Window.open(seat, action, seats))
+        case ev.WindowClosed():
+            return replace(state, window=None, held=None)
+        case ev.SacrificeOwed(seat=seat):
+            return replace(state, sacrificing=seat)
         case ev.CardResolved(copy=False):
             return replace(state, pending=None, asked=(), responses=())
         case ev.SalesExempt(seat=seat):
@@ -132,5 +143,6 @@ def evolve(state: SalineState, event: EventData) -> SalineState:
         case ev.HandsShown():
             return replace(state, shown=True)
         case ev.GameDecided(outcome=outcome):
-            return replace(state, result=outcome, phase="over", current=None, pending=None, asked=())
+            return replace(state, result=outcome, phase="over", current=None, pending=None, asked=(), window=None,
+                           held=None)
     return state

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation, accepted
 from domain.rules.saline.commands import (
-    Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, SalineCommand, Sell,
+    Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, Sacrifice, SalineCommand, Sell,
 )
 from domain.rules.saline.data import (
     CARDS_PER_TURN, COLOURS, EFFECTS, LIARDS, MAX_OEILLETS, POSITIONS, RESPONSES, SYSTEM, Effect,
@@ -44,7 +44,27 @@ def reserve_liards(state: SalineState) -> int:
 
 
 def effect_of(state: SalineState, play: Play) -> Effect:
+    """The effect ``play`` names, as printed on the card played (two cards may share an effect's
+    name with different numbers: each resolves with its own); a favour's from every effect."""
+    for effect in () if state.legacy else state.cat.events.get(play.card, ()):
+        if effect.name == play.effect:
+            return effect
     return state.cat.effects[play.effect]
+
+
+def could_play(state: SalineState, seat: str) -> bool:
+    """Whether ``seat`` may, for all anyone else knows, play a card now: an unused favour, or a card
+    in hand not drawn tonight while under the two cards a day. Public: it tells nothing of a hand."""
+    if state.favours.get(seat):
+        return True
+    playable_cards = len(state.hands.get(seat, ())) - len(state.fresh.get(seat, ()))
+    return playable_cards > 0 and state.played_today.get(seat, 0) < CARDS_PER_TURN
+
+
+def window_seats(state: SalineState, holder: str) -> list[str]:
+    """The seats a window before ``holder``'s action or draw opens to: every other player who may
+    play (:func:`could_play`), in turn order from ``holder``'s left."""
+    return [s for s in in_turn_order(state, holder)[1:] if could_play(state, s)]
 
 
 # -- legality ------------------------------------------------------------------------------------------
@@ -59,6 +79,10 @@ def to_act(state: SalineState) -> list[str]:
         return [state.discarding[0]]
     if state.pending is not None and state.asked:
         return [state.asked[0]]
+    if state.sacrificing:
+        return [state.sacrificing]
+    if state.window is not None and state.window.waiting:
+        return list(state.window.waiting)
     return [state.current] if state.current else []
 
 
@@ -142,8 +166,17 @@ def check(state: SalineState, seat: str, command: SalineCommand) -> None:
         if command.card not in state.hands[seat]:
             raise violation("card_not_in_hand", f"{command.card!r} is not in your hand", R_NIGHT)
         return
+    if state.sacrificing:
+        if not isinstance(command, Sacrifice):
+            raise violation("sacrifice", "you cannot pay the gabelle: sacrifice 1 œillet of your choice first", R_FAQ)
+        if command.position not in state.salines[seat]:
+            raise violation("position", "name the position of one of your œillets", R_FAQ)
+        return
     if state.pending is not None:
         check_answer(state, seat, command)
+        return
+    if state.window is not None:
+        check_out_of_turn(state, seat, command)
         return
     match command:
         case PlayCard():
@@ -194,6 +227,28 @@ def day_action(state: SalineState) -> None:
         raise violation("one_action", "each player takes one action", R_DAY)
 
 
+def check_out_of_turn(state: SalineState, seat: str, command: SalineCommand) -> None:
+    """While another player's action or draw waits (its window): pass, or play a card bearing the
+    triangle ("may be played at any time") or the favour ("to be used at any moment")."""
+    if isinstance(command, Pass):
+        return
+    held = state.window.step
+    if not isinstance(command, PlayCard):
+        raise violation("out_of_turn", f"{state.window.holder}'s {held} waits: play a card bearing the triangle, "
+                        "or your favour, or pass", R_EVENT)
+    effects = playable(state, seat, command.card)
+    effect = next((e for e in effects if e.name == command.effect), None)
+    if effect is None:
+        raise violation("no_such_effect", f"{command.card} has no effect {command.effect!r}", R_EVENT)
+    if effect.effect in RESPONSES:
+        raise violation("nothing_to_answer", f"{effect.name} answers a card just played", R_FAQ)
+    if effect.phase != "any":
+        raise violation("triangle_only", f"out of your turn only cards bearing the triangle symbol (or your "
+                        f"favour) may be played: 'Cards bearing the triangle symbol may be played at any time'; "
+                        f"{effect.name} is a {effect.phase} card", R_EVENT)
+    check_choices(state, seat, effect, command)
+
+
 def check_answer(state: SalineState, seat: str, command: SalineCommand) -> None:
     """While a card waits for answers: pass, or answer with Souverain, Courtisane or Gabelou."""
     if isinstance(command, Pass):
@@ -232,6 +287,9 @@ def candidates(state: SalineState, seat: str) -> Iterator[SalineCommand]:
     if state.discarding:
         yield from (Discard(card=c) for c in sorted(set(state.hands[seat])))
         return
+    if state.sacrificing:
+        yield from (Sacrifice(position=p) for p in POSITIONS)
+        return
     cards = sorted(set(state.hands[seat])) + ([FAVOUR] if state.favours.get(seat) else [])
     opponents = [s for s in state.seats if s != seat]
     for card in cards:
@@ -250,7 +308,7 @@ def candidates(state: SalineState, seat: str) -> Iterator[SalineCommand]:
                                 yield PlayCard(card, effect.name, target, colour, space, position)
                     else:
                         yield PlayCard(card, effect.name, target, colour)
-    if state.pending is not None:
+    if state.pending is not None or state.window is not None:
         yield Pass()
         return
     if state.phase == "day":

@@ -10,7 +10,7 @@ from domain.rng import Rng
 from domain.rules.base import Step as BaseStep
 from domain.rules.saline import events as ev
 from domain.rules.saline.commands import (
-    Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, SalineCommand, Sell,
+    Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, Sacrifice, SalineCommand, Sell,
 )
 from domain.rules.saline.data import (
     COLOURS, DIE_KINDS, END_LIARDS, GABELLE_MAX, GABELLE_MIN, HAND_LIMIT, MAX_OEILLETS, MULON_MAX, RAIN_RESET,
@@ -18,9 +18,9 @@ from domain.rules.saline.data import (
 )
 from domain.rules.saline.evolve import RESERVE, evolve
 from domain.rules.saline.legality import (
-    DIFFERENT_COLOURS, SAME_COLOUR, check, effect_of, in_turn_order, reserve_liards,
+    DIFFERENT_COLOURS, SAME_COLOUR, check, effect_of, in_turn_order, reserve_liards, window_seats,
 )
-from domain.rules.saline.state import Play, SalineState
+from domain.rules.saline.state import Held, Play, SalineState
 
 
 def card_of(state: SalineState, card: str) -> ev.Card:
@@ -133,25 +133,86 @@ def decide(state: SalineState, seat: str, command: SalineCommand, rng: Rng) -> l
         case Pass():
             step.emit(ev.ResponsePassed(seat=seat))
         case Buy(space=space, position=position):
-            step.emit(ev.ActionTaken(seat=seat, action="buy"))
-            buy(step, seat, space, position)
+            announce(step, Held(seat, "buy", space=space, position=position))
         case Harvest(colour=colour):
-            step.emit(ev.ActionTaken(seat=seat, action="harvest"))
-            harvest(step, seat, colour)
+            announce(step, Held(seat, "harvest", colour=colour))
         case Sell(sacrifice=sacrifice):
-            step.emit(ev.ActionTaken(seat=seat, action="sell"))
-            sell(step, seat, sacrifice)
+            announce(step, Held(seat, "sell", sacrifice=sacrifice))
         case DoNothing():
-            step.emit(ev.ActionTaken(seat=seat, action="nothing"))
-            step.pay(RESERVE, seat, 1, "nothing")
+            announce(step, Held(seat, "nothing"))
         case EndTurn():
             step.emit(ev.TurnEnded(seat=seat, phase="day"))
         case Draw():
-            night_draw(step, seat, 1)
+            announce(step, Held(seat, "draw"))
         case Discard(card=card):
             step.emit(ev.EventCardDiscarded(seat=seat, card=card))
+        case Sacrifice(position=position):
+            sacrifice_oeillet(step, seat, position)
     settle(step)
     return step.events
+
+
+# -- actions, and the window before each (issue 26) ----------------------------------------------------
+def announce(step: Step, held: Held) -> None:
+    """A day action or the night draw: under saline 1.1.0 it waits while the other players may play
+    cards bearing the triangle or their favour ("at any time"; the Night's Nota bene: "even after
+    drawing your end-of-turn card"), then resolves when every one of them has passed; at once when
+    nobody may play (or in a 1.0.0 game)."""
+    seats = [] if step.state.legacy else window_seats(step.state, held.seat)
+    if not seats:
+        take(step, held)
+        return
+    step.emit(ev.ActionAnnounced(seat=held.seat, action=held.action, space=held.space, position=held.position,
+                                 colour=held.colour, sacrifice=held.sacrifice))
+    step.emit(ev.WindowOpened(seat=held.seat, action=held.action, seats=seats))
+
+
+def take(step: Step, held: Held) -> None:
+    """The action (or draw) resolves."""
+    seat = held.seat
+    if held.action == "draw":
+        night_draw(step, seat, 1)
+        return
+    step.emit(ev.ActionTaken(seat=seat, action=held.action))
+    match held.action:
+        case "buy":
+            buy(step, seat, held.space, held.position)
+        case "harvest":
+            harvest(step, seat, held.colour)
+        case "sell":
+            sell(step, seat, held.sacrifice)
+        case "nothing":
+            step.pay(RESERVE, seat, 1, "nothing")
+
+
+def possible(state: SalineState, held: Held) -> bool:
+    """Whether a held action can still be taken once the cards played before it have resolved (a
+    purchase the player can no longer pay for cannot)."""
+    match held.action:
+        case "buy":
+            return valid_buy(state, held.seat, held.space, held.position)
+        case "sell":
+            return state.mulons[held.seat] > 0
+        case "harvest":
+            return any(state.colour(o) == held.colour for o in state.salines[held.seat].values())
+    return True
+
+
+def out_of_turn(step: Step) -> None:
+    """The window before a held action: opened again (to whoever may play now) after a card played in
+    it has resolved; closed when nobody waits, the held action then resolving."""
+    s = step.state
+    if s.window is None or s.pending is not None:
+        return
+    if any(isinstance(e, ev.CardResolved) and not e.copy for e in step.events):
+        step.emit(ev.WindowOpened(seat=s.held.seat, action=s.held.action, seats=window_seats(s, s.held.seat)))
+    s = step.state
+    if s.window.closed:
+        held = s.held
+        can = possible(s, held)
+        step.emit(ev.WindowClosed(seat=held.seat, action=held.action, possible=can))
+        if can:
+            take(step, held)
 
 
 # -- set-up --------------------------------------------------------------------------------------------
@@ -271,8 +332,10 @@ def sell(step: Step, seat: str, sacrifice: str | None) -> None:
         return
     if step.state.liards[seat] >= step.state.gabelle:
         step.pay(seat, RESERVE, step.state.gabelle, "gabelle")
-    elif sacrifice is not None:
+    elif sacrifice is not None and sacrifice in step.state.salines[seat]:
         sacrifice_oeillet(step, seat, sacrifice)
+    elif not step.state.legacy and step.state.salines[seat]:  # the gabelle rose while the sale was announced
+        step.emit(ev.SacrificeOwed(seat=seat))
 
 
 def sacrifice_oeillet(step: Step, seat: str, position: str) -> None:
@@ -403,9 +466,10 @@ def settle(step: Step) -> None:
         return
     if s.pending is not None and not s.asked:
         close_window(step)
+    out_of_turn(step)
     claim_objectives(step)
     s = step.state
-    if s.pending is not None or s.discarding:
+    if s.pending is not None or s.discarding or s.window is not None or s.sacrificing:
         return
     if s.phase == "day":
         if s.current in {e.seat for e in step.events if isinstance(e, ev.TurnEnded) and e.phase == "day"}:

@@ -13,6 +13,7 @@ from typing import Literal
 import msgspec
 
 from domain.events import CardsShuffled, Outcome
+from domain.rules.base import Window
 from domain.rules.saline.data import Catalogue
 
 Phase = Literal["preparation", "placing", "day", "night", "over"]
@@ -28,6 +29,18 @@ class Play(msgspec.Struct, frozen=True):
     colour: str | None = None
     space: int | None = None
     position: str | None = None
+
+
+class Held(msgspec.Struct, frozen=True):
+    """A day action (or the night draw) announced and held while the others may play cards bearing
+    the triangle, or their favour, before it resolves (saline 1.1.0)."""
+
+    seat: str
+    action: str  # "buy", "harvest", "sell", "nothing" or "draw"
+    space: int | None = None
+    position: str | None = None
+    colour: str | None = None
+    sacrifice: str | None = None
 
 
 class SalineState(msgspec.Struct, frozen=True):
@@ -70,6 +83,10 @@ class SalineState(msgspec.Struct, frozen=True):
     discarding: tuple[str, ...] = ()
     shown: bool = False
     result: Outcome | None = None
+    legacy: bool = False  # a game recorded under saline 1.0.0: no out-of-turn windows, effects by name only
+    held: Held | None = None
+    window: Window | None = None
+    sacrificing: str | None = None  # a seller whose gabelle, raised in the window, cannot be paid
 
     def colour(self, oeillet: str) -> str:
         return self.cat.oeillets[oeillet]

@@ -70,11 +70,17 @@ def new_game(players: int, game_id: int = 1, options: dict[str, Any] | None = No
     return project_game(None, create_game(UUID(int=game_id), created, NOW))
 
 
-def act(game: Game, seat: str, command: dict[str, Any], rng=None) -> tuple[list, Game]:
-    """``seat`` sends ``command``; the typed events and the game after."""
+def act(game: Game, seat: str, command: dict[str, Any], rng=None, window: bool = False) -> tuple[list, Game]:
+    """``seat`` sends ``command``; the typed events and the game after. Unless ``window``, every
+    seat of an out-of-turn window the command opens then passes (a test of something else: the
+    events of the passes, and of the action resolving, are returned too); ``window``: it stays open."""
     rng = rng or Scripted(game)
     records = take_decision(game, seat, command, rng, NOW, None)
-    return [r.typed() for r in records], project_game(game, records)
+    events, game = [r.typed() for r in records], project_game(game, records)
+    while not window and game.state.window is not None and game.state.pending is None and game.state.window.waiting:
+        records = take_decision(game, game.state.window.waiting[0], {"type": "pass"}, Scripted(game), NOW, None)
+        events, game = events + [r.typed() for r in records], project_game(game, records)
+    return events, game
 
 
 def refused(game: Game, seat: str, command: dict[str, Any]) -> RuleViolation:

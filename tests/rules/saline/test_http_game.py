@@ -1,7 +1,9 @@
 """A whole 4-player Saline game over HTTP (real uvicorn, real SQLite file) by four clients, each
 holding only its own seat token: each reads the game with its token, sees its own hand and secret
 objective face up and the others' as counts / face down, asks for its own legal commands and posts
-one; the record is then verified."""
+one; the record is then verified. In an out-of-turn window several seats act at once: the one
+recorded first wins, the other's command (naming the version it expected) is refused 409 and it
+looks again (base.py, "Out-of-turn play")."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ SEATS = {"p1": "Anne", "p2": "Yves", "p3": "Soizic", "p4": "Loïc"}
 
 
 def client_loop(url: str, game_id: str, seat: str, token: str, rng: random.Random, done: threading.Event,
-                errors: list, seen: dict) -> None:
+                errors: list, seen: dict, stale: dict) -> None:
     headers = {"Authorization": f"Bearer {token}"}
     with httpx.Client(base_url=url, timeout=30, headers=headers) as http:
         while not done.is_set():
@@ -53,6 +55,9 @@ def client_loop(url: str, game_id: str, seat: str, token: str, rng: random.Rando
                 return
             response = http.post(f"/games/{game_id}/commands", json={
                 "seat": seat, "command": choose(listed["commands"], rng), "expected_version": listed["version"]})
+            if response.status_code == 409 and response.json()["code"] == "stale_version":
+                stale[seat] = stale.get(seat, 0) + 1  # another seat of the same window acted first: look again
+                continue
             if response.status_code != 201:
                 errors.append(f"{seat} posted a listed command and got {response.status_code}: {response.text}")
                 done.set()
@@ -72,9 +77,9 @@ def test_whole_four_player_game_over_http_each_client_with_its_own_token(live_se
                        json={"seat": "p1", "command": {"type": "prepare"}, "expected_version": game["version"]})
     assert posted.status_code == 201, posted.text
 
-    done, errors, seen = threading.Event(), [], {}
+    done, errors, seen, stale = threading.Event(), [], {}, {}
     clients = [threading.Thread(target=client_loop, args=(live_server.url, game["id"], seat, tokens[seat],
-                                                          random.Random(f"saline-{seat}"), done, errors, seen))
+                                                          random.Random(f"saline-{seat}"), done, errors, seen, stale))
                for seat in SEATS]
     for c in clients:
         c.start()

@@ -219,8 +219,10 @@ def test_day_turn_order_then_night():
         _, game = act(game, seat, {"type": "nothing"})
         _, game = act(game, seat, {"type": "end"})
     assert game.state.phase == "night" and game.state.current == "p2"
-    events, game = act(game, "p2", {"type": "draw"})
-    assert types(events)[1:4] == ["EventCardsDrawn", "DrawnEventCards", "TurnEnded"]
+    events, game = act(game, "p2", {"type": "draw"})  # announced, the others pass (test_windows.py), then drawn
+    assert types(events)[1:3] == ["ActionAnnounced", "WindowOpened"]
+    drawn = types(events).index("WindowClosed")
+    assert types(events)[drawn + 1:drawn + 4] == ["EventCardsDrawn", "DrawnEventCards", "TurnEnded"]
     assert [e for e in events if isinstance(e, HandLimitDiscard)]
     assert SALINE.to_act(game.state) == ["p2"] and len(game.state.hands["p2"]) == 3
     assert [c["type"] for c in legal(game, "p2")] == ["discard"] * 3
