@@ -25,7 +25,11 @@ def label(state: SalineState, seat: str, command: dict[str, Any], players: Mappi
         case "play":
             return _play(state, command, players)
         case "pass":
+            if state.pending is None and state.window is not None:
+                return f"Play nothing before {_held(state, players)}"
             return "Let the card just played be"
+        case "sacrifice":
+            return f"Sacrifice your œillet {_place(command.get('position'))} (the gabelle cannot be paid)"
         case "buy":
             space = command.get("space")
             return f"Buy {_market(state, space)}, {_place(command.get('position'))}"
@@ -61,14 +65,30 @@ def prompt(state: SalineState, seat: str, players: Mapping[str, str]) -> str | N
         p = state.pending
         return (f"{players.get(p.seat) or p.seat} played {p.effect}: does {who} answer with a card, "
                 f"or let it be?")
+    if state.sacrificing:
+        return f"{who} cannot pay the gabelle after the sale: which œillet is sacrificed?"
+    if state.window is not None:
+        return (f"Before {_held(state, players)}: does {who} play a card bearing the triangle, or the favour, "
+                f"or pass?")
     if state.phase == "day":
         return f"Day {state.day}: what does {who} do (one action, cards before or after)?"
     return f"Night: does {who} play a card before drawing the night's event card?"
 
 
+ACTIONS = {"buy": "buys an œillet", "harvest": "harvests", "sell": "sells", "nothing": "does nothing",
+           "draw": "draws the night's card"}
+
+
+def _held(state: SalineState, players: Mapping[str, str]) -> str:
+    """"Anne sells": the action a window holds, in words."""
+    w = state.window
+    return f"{players.get(w.holder) or w.holder} {ACTIONS.get(w.step, w.step)}"
+
+
 def _play(state: SalineState, command: dict[str, Any], players: Mapping[str, str]) -> str:
     card = command.get("card")
-    effect = state.cat.effects.get(str(command.get("effect")))
+    effect = next((e for e in state.cat.events.get(str(card), ()) if e.name == command.get("effect")),
+                  state.cat.effects.get(str(command.get("effect"))))
     line = f"Play {_card(state, card)} for {command.get('effect')}"
     if command.get("target"):
         line += f" against {players.get(command['target']) or command['target']}"

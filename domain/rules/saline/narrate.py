@@ -68,7 +68,9 @@ def describe_command(command: dict[str, Any], names: Names) -> str:
         case "discard":
             return "discards down to 2 cards"
         case "pass":
-            return "lets the card be"
+            return "passes"
+        case "sacrifice":
+            return f"sacrifices the œillet at {command.get('position')}"
     return str(kind)
 
 
@@ -135,7 +137,17 @@ def describe_event(event_type: str, d: dict[str, Any], names: Names) -> str | No
             card = "favour card" if d["card"] == "favour" else f"card {d['card']}"
             return f"{who} plays {d['effect']}{target} ({card})"
         case "ResponsePassed":
-            return f"{who} lets the card be"
+            return f"{who} passes"
+        case "ActionAnnounced":
+            return f"{who} announces: {d['action']}" + (f" (space {d['space']})" if d.get("space") else "") + \
+                (f" ({d['colour']})" if d.get("colour") else "")
+        case "WindowOpened":
+            who_may = and_list(seat_name(names, s) for s in d["seats"]) or "nobody"
+            return f"before {who}'s {d['action']}, {who_may} may play a card bearing the triangle or a favour"
+        case "WindowClosed":
+            return f"{who}'s {d['action']} " + ("resolves" if d.get("possible", True) else "is no longer possible")
+        case "SacrificeOwed":
+            return f"{who} cannot pay the gabelle after the sale and must sacrifice an œillet"
         case "CardResolved":
             if d.get("cancelled"):
                 return f"{who}'s {d['effect']} is cancelled: no effect, no cost"

@@ -101,6 +101,16 @@ class ReserveView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     liards_total: int
 
 
+class WindowView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``seat``'s ``action`` waits while ``waiting`` (of ``seats``) may play a card bearing the triangle
+    or their favour, or pass (saline 1.1.0)."""
+
+    seat: str
+    action: str
+    seats: list[str]
+    waiting: list[str]
+
+
 class View(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The game from one chair: its own hand and secret objective, the rest as counts."""
 
@@ -116,6 +126,8 @@ class View(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     objectives: list[ObjectiveView]
     players: dict[str, PlayerView]
     pending: PendingView | None
+    window: WindowView | None
+    sacrificing: str | None
     discarding: list[str]
     decks: DecksView
     reserve: ReserveView
