@@ -7,7 +7,7 @@ reconstruction, replaceable by the owner's printed data: option ``cards``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -27,14 +27,17 @@ from domain.rules.words import NO_NAMES, Names
 
 
 class SalineOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """``cards``: the printed components, supplied by their owner in the shape of ``cards.json``."""
+    """``cards``: the printed components, supplied by their owner in the shape of ``cards.json``;
+    ``collections``: "both" (every œillet counts in both kinds of collection, the default) or "one"
+    (each counts in one only; RULES_NOTES.md, "Scoring")."""
 
     cards: Any = None
+    collections: Literal["both", "one"] = "both"
 
 
 def opening(seats: tuple[str, ...], options: SalineOptions, legacy: bool = False) -> SalineState:
     cat = CATALOGUE if options.cards is None else catalogue(validate(options.cards))
-    state = SalineState(seats=seats, cat=cat, legacy=legacy)
+    state = SalineState(seats=seats, cat=cat, legacy=legacy, collections=options.collections)
     given = set(rules.greens(state).values())
     return msgspec.structs.replace(
         state,

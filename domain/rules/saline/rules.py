@@ -5,6 +5,8 @@ claimed as soon as met, the end of the game and the scoring. Every decision goes
 
 from __future__ import annotations
 
+import itertools
+
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import Step as BaseStep
@@ -525,17 +527,28 @@ def end_of_day(step: Step) -> None:
     morning(step, in_turn_order(s, s.first)[1], s.day + 1)
 
 
-def collections(colours: list[str]) -> tuple[int, int]:
+def collections(colours: list[str], reading: str = "both") -> tuple[int, int]:
     """Points of the same-colour collections (1, 2, 4, 8; a fifth card of a colour starts a new one)
-    and of the different-colour collections (0, 3, 7, 12)."""
+    and of the different-colour collections (0, 3, 7, 12). ``reading`` "both": every œillet counts in
+    both kinds (RULES_NOTES.md, "Scoring"); "one": each œillet counts in one collection only, split
+    between the two kinds as scores best for its player (option ``collections``)."""
     counts = [colours.count(c) for c in COLOURS]
-    same = sum(8 * (n // 4) + SAME_COLOUR[n % 4] for n in counts)
-    different = sum(DIFFERENT_COLOURS[sum(1 for n in counts if n >= k)] for k in range(1, max(counts, default=0) + 1))
-    return same, different
+    if reading == "one":
+        return max(((_same(split), _different([n - k for n, k in zip(counts, split)]))
+                    for split in itertools.product(*(range(n + 1) for n in counts))), key=sum)
+    return _same(counts), _different(counts)
+
+
+def _same(counts: list[int] | tuple[int, ...]) -> int:
+    return sum(8 * (n // 4) + SAME_COLOUR[n % 4] for n in counts)
+
+
+def _different(counts: list[int] | tuple[int, ...]) -> int:
+    return sum(DIFFERENT_COLOURS[sum(1 for n in counts if n >= k)] for k in range(1, max(counts, default=0) + 1))
 
 
 def score(state: SalineState, seat: str) -> dict[str, int]:
-    same, different = collections([state.colour(o) for o in state.salines[seat].values()])
+    same, different = collections([state.colour(o) for o in state.salines[seat].values()], state.collections)
     out = {"same_colour": same, "different_colours": different, "liards": state.liards[seat],
            "objectives": 2 * len(state.claimed.get(seat, ())), "favour": 3 if state.favours.get(seat) else 0}
     out["total"] = sum(out.values())

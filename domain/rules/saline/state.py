@@ -83,6 +83,7 @@ class SalineState(msgspec.Struct, frozen=True):
     discarding: tuple[str, ...] = ()
     shown: bool = False
     result: Outcome | None = None
+    collections: Literal["both", "one"] = "both"  # option: does an œillet count in both kinds of collection?
     legacy: bool = False  # a game recorded under saline 1.0.0: no out-of-turn windows, effects by name only
     held: Held | None = None
     window: Window | None = None

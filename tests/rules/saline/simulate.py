@@ -39,10 +39,11 @@ def check_settled(state: SalineState) -> None:
         assert len(hand) - state.discarding.count(seat) <= HAND_LIMIT, state.hands
 
 
-def play_random(players: int, n: int, thorough: bool = False) -> tuple[Game, list, bytes]:
+def play_random(players: int, n: int, thorough: bool = False, options: dict | None = None
+                ) -> tuple[Game, list, bytes]:
     """One seeded random-legal game; returns (game, records, seed)."""
     r = random.Random(f"saline-{players}-{n}")
-    game: Game = new_game(players, game_id=n + 1)
+    game: Game = new_game(players, game_id=n + 1, options=options)
     seed = bytes([n % 256, players]) * 16
     orders: dict = {}
     records = []
