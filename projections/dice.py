@@ -16,7 +16,7 @@ from domain.game import Recorded
 from domain.rules.registry import RULE_SYSTEMS
 from projections.sql import Session, TrackedProjection
 
-NAME = "dice/2"  # 2: a fork's copies of its parent's rolls are not counted again
+NAME = "dice/3"  # 2: a fork's copies of its parent's rolls are not counted again; 3: a game's own dice faces
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS herald_dice (
@@ -76,7 +76,8 @@ class DiceStats(TrackedProjection):
         game = str(event.originator_id)
         if event.type == "GameCreated":
             rules = RULE_SYSTEMS.get(d["rules"])
-            kinds = {k: list(v.faces) for k, v in (rules.die_kinds if rules else STANDARD_DICE).items()}
+            own = rules.game_die_kinds(d.get("options")) if rules else STANDARD_DICE
+            kinds = {k: list(v.faces) for k, v in own.items()}
             kinds.update((d.get("options") or {}).get("dice") or {})
             fork = d.get("fork") or {}
             session.execute(
@@ -165,7 +166,12 @@ def _stats(rows: list[dict[str, Any]]) -> list[FaceStats]:
         observed = [entry["counts"].get(label, 0) for label in distinct]
         expected = [rolls * weight[label] for label in distinct]
         chi, p = (None, None)
-        if rolls and len(distinct) > 1:
+        strays = {f: n for f, n in entry["counts"].items() if f not in weight}
+        if strays:  # faces no die of this kind has: counted, never tested against the die
+            distinct += sorted(strays)
+            observed += [strays[f] for f in sorted(strays)]
+            expected += [0.0] * len(strays)
+        elif rolls and len(distinct) > 1:
             result = chisquare(observed, expected)
             chi, p = float(result.statistic), float(result.pvalue)
         out.append(FaceStats(

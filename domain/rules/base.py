@@ -309,6 +309,11 @@ class RuleSystem(Generic[State, Command]):
                 f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
             ) from None
 
+    def game_die_kinds(self, options: dict[str, Any] | None) -> dict[str, DieKind]:
+        """The dice a game created with ``options`` rolls: ``die_kinds`` by default; a rule system
+        whose owner data gives dice of its own (their faces) says so here."""
+        return self.die_kinds
+
     def owner_data_schema(self) -> dict[str, Any] | None:
         """The JSON Schema of the owner's data file (None when the rule system takes none)."""
         return None

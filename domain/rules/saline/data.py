@@ -73,12 +73,25 @@ class Objective(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cells: dict[str, str]  # position around the mulon -> colour (or "any")
 
 
+class Favour(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A favour card with its own printed effect (or a choice of effects, like an event card's two),
+    "to be used at any moment" (B 2)): each effect's phase is "any"."""
+
+    name: str
+    effects: tuple[Effect, ...]
+
+
 class SalineData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"header": "_header"}):
+    """The components. ``weather_faces``: the 6 faces of the two météo dice when they are alike, or
+    two lists of 6, one for each die; a game given these cards rolls them, the game's own faces
+    (``GET /games/{id}/dice``), not the reconstruction's die kinds listed beside. ``favours``: 4 cards, each a name (a joker: any effect of any
+    event card, the reconstruction's reading) or a :class:`Favour` with its own printed effect."""
+
     oeillets: dict[str, Oeillet]
     market_prices: tuple[int, ...]
     public_objectives: dict[str, int]
-    weather_faces: tuple[str, ...]
-    favours: tuple[str, ...]
+    weather_faces: tuple[str | tuple[str, ...], ...]
+    favours: tuple[str | Favour, ...]
     objectives: tuple[Objective, ...]
     events: tuple[EventCard, ...]
     header: str = ""
@@ -110,13 +123,21 @@ def problems(raw: Any) -> list[str]:
     if sorted(data.public_objectives) != ["2", "3", "4"] or any(
             not 0 <= n <= 18 - int(k) for k, n in data.public_objectives.items()):
         out.append("public_objectives: a number for 2, 3 and 4 players, leaving one secret each")
-    if len(data.weather_faces) != 6:
-        out.append("a weather die has 6 faces")
-    for face in data.weather_faces:
+    dice = weather_dice(data)
+    if len(dice) != 2 or any(len(faces) != 6 for faces in dice):
+        out.append("2 météo dice of 6 faces each: 6 faces (both dice alike) or two lists of 6")
+    for face in (f for faces in dice for f in faces):
         if weather_face(face)[0] not in ("sun", "wind", "rain"):
             out.append(f"weather face {face!r}: sun, wind or rain, optionally +1 or -1")
     if len(data.favours) != 4:
         out.append("4 favour cards")
+    for favour in data.favours:
+        if isinstance(favour, Favour):
+            if not favour.effects:
+                out.append(f"favour {favour.name!r}: its printed effect (one or more)")
+            out += [f"favour {favour.name!r}, {e.name}: a favour is 'to be used at any moment': phase 'any'"
+                    for e in favour.effects if e.phase != "any"]
+            out += effect_problems(favour.effects)
     if len(data.objectives) != 18:
         out.append(f"18 objectives, not {len(data.objectives)}")
     for o in data.objectives:
@@ -125,14 +146,28 @@ def problems(raw: Any) -> list[str]:
     if sum(e.count for e in data.events) != 49:
         out.append(f"49 event cards, not {sum(e.count for e in data.events)}")
     for card in data.events:
-        for e in card.effects:
-            if e.effect not in EFFECTS:
-                out.append(f"{e.name}: unknown effect {e.effect!r}; known: {', '.join(EFFECTS)}")
-            if e.gabelle not in (-1, 0, 1) or e.cost < 0 or e.amount < 0:
-                out.append(f"{e.name}: gabelle -1, 0 or +1; cost and amount 0 or more")
-            if e.cost_to == "target" and not e.target:
-                out.append(f"{e.name}: a cost paid to the targeted opponent needs a target")
+        out += effect_problems(card.effects)
     return out
+
+
+def effect_problems(effects: tuple[Effect, ...]) -> list[str]:
+    out = []
+    for e in effects:
+        if e.effect not in EFFECTS:
+            out.append(f"{e.name}: unknown effect {e.effect!r}; known: {', '.join(EFFECTS)}")
+        if e.gabelle not in (-1, 0, 1) or e.cost < 0 or e.amount < 0:
+            out.append(f"{e.name}: gabelle -1, 0 or +1; cost and amount 0 or more")
+        if e.cost_to == "target" and not e.target:
+            out.append(f"{e.name}: a cost paid to the targeted opponent needs a target")
+    return out
+
+
+def weather_dice(data: SalineData) -> list[tuple[str, ...]]:
+    """The faces of each of the two météo dice."""
+    faces = data.weather_faces
+    if all(isinstance(f, str) for f in faces):
+        return [faces, faces]
+    return [f if isinstance(f, tuple) else (f,) for f in faces]
 
 
 def validate(raw: Any) -> SalineData:
@@ -152,12 +187,16 @@ class Catalogue(msgspec.Struct, frozen=True):
     oeillets: dict[str, str]  # id -> colour
     capacity: dict[str, int]  # colour -> capacity
     events: dict[str, tuple[Effect, Effect]]
-    effects: dict[str, Effect]  # every effect by name (what a favour may play)
+    effects: dict[str, Effect]  # every effect by name (what a favour read as a joker may play)
     objectives: dict[str, Objective]
     prices: tuple[int, ...]
     public_objectives: dict[str, int]
-    weather: DieKind
-    favours: tuple[str, ...]
+    weather: tuple[DieKind, ...]  # one kind rolled twice (the dice alike), or one kind each
+    favours: tuple[str, ...]  # the favour cards' names
+    favour_effects: dict[str, tuple[Effect, ...]] = {}  # favour name -> its own printed effects (else a joker)
+
+    def die_kinds(self) -> dict[str, DieKind]:
+        return {d.id: d for d in self.weather}
 
 
 def catalogue(data: SalineData) -> Catalogue:
@@ -171,9 +210,19 @@ def catalogue(data: SalineData) -> Catalogue:
         objectives={f"J{i:02d}": o for i, o in enumerate(data.objectives, 1)},
         prices=data.market_prices,
         public_objectives=data.public_objectives,
-        weather=DieKind("saline-weather", data.weather_faces, "Saline météo die"),
-        favours=data.favours,
+        weather=weather_kinds(weather_dice(data)),
+        favours=tuple(f.name if isinstance(f, Favour) else f for f in data.favours),
+        favour_effects={f.name: f.effects for f in data.favours if isinstance(f, Favour)},
     )
+
+
+def weather_kinds(dice: list[tuple[str, ...]]) -> tuple[DieKind, ...]:
+    """The météo dice as kinds of die: ``saline-weather`` when both are alike (rolled together),
+    ``saline-weather-1`` and ``saline-weather-2`` when each has its own faces."""
+    if dice[0] == dice[1]:
+        return (DieKind("saline-weather", dice[0], "Saline météo die (both alike; the game's own faces)"),)
+    return tuple(DieKind(f"saline-weather-{i}", faces, f"Saline météo die {i} (the game's own faces)")
+                 for i, faces in enumerate(dice, 1))
 
 
 CATALOGUE = catalogue(DATA)
@@ -183,7 +232,5 @@ def _first_player_die(players: int) -> DieKind:
     return DieKind(f"saline-first-player-{players}", SEATS[:players], f"the first player among {players}")
 
 
-DIE_KINDS: dict[str, DieKind] = {
-    CATALOGUE.weather.id: CATALOGUE.weather,
-    **{d.id: d for d in (_first_player_die(n) for n in (2, 3, 4))},
-}
+FIRST_PLAYER_DICE = {d.id: d for d in (_first_player_die(n) for n in (2, 3, 4))}
+DIE_KINDS: dict[str, DieKind] = {**CATALOGUE.die_kinds(), **FIRST_PLAYER_DICE}

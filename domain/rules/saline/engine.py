@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain.dice import DieKind
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window
@@ -18,7 +19,7 @@ from domain.rules.saline import legality, narrate, rules
 from domain.rules.saline import view as board
 from domain.rules.saline.commands import Discard, SalineCommand
 from domain.rules.saline.data import (
-    CATALOGUE, DATA_FILE, DIE_KINDS, PACKAGE, SCHEMA, SEATS, SYSTEM, catalogue, problems, validate,
+    CATALOGUE, DATA_FILE, DIE_KINDS, FIRST_PLAYER_DICE, PACKAGE, SCHEMA, SEATS, SYSTEM, catalogue, problems, validate,
 )
 from domain.rules.saline.evolve import evolve
 from domain.rules.saline.events import DrawnEventCards, EventCardDiscarded, SecretObjectiveDealt
@@ -68,6 +69,13 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     command_type = SalineCommand
     package_dir = PACKAGE
     owner_data_option = "cards"  # the owner's printed components; their hash is the game's data_hash
+
+    def game_die_kinds(self, options: dict[str, Any] | None) -> dict[str, DieKind]:
+        """The météo dice printed in the owner's cards (option ``cards``) when given."""
+        cards = (options or {}).get("cards")
+        if cards is None:
+            return self.die_kinds
+        return {**catalogue(validate(cards)).die_kinds(), **FIRST_PLAYER_DICE}
 
     def owner_data_schema(self) -> dict[str, Any]:
         return SCHEMA

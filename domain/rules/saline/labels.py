@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.rules.base import default_label, plural
-from domain.rules.saline.legality import to_act
+from domain.rules.saline.legality import favour_effects_named, to_act
 from domain.rules.saline.state import SalineState
 
 PLACES = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east", "S": "south", "SW": "south-west",
@@ -87,8 +87,8 @@ def _held(state: SalineState, players: Mapping[str, str]) -> str:
 
 def _play(state: SalineState, command: dict[str, Any], players: Mapping[str, str]) -> str:
     card = command.get("card")
-    effect = next((e for e in state.cat.events.get(str(card), ()) if e.name == command.get("effect")),
-                  state.cat.effects.get(str(command.get("effect"))))
+    own = state.cat.events.get(str(card), ()) if card != "favour" else favour_effects_named(state, command.get("effect"))
+    effect = next((e for e in own if e.name == command.get("effect")), state.cat.effects.get(str(command.get("effect"))))
     line = f"Play {_card(state, card)} for {command.get('effect')}"
     if command.get("target"):
         line += f" against {players.get(command['target']) or command['target']}"

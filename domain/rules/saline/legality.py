@@ -46,10 +46,22 @@ def reserve_liards(state: SalineState) -> int:
 def effect_of(state: SalineState, play: Play) -> Effect:
     """The effect ``play`` names, as printed on the card played (two cards may share an effect's
     name with different numbers: each resolves with its own); a favour's from every effect."""
-    for effect in () if state.legacy else state.cat.events.get(play.card, ()):
+    own = state.cat.events.get(play.card, ()) if play.card != FAVOUR else favour_effects_named(state, play.effect)
+    for effect in () if state.legacy else own:
         if effect.name == play.effect:
             return effect
     return state.cat.effects[play.effect]
+
+
+def favour_effects(state: SalineState, seat: str) -> list[Effect]:
+    """What ``seat``'s favour may play: its own printed effects, or (a joker) every effect."""
+    own = state.cat.favour_effects.get(state.favours.get(seat) or "")
+    return list(own) if own is not None else list(state.cat.effects.values())
+
+
+def favour_effects_named(state: SalineState, name: str) -> tuple[Effect, ...]:
+    """The favours' own printed effects called ``name`` (a favour once played is no longer held)."""
+    return tuple(e for effects in state.cat.favour_effects.values() for e in effects if e.name == name)
 
 
 def could_play(state: SalineState, seat: str) -> bool:
@@ -91,7 +103,7 @@ def playable(state: SalineState, seat: str, card: str) -> list[Effect]:
     if card == FAVOUR:
         if state.favours.get(seat) is None:
             raise violation("favour_used", "your favour card can be used only once during the game", R_FAVOUR)
-        return list(state.cat.effects.values())
+        return favour_effects(state, seat)
     if card not in state.hands.get(seat, ()):
         raise violation("card_not_in_hand", f"{card!r} is not in your hand", R_EVENT)
     if card in state.fresh.get(seat, ()):
@@ -293,7 +305,7 @@ def candidates(state: SalineState, seat: str) -> Iterator[SalineCommand]:
     cards = sorted(set(state.hands[seat])) + ([FAVOUR] if state.favours.get(seat) else [])
     opponents = [s for s in state.seats if s != seat]
     for card in cards:
-        effects = list(state.cat.effects.values()) if card == FAVOUR else list(state.cat.events[card])
+        effects = favour_effects(state, seat) if card == FAVOUR else list(state.cat.events[card])
         for effect in effects:
             if state.pending is not None and effect.effect == "copy":
                 shape = effect_of(state, state.pending)

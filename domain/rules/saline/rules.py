@@ -272,9 +272,12 @@ def morning(step: Step, first: str, day: int) -> None:
     step.emit(ev.DayBegan(day=day, first=first))
     market(step)
     while True:
-        rolled = step.rng.roll(step.state.cat.weather, 2, purpose="the météo dice", seat=first)
-        step.emit(rolled)
-        faces = [str(f) for f in rolled.faces]
+        faces = []
+        dice = step.state.cat.weather
+        for die in dice:  # one roll of both dice when alike, else one roll of each
+            rolled = step.rng.roll(die, 2 // len(dice), purpose="the météo dice", seat=first)
+            step.emit(rolled)
+            faces += [str(f) for f in rolled.faces]
         read = [weather_face(f) for f in faces]
         for face, (_, move) in zip(faces, read):
             step.gabelle(move, face)

@@ -62,3 +62,31 @@ def test_a_refused_command_is_a_problem_naming_the_rule_and_records_nothing(clie
     assert posted.headers["content-type"].startswith("application/problem+json")
     assert problem["code"] == "saline.set_up_first" and "Setup" in json.dumps(problem)
     assert client.get(f"/games/{made['id']}").json()["version"] == made["version"]
+
+
+def test_owner_meteo_faces_in_the_dice_statistics(client):
+    """The owner's météo dice (option ``cards``: here two dice, each with its own faces) are the dice
+    the game rolls: ``GET /games/{id}/dice`` and ``/players/{name}/dice`` count them against the
+    game's own faces (never the reconstruction's), and ``/rules/saline`` says the faces are the game's."""
+    cards = json.loads((PACKAGE / "cards.json").read_text())
+    die1, die2 = ["wind"] * 3 + ["sun"] * 3, ["sun+1", "sun+1", "wind+1", "wind+1", "sun", "wind"]
+    cards["weather_faces"] = [die1, die2]
+    made = client.post("/games", json={"rules": "saline", "seats": SEATS, "options": {"cards": cards}}).json()
+    auth = lambda seat: {"Authorization": f"Bearer {made['seat_tokens'][seat]}"}  # noqa: E731
+    assert client.post(f"/games/{made['id']}/commands", headers=auth("p1"),
+                       json={"seat": "p1", "command": {"type": "prepare"}}).status_code == 201
+    while (summary := client.get(f"/games/{made['id']}").json())["view"]["phase"] == "placing":
+        seat = summary["to_act"][0]
+        assert client.post(f"/games/{made['id']}/commands", headers=auth(seat),
+                           json={"seat": seat, "command": {"type": "place", "position": "N"}}).status_code == 201
+    dice = client.get(f"/games/{made['id']}/dice")
+    assert dice.status_code == 200, dice.text
+    kinds = {k["kind"]: k for k in dice.json()["kinds"]}
+    assert kinds["saline-weather-1"]["faces"] == die1 and kinds["saline-weather-2"]["faces"] == die2
+    assert kinds["saline-weather-1"]["rolls"] >= 1 and set(kinds["saline-weather-2"]["counts"]) <= set(die2)
+    roller = SEATS[summary["view"]["first"]]["player"]  # the first player rolls the météo dice
+    player = client.get(f"/players/{roller}/dice")
+    assert player.status_code == 200, player.text
+    assert {k["kind"] for k in player.json()["kinds"]} >= {"saline-weather-1", "saline-weather-2"}
+    rules = client.get("/rules/saline").json()
+    assert "game's own faces" in json.dumps(rules, ensure_ascii=False)

@@ -269,3 +269,63 @@ def test_faq_no_cards_after_the_night_draw_or_retour_du_pardon():
     _, game = play(game, "p2", "E16", "Larcin", target="p1")
     assert refused(game, "p1", {"type": "play", "card": "E45", "effect": "Souverain"}).code == "saline.drawn_tonight"
     assert {c.get("card") for c in legal(game, "p1") if c["type"] == "play"} == {"favour"}
+
+
+def owner_cards(**changes):
+    """The data file as an owner might pass it, with ``changes`` made."""
+    import json
+
+    from domain.rules.saline.data import PACKAGE
+    cards = json.loads((PACKAGE / "cards.json").read_text())
+    cards.update(changes)
+    return cards
+
+
+def test_owner_cards_sharing_an_effect_name_resolve_with_their_own_numbers():
+    """B) 1) Anatomy of an event card: each card prints its own "E: Effect of the card". An owner's
+    data giving the title Sel menu +2 to one card and +3 to another: each played resolves with its own
+    (E01, dealt to p1 from the printed order, gives 2)."""
+    cards = owner_cards()
+    last = cards["events"][-1]["effects"][0]
+    last.update(name="Sel menu", amount=3)  # Grenier à sel printed as a second "Sel menu", +3
+    game = started(2, options={"cards": cards})
+    assert game.state.hands["p1"] == ("E01", "E02") and game.state.mulons["p1"] == 3
+    _, game = play(game, "p1", "E01", "Sel menu")
+    _, game = answered(game, {})
+    assert game.state.mulons["p1"] == 3 + 2
+
+
+def test_a_favour_with_its_own_printed_effect():
+    """B) 2) Play a Favour: the transcription says each favour card prints its own effect; the owner's
+    data gives it ({"name", "effects"}), "to be used at any moment" (phase "any"). Faveur du Seigneur
+    printed as "+4 liards": p1 plays it, and nothing else, with its favour."""
+    own = {"name": "Gain", "phase": "any", "gabelle": 0, "cost": 0, "cost_to": "reserve", "target": False,
+           "effect": "gain_liards", "amount": 4}
+    cards = owner_cards(favours=[{"name": "Faveur du Seigneur", "effects": [{**own, "name": "Faveur du Seigneur"}]},
+                                 "Faveur de la Reine", "Faveur de l'Évêque", "Faveur du Prévôt"])
+    game = started(2, options={"cards": cards})
+    favour = [c for c in legal(game, "p1") if c["type"] == "play" and c["card"] == "favour"]
+    assert [c["effect"] for c in favour] == ["Faveur du Seigneur"]
+    assert refused(game, "p1", {"type": "play", "card": "favour", "effect": "Sel menu"}).code == "saline.no_such_effect"
+    assert len([c for c in legal(game, "p2") if c.get("card") == "favour"]) == 0  # not p2's turn
+    _, game = play(game, "p1", "favour", "Faveur du Seigneur")
+    _, game = answered(game, {})
+    assert game.state.liards["p1"] == 3 + 4 and game.state.favours["p1"] is None
+    bad = owner_cards(favours=[{"name": "F", "effects": [{**own, "phase": "day"}]}, "b", "c", "d"])
+    assert any("to be used at any moment" in p for p in SALINE.check_owner_data(bad))
+    empty = owner_cards(favours=[{"name": "F", "effects": []}, "b", "c", "d"])
+    assert any("its printed effect" in p for p in SALINE.check_owner_data(empty))
+
+
+def test_two_different_meteo_dice():
+    """A) 1) Morning: "the first player rolls the 2 météo dice"; the owner's data may print each die
+    with its own faces (two lists of 6): each is its own kind of die, rolled once."""
+    die1 = ["sun", "sun", "sun", "wind", "wind", "rain"]
+    die2 = ["sun+1", "wind-1", "rain", "rain-1", "sun", "wind"]
+    cards = owner_cards(weather_faces=[die1, die2])
+    assert SALINE.check_owner_data(cards) == []
+    kinds = SALINE.game_die_kinds({"cards": cards})
+    assert list(kinds["saline-weather-1"].faces) == die1 and list(kinds["saline-weather-2"].faces) == die2
+    game = started(2, weather=["wind", "sun+1"], options={"cards": cards})
+    assert game.state.gabelle == 2 and game.state.salt[game.state.salines["p1"]["N"]] == 2  # wind + sun: double
+    assert SALINE.check_owner_data(owner_cards(weather_faces=[die1, die2[:5]]))
