@@ -49,9 +49,17 @@ class Oeillet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     capacity: int
 
 
+class Also(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A further effect a printed text lists after the first (one of the known kinds, its number)."""
+
+    effect: str
+    amount: int = 0
+
+
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One of an event card's two effects: its phase (B), gabelle modification (C), cost (D,
-    paid to the reserve or to the targeted opponent) and effect (E)."""
+    paid to the reserve or to the targeted opponent) and effect (E); ``text``: the printed words,
+    when given; ``also``: the further effects a printed text says, resolved after it in order."""
 
     name: str
     phase: Literal["day", "night", "any"]
@@ -61,6 +69,16 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     target: bool
     effect: str
     amount: int
+    text: str = ""
+    also: tuple[Also, ...] = ()
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return (self.effect, *(a.effect for a in self.also))
+
+    def needs(self) -> set[str]:
+        """The choices a play of it names: those of each of its kinds, and a target if it has one."""
+        return {n for kind in self.kinds for n in EFFECTS.get(kind, ())} | ({"target"} if self.target else set())
 
 
 class EventCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -153,9 +171,14 @@ def problems(raw: Any) -> list[str]:
 def effect_problems(effects: tuple[Effect, ...]) -> list[str]:
     out = []
     for e in effects:
-        if e.effect not in EFFECTS:
-            out.append(f"{e.name}: unknown effect {e.effect!r}; known: {', '.join(EFFECTS)}")
-        if e.gabelle not in (-1, 0, 1) or e.cost < 0 or e.amount < 0:
+        for kind in e.kinds:
+            if kind not in EFFECTS:
+                out.append(f"{e.name}: unknown effect {kind!r}; known: {', '.join(EFFECTS)}")
+        if set(e.kinds[1:]) & (set(RESPONSES) | {"draw", "smuggle"}):
+            out.append(f"{e.name}: an answer, a draw or a sale is an effect of its own, not a further one (also)")
+        if "target" in e.needs() and not e.target:
+            out.append(f"{e.name}: its effects need a targeted opponent (target true)")
+        if e.gabelle not in (-1, 0, 1) or e.cost < 0 or e.amount < 0 or any(a.amount < 0 for a in e.also):
             out.append(f"{e.name}: gabelle -1, 0 or +1; cost and amount 0 or more")
         if e.cost_to == "target" and not e.target:
             out.append(f"{e.name}: a cost paid to the targeted opponent needs a target")

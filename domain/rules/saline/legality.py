@@ -11,7 +11,7 @@ from domain.rules.saline.commands import (
     Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, Sacrifice, SalineCommand, Sell,
 )
 from domain.rules.saline.data import (
-    CARDS_PER_TURN, COLOURS, EFFECTS, LIARDS, MAX_OEILLETS, POSITIONS, RESPONSES, SYSTEM, Effect,
+    CARDS_PER_TURN, COLOURS, LIARDS, MAX_OEILLETS, POSITIONS, RESPONSES, SYSTEM, Effect,
 )
 from domain.rules.saline.state import Play, SalineState
 
@@ -116,7 +116,7 @@ def playable(state: SalineState, seat: str, card: str) -> list[Effect]:
 
 def check_choices(state: SalineState, seat: str, effect: Effect, cmd: PlayCard, extra_cost: int = 0) -> None:
     """The choices of a play of ``effect`` by ``seat``: exactly the ones it takes, each possible."""
-    needs = set(EFFECTS[effect.effect]) | ({"target"} if effect.target else set())
+    needs = effect.needs()
     given = {k for k in ("target", "colour", "space", "position") if getattr(cmd, k) is not None}
     if given != needs:
         raise violation("choices", f"{effect.name} takes {', '.join(sorted(needs)) or 'no choices'}", R_EVENT)
@@ -311,8 +311,8 @@ def candidates(state: SalineState, seat: str) -> Iterator[SalineCommand]:
                 shape = effect_of(state, state.pending)
             else:
                 shape = effect
-            needs = EFFECTS[shape.effect]
-            for target in (opponents if shape.target else [None]):
+            needs = shape.needs()
+            for target in (opponents if "target" in needs else [None]):
                 for colour in (COLOURS if "colour" in needs else (None,)):
                     if "space" in needs:
                         for space in range(1, len(state.market) + 1):

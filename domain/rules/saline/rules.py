@@ -397,13 +397,20 @@ def cost_of(step: Step, play: Play, effect: Effect) -> None:
 
 
 def resolve(step: Step, play: Play, effect: Effect, gabelou: str | None = None) -> None:
-    """A: the gabelle die's modification; B: the card's cost; C: its effect."""
+    """A: the gabelle die's modification; B: the card's cost; C: its effect (and, for a printed text
+    that says more, each further effect it lists, in order: ``also``)."""
     step.gabelle(effect.gabelle, effect.name)
     cost_of(step, play, effect)
+    for kind, amount in ((effect.effect, effect.amount), *((a.effect, a.amount) for a in effect.also)):
+        apply_effect(step, play, kind, amount, gabelou)
+
+
+def apply_effect(step: Step, play: Play, kind: str, n: int, gabelou: str | None) -> None:
+    """C: one effect of kind ``kind`` with its number ``n``."""
     s = step.state
-    me, target, n = play.seat, play.target, effect.amount
+    me, target = play.seat, play.target
     opponents = [p for p in in_turn_order(s, me) if p != me]
-    match effect.effect:
+    match kind:
         case "gain_salt":
             step.move_salt(RESERVE, me, min(n, MULON_MAX - s.mulons[me]), "effect")
         case "gain_liards":
@@ -419,7 +426,7 @@ def resolve(step: Step, play: Play, effect: Effect, gabelou: str | None = None) 
             harvest(step, me, play.colour)
         case "dry_colour" | "dry_all":
             for o in sorted(s.salines[target].values()):
-                if effect.effect == "dry_all" or s.colour(o) == play.colour:
+                if kind == "dry_all" or s.colour(o) == play.colour:
                     step.move_salt(o, RESERVE, s.salt[o], "effect")
         case "storm_opponents":
             for p in opponents:

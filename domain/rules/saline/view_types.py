@@ -26,6 +26,11 @@ class SecretObjectiveView(msgspec.Struct, frozen=True, forbid_unknown_fields=Tru
     face_down: bool = False
 
 
+class AlsoView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    effect: str
+    amount: int
+
+
 class EffectView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     phase: Literal["day", "night", "any"]
@@ -35,6 +40,8 @@ class EffectView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     target: bool
     effect: str
     amount: int
+    text: str | None = None  # the printed words, when the owner's data gives them
+    also: list[AlsoView] | None = None  # further effects the printed text lists
 
 
 class EventCardView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -329,3 +329,21 @@ def test_two_different_meteo_dice():
     game = started(2, weather=["wind", "sun+1"], options={"cards": cards})
     assert game.state.gabelle == 2 and game.state.salt[game.state.salines["p1"]["N"]] == 2  # wind + sun: double
     assert SALINE.check_owner_data(owner_cards(weather_faces=[die1, die2[:5]]))
+
+
+def test_a_printed_text_with_more_than_one_effect():
+    """B) 1) Anatomy: "E: Effect of the card" as printed — a text that says more than one of the
+    known effects is given as the first effect and ``also`` (resolved after it, in order), with the
+    printed words in ``text``: Grenier à sel printed as "+3 salt on your mulon and +1 liard"."""
+    cards = owner_cards()
+    first = cards["events"][0]["effects"][0]  # Sel menu, E01-E05
+    first.update(text="Take 2 salt onto your mulon and 1 liard", also=[{"effect": "gain_liards", "amount": 1}])
+    assert SALINE.check_owner_data(cards) == []
+    game = started(2, options={"cards": cards})
+    _, game = play(game, "p1", "E01", "Sel menu")
+    _, game = answered(game, {})
+    assert game.state.mulons["p1"] == 3 + 2 and game.state.liards["p1"] == 3 + 1
+    first.update(also=[{"effect": "steal_liards", "amount": 1}])  # needs a target the effect does not name
+    assert any("targeted opponent" in p for p in SALINE.check_owner_data(cards))
+    first.update(also=[{"effect": "cancel"}])
+    assert any("not a further one" in p for p in SALINE.check_owner_data(cards))
