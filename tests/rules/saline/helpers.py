@@ -45,7 +45,7 @@ class Scripted(SeededRng):
         self.first = first
 
     def order(self, shuffle: CardsShuffled) -> list[int]:
-        return list(range(shuffle.size))
+        return DEALS.get((shuffle.deck, tuple(shuffle.draws)), list(range(shuffle.size)))
 
     def roll(self, kind, count, purpose, seat=None) -> DiceRolled:
         rolled = super().roll(kind, count, purpose, seat)
@@ -57,7 +57,31 @@ class Scripted(SeededRng):
         return msgspec.structs.replace(rolled, faces=["sun"] * count)
 
 
+class Dealt(Scripted):
+    """The scripted rng with the event deck's first cards chosen: ``events`` (ids) come off the top
+    first, in that order, then the rest in the printed order (the order every later draw finds too:
+    the printed order, less the cards already drawn)."""
+
+    def __init__(self, game: Game, events=(), **kw):
+        super().__init__(game, **kw)
+        self.events = list(events)
+
+    def order(self, shuffle: CardsShuffled) -> list[int]:
+        if shuffle.deck != "events" or shuffle.size != 49 or not self.events:
+            return super().order(shuffle)
+        first = [int(c[1:]) - 1 for c in self.events]
+        order = first + [i for i in range(shuffle.size) if i not in first]
+        DEALS[(shuffle.deck, tuple(shuffle.draws))] = order  # every later draw of this game finds it
+        return order
+
+
+# The scripted order of a shuffle dealt by Dealt, by its deck and draws: the rng of each later command
+# (a fresh Scripted) reads the deck in the same order. The latest deal of a shuffle wins.
+DEALS: dict[tuple[str, tuple[int, ...]], list[int]] = {}
+
+
 def new_game(players: int, game_id: int = 1, options: dict[str, Any] | None = None) -> Game:
+    DEALS.clear()  # a new game: no deal of an earlier one
     created = GameCreated(
         rules=SALINE.id,
         rules_version=SALINE.version,
@@ -92,11 +116,17 @@ def refused(game: Game, seat: str, command: dict[str, Any]) -> RuleViolation:
 
 
 def started(players: int = 3, weather: list[str] | None = None, positions: dict[str, str] | None = None,
-            first: str = "p1", options: dict[str, Any] | None = None) -> Game:
+            first: str = "p1", options: dict[str, Any] | None = None,
+            hands: dict[str, list[str]] | None = None, then: list[str] = ()) -> Game:
     """A game set up from the printed order of every deck, greens placed (N by default), in the
-    first day phase; ``weather`` gives the first mornings' météo faces."""
+    first day phase; ``weather`` gives the first mornings' météo faces; ``hands``: the two event
+    cards dealt to each seat, ``then`` the next cards of the deck (its order scripted so:
+    :class:`Dealt`; every later draw finds the same order)."""
     game = new_game(players, options=options)
-    _, game = act(game, "p1", {"type": "prepare"}, Scripted(game, first=first))
+    order = [c for seat in sorted(hands or {}) for c in hands[seat]] + list(then)
+    _, game = act(game, "p1", {"type": "prepare"}, Dealt(game, order, first=first))
+    if hands:
+        assert {s: list(h) for s, h in game.state.hands.items()} == hands, "two cards for every seat"
     for seat in _order(game):
         _, game = act(game, seat, {"type": "place", "position": (positions or {}).get(seat, "N")},
                       Scripted(game, weather=weather, first=first))
@@ -110,7 +140,8 @@ def _order(game: Game) -> list[str]:
 
 
 def with_state(game: Game, **changes) -> Game:
-    """The game with its state changed (a hand-built position)."""
+    """The game with its state changed: a hand-built position, only where play cannot reach the
+    position (each test that uses it says why)."""
     return msgspec.structs.replace(game, state=msgspec.structs.replace(game.state, **changes))
 
 

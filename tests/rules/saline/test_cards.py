@@ -55,27 +55,28 @@ def test_cards_by_phase():
     """Play an Event Card: "Day cards (sun icon) may be played before or after your chosen action
     during the day phase. Night cards (moon icon) must be played before drawing a new card, at the
     start of the night phase. Cards bearing the triangle symbol may be played at any time."""
-    game = started(2)
-    game = with_state(game, hands={"p1": ("E16", "E11", "E01"), "p2": ("E03", "E04")})
-    assert refused(game, "p1", {"type": "play", "card": "E16", "effect": "Larcin", "target": "p2"}).code == \
+    game = started(2, hands={"p1": ["E11", "E01"], "p2": ["E16", "E03"]})
+    assert refused(game, "p1", {"type": "play", "card": "E11", "effect": "Orage de mer"}).code == \
         "saline.wrong_phase"
     assert {"type": "play", "card": "E11", "effect": "Brise de mer", "target": None, "colour": None, "space": None,
             "position": None} in legal(game, "p1")
     night = at_night(game)
     assert refused(night, "p1", {"type": "play", "card": "E01", "effect": "Sel menu"}).code == "saline.wrong_phase"
-    _, after = play(night, "p1", "E16", "Larcin", target="p2")
-    _, after = answered(after, {})
-    assert after.state.liards == {"p1": 5, "p2": 3}  # 3 + 1 liard (do nothing) + 1 stolen
     _, after = play(night, "p1", "E11", "Brise de mer")  # the triangle: at night too
     assert after.state.pending.effect == "Brise de mer"
+    _, after = act(night, "p1", {"type": "draw"})
+    _, after = act(after, "p1", {"type": "discard", "card": "E01"})
+    _, after = play(after, "p2", "E16", "Larcin", target="p1")
+    _, after = answered(after, {})
+    assert after.state.liards == {"p1": 3, "p2": 5}  # 3 + 1 liard (do nothing) + 1 stolen
 
 
 def test_resolution_order_gabelle_cost_effect():
     """Nota bene: "Event cards are resolved in this order: A, modification of the gabelle die; B, any
     card cost; C, the card's effect." Devoir pour le pot (gabelle +1; every opponent pays 1) and
     Orage isolé (cost 1 to the targeted opponent; the target's œillets lose their salt)."""
-    game = started(3, weather=["sun", "sun"])
-    game = at_night(with_state(game, hands={"p1": ("E28", "E29"), "p2": (), "p3": ()}))
+    game = started(3, weather=["sun", "sun"], hands={"p1": ["E28", "E29"], "p2": ["E01", "E02"], "p3": ["E03", "E04"]})
+    game = at_night(game)
     _, game = play(game, "p1", "E28", "Devoir pour le pot et la salière")
     events, game = answered(game, {})
     kinds = [type(e).__name__ for e in events if isinstance(e, GabelleMoved | LiardsPaid | CardResolved)]
@@ -90,7 +91,9 @@ def test_resolution_order_gabelle_cost_effect():
 
 
 def test_one_or_two_cards_a_turn():
-    """Play an Event Card: "During the game turn, you may play one, or even two, event cards"."""
+    """Play an Event Card: "During the game turn, you may play one, or even two, event cards".
+    Hand-built: play cannot give a player a third playable card in one day (a hand holds 2 after the
+    night, and cards drawn tonight are not played), so the limit is tried on a hand of three."""
     game = started(2)
     game = with_state(game, hands={"p1": ("E01", "E02", "E20"), "p2": ()})
     for card in ("E01", "E02"):
@@ -116,8 +119,7 @@ def test_favour_once_per_game():
 def test_faq_microclimat_only_for_its_player():
     """FAQ: "Does the Microclimat card give extra production to all players? No, only to the player
     who plays it."""
-    game = started(2, weather=["sun", "sun"])
-    game = with_state(game, hands={"p1": ("E49",), "p2": ()})
+    game = started(2, weather=["sun", "sun"], hands={"p1": ["E49", "E01"], "p2": ["E02", "E03"]})
     _, game = play(game, "p1", "E49", "Microclimat")
     events, game = answered(game, {})
     produced = [e for e in events if isinstance(e, SaltProduced)]
@@ -129,16 +131,14 @@ def test_faq_courtisane_copies_with_cost_and_gabelle_again():
     """FAQ: "How is a card copied with Courtisane resolved? The effect of Courtisane applies
     immediately after the card that has just been copied. The costs and gabelle modifications are
     applied again." Pays de salines (gabelle +1, +2 liards) copied by p2."""
-    game = started(3)
-    game = with_state(game, hands={"p1": ("E20",), "p2": ("E45",), "p3": ()})
+    game = started(3, hands={"p1": ["E20", "E01"], "p2": ["E45", "E02"], "p3": ["E03", "E04"]})
     _, game = play(game, "p1", "E20", "Pays de salines")
     events, game = answered(game, {"p2": {"card": "E45", "effect": "Courtisane"}})
     resolved = [(e.seat, e.copy) for e in events if isinstance(e, CardResolved)]
     assert resolved == [("p1", False), ("p2", True)]
     assert game.state.gabelle == 3 and game.state.liards == {"p1": 5, "p2": 5, "p3": 3}
     # a copy of a card with a cost pays it again: Brise de mer (cost 1 to the reserve)
-    game = started(3)
-    game = with_state(game, hands={"p1": ("E11",), "p2": ("E46",), "p3": ()})
+    game = started(3, hands={"p1": ["E11", "E01"], "p2": ["E46", "E02"], "p3": ["E03", "E04"]})
     _, game = play(game, "p1", "E11", "Brise de mer")
     _, game = answered(game, {"p2": {"card": "E46", "effect": "Courtisane"}})
     assert game.state.liards == {"p1": 2, "p2": 2, "p3": 3}
@@ -148,8 +148,8 @@ def test_faq_souverain_cancels_effect_cost_and_gabelle():
     """FAQ: "The Souverain cancels the effect of the card, but also its possible cost and, where
     applicable, the modification of the gabelle." Orage isolé (cost 1 to the target) and Grande
     Gabelle (+1)."""
-    game = started(3, weather=["sun", "sun"])
-    game = at_night(with_state(game, hands={"p1": ("E29", "E39"), "p2": ("E45",), "p3": ("E46",)}))
+    game = started(3, weather=["sun", "sun"], hands={"p1": ["E29", "E39"], "p2": ["E45", "E01"], "p3": ["E46", "E02"]})
+    game = at_night(game)
     _, game = play(game, "p1", "E29", "Orage isolé", target="p3")
     events, game = answered(game, {"p2": {"card": "E45", "effect": "Souverain"}})
     assert [e.cancelled for e in events if isinstance(e, CardResolved)] == [True]
@@ -163,25 +163,22 @@ def test_faq_souverain_cancels_effect_cost_and_gabelle():
 def test_faq_gabelou_and_faux_saunier():
     """FAQ: "When do I play Gabelou, and when must the player pay me the gabelle? Play Gabelou just
     after the Faux-saunier is placed. The gabelle is paid to you after the result of the sale."""
-    game = started(2)
-    game = with_state(game, hands={"p1": ("E39", "E20"), "p2": ("E42",)}, gabelle=3, mulons={"p1": 6, "p2": 3},
-                      salt_reserve=80 - 9 - 2)
+    game = started(2, weather=["sun+1", "sun+1"], hands={"p1": ["E39", "E20"], "p2": ["E42", "E01"]})
+    assert game.state.gabelle == 3 and game.state.mulons["p1"] == 3
     _, other = play(game, "p1", "E20", "Pays rédimés")
     assert refused(other, "p2", {"type": "play", "card": "E42", "effect": "Gabelou"}).code == "saline.gabelou"
     _, game = play(game, "p1", "E39", "Faux-saunier")
     events, game = answered(game, {"p2": {"card": "E42", "effect": "Gabelou"}})
     paid = [(e.payer, e.payee, e.liards, e.reason) for e in events if isinstance(e, LiardsPaid)]
-    assert paid == [("reserve", "p1", 6, "sale"), ("p1", "p2", 3, "gabelle")]
-    assert game.state.liards == {"p1": 6, "p2": 6} and game.state.mulons["p1"] == 0
+    assert paid == [("reserve", "p1", 3, "sale"), ("p1", "p2", 3, "gabelle")]
+    assert game.state.liards == {"p1": 3, "p2": 6} and game.state.mulons["p1"] == 0
 
 
 def test_faq_faux_saunier_without_gabelou_pays_no_gabelle():
-    game = started(2)
-    game = with_state(game, hands={"p1": ("E39",), "p2": ()}, gabelle=3, mulons={"p1": 6, "p2": 3},
-                      salt_reserve=80 - 9 - 2)
+    game = started(2, weather=["sun+1", "sun+1"], hands={"p1": ["E39", "E01"], "p2": ["E02", "E03"]})
     _, game = play(game, "p1", "E39", "Faux-saunier")
     _, game = answered(game, {})
-    assert game.state.liards["p1"] == 9
+    assert game.state.gabelle == 3 and game.state.liards["p1"] == 3 + 3
 
 
 def test_faq_unable_to_pay_the_gabelle():
@@ -256,16 +253,15 @@ def test_faq_no_cards_after_the_night_draw_or_retour_du_pardon():
     No. Drawing event cards indicates the end of the player's turn." Nota bene: "It is possible to
     play cards bearing the triangle symbol even after drawing your end-of-turn card" (an older one,
     as an answer)."""
-    game = started(2)
-    game = with_state(game, hands={"p1": ("E35",), "p2": ("E20",)})
+    game = started(2, hands={"p1": ["E35", "E01"], "p2": ["E16", "E20"]}, then=["E45", "E02"])
     game = at_night(game)
     events, game = play(game, "p1", "E35", "Retour du pardon")
     events, game = answered(game, {})
-    assert game.state.hands["p1"] == ("E05", "E06") and "p1" in game.state.drew
+    assert game.state.hands["p1"] == ("E01", "E45", "E02") and "p1" in game.state.drew
+    assert set(game.state.fresh["p1"]) == {"E45", "E02"} and game.state.discarding == ("p1",)
+    _, game = act(game, "p1", {"type": "discard", "card": "E02"})
     assert game.state.current == "p2"  # p1's turn ended with the draw
-    assert set(game.state.fresh["p1"]) == {"E05", "E06"}
-    # p2 plays a card at night; p1 may not answer with a card drawn tonight
-    game = with_state(game, hands={"p1": ("E01", "E45"), "p2": ("E16",)}, fresh={"p1": ("E45",), "p2": ()})
+    # p2 plays a card at night; p1 may not answer with the Souverain it drew tonight
     _, game = play(game, "p2", "E16", "Larcin", target="p1")
     assert refused(game, "p1", {"type": "play", "card": "E45", "effect": "Souverain"}).code == "saline.drawn_tonight"
     assert {c.get("card") for c in legal(game, "p1") if c["type"] == "play"} == {"favour"}

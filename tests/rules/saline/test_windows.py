@@ -13,31 +13,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from domain.events import CardsShuffled
 from domain.rules.saline.events import (
     ActionAnnounced, GabelleMoved, LiardsPaid, OeilletSacrificed, SacrificeOwed, WindowClosed, WindowOpened,
 )
 from replays.record_format import decode_record
 from replays.verify import verify
 from tests.conftest import new_game, post
-from tests.rules.saline.helpers import SALINE, Scripted, act, legal, new_game as domain_game, refused, types
+from tests.rules.saline.helpers import SALINE, Dealt, act, legal, new_game as domain_game, refused, types
 
 RECORDS = Path(__file__).parent / "records"
-
-
-class Dealt(Scripted):
-    """The scripted rng with the event deck's first cards chosen: ``events`` (ids) come off the top
-    first, in that order, then the rest in the printed order."""
-
-    def __init__(self, game, events=(), **kw):
-        super().__init__(game, **kw)
-        self.events = list(events)
-
-    def order(self, shuffle: CardsShuffled) -> list[int]:
-        if shuffle.deck != "events" or shuffle.size != 49:
-            return super().order(shuffle)
-        first = [int(c[1:]) - 1 for c in self.events]
-        return first + [i for i in range(shuffle.size) if i not in first]
 
 
 def dealt(hands: dict[str, list[str]], weather: list[str] | None = None, players: int = 3):
