@@ -13,7 +13,7 @@ import pytest
 from domain.rules.base import RuleViolation
 from domain.rules.saline.events import CardResolved, GabelleMoved, LiardsPaid, SaltMoved, SaltProduced
 from domain.rules.saline.rules import collections
-from tests.rules.saline.helpers import SALINE, act, legal, refused, started, types, with_state
+from tests.rules.saline.helpers import SALINE, Scripted, act, legal, refused, started, types, with_state
 
 
 def play(game, seat, card, effect, **choices):
@@ -184,25 +184,37 @@ def test_faq_faux_saunier_without_gabelou_pays_no_gabelle():
 def test_faq_unable_to_pay_the_gabelle():
     """FAQ: "What happens if I cannot pay the gabelle? In this rare case, sacrifice 1 œillet of your
     choice, but keep your liards."""
-    game = started(2)
-    game = with_state(game, gabelle=6, mulons={"p1": 2, "p2": 3}, liards={"p1": 1, "p2": 3},
-                      salines={"p1": {"N": "O01", "E": "O10"}, "p2": {"N": "O02"}},
-                      salt={"O01": 1, "O10": 2, "O02": 1}, salt_reserve=80 - 10)
+    game = started(2)  # able to pay (3 liards, gabelle 1): no sacrifice
+    assert refused(game, "p1", {"type": "sell", "sacrifice": "N"}).code == "saline.no_sacrifice"
+    # reached by play: the météo dice raise the gabelle to 3, then 5; p1 spends its 3 liards on an œillet
+    game = started(2, weather=["sun+1", "sun+1"])
+    _, game = act(game, "p1", {"type": "buy", "space": 3, "position": "E"})
+    _, game = act(game, "p1", {"type": "end"})
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
+    for seat in ("p1", "p2"):
+        _, game = act(game, seat, {"type": "draw"}, Scripted(game, weather=["sun+1", "sun+1"]))
+        _, game = act(game, seat, {"type": "discard", "card": game.state.hands[seat][0]},
+                      Scripted(game, weather=["sun+1", "sun+1"]))
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
+    assert game.state.gabelle == 5 and game.state.liards["p1"] == 0 and game.state.mulons["p1"] == 3
     assert refused(game, "p1", {"type": "sell"}).code == "saline.sacrifice"
     assert [c for c in legal(game, "p1") if c["type"] == "sell"] == [
         {"type": "sell", "sacrifice": "N"}, {"type": "sell", "sacrifice": "E"}]
+    salt = game.state.salt[game.state.salines["p1"]["E"]]
+    reserve = game.state.salt_reserve
     events, game = act(game, "p1", {"type": "sell", "sacrifice": "E"})
-    assert game.state.liards["p1"] == 3 and game.state.salines["p1"] == {"N": "O01"}
-    assert "OeilletSacrificed" in types(events) and game.state.salt_reserve == 80 - 10 + 2 + 2
-    # able to pay: no sacrifice
-    game = with_state(game, liards={"p1": 9, "p2": 3}, mulons={"p1": 1, "p2": 3}, acted=False)
-    assert refused(game, "p1", {"type": "sell", "sacrifice": "N"}).code == "saline.no_sacrifice"
+    assert game.state.liards["p1"] == 3 and list(game.state.salines["p1"]) == ["N"]  # "keep your liards"
+    assert "OeilletSacrificed" in types(events) and game.state.salt_reserve == reserve + 3 + salt
 
 
 def test_faq_no_more_salt_cubes():
     """FAQ: "What happens if there are no more sel cubes? If there are no more cubes, take anything
     to replace the missing sel." (The reserve goes below zero: stand-ins.)"""
     game = started(2, weather=["sun", "sun"])
+    # hand-built: an empty salt reserve comes by play only late in a long game (not yet scripted);
+    # the cubes taken out are not placed anywhere here, so this position is not one play reaches
     game = with_state(game, salt_reserve=0, salt={"O01": 0, "O02": 0})
     game = at_night(game)
     _, game = act(game, "p1", {"type": "draw"})
@@ -217,6 +229,7 @@ def test_faq_pot_de_vin_and_the_twenty_liards():
     """FAQ: "What happens if a player reaches 20 liards or more but loses them with Pot-de-vin? The
     game ends only if a player has 20 liards or more at the end of a turn."""
     game = started(2)
+    # hand-built, reachable by play (20 liards by sales) but not yet scripted so
     game = with_state(game, hands={"p1": ("E19",), "p2": ()}, liards={"p1": 3, "p2": 21})
     game = at_night(game)
     assert game.state.liards["p2"] == 22
@@ -235,6 +248,7 @@ def test_faq_marche_noir_and_the_eight_oeillet_maximum():
     œillets per player is 8."""
     game = started(2)
     ring = {p: f"O{i:02d}" for i, p in enumerate(("N", "NE", "E", "SE", "S", "SW", "W", "NW"), 10)}
+    # hand-built, reachable by play (seven purchases) but not yet scripted so
     game = with_state(game, hands={"p1": ("E24",), "p2": ()}, salines={"p1": ring, "p2": {"N": "O02"}},
                       salt={**{o: 0 for o in ring.values()}, "O02": 0}, liards={"p1": 9, "p2": 3})
     assert refused(game, "p1", {"type": "play", "card": "E24", "effect": "Marché noir", "space": 1,

@@ -93,10 +93,12 @@ def test_weather_single_and_double_production():
     assert game.state.salt == {"O01": 1, "O02": 1}
     game = started(2, weather=["wind", "sun"])
     assert game.state.salt == {"O01": 2, "O02": 2}
-    game = with_state(game, salt={"O01": 2, "O02": 1})
-    events = end_day(game, weather=["sun", "wind"])[0]
+    game = started(2, weather=["sun", "sun"])
+    events, game = end_day(game, weather=["sun", "wind"])
     produced = [e for e in events if isinstance(e, SaltProduced)]
-    assert produced[0].salt == {"O02": 1}  # green capacity 2
+    assert produced[0].salt == {"O01": 1, "O02": 1}  # double, but a green œillet holds 2
+    events, game = end_day(game, weather=["wind", "sun"])
+    assert not [e for e in events if isinstance(e, SaltProduced)] and game.state.salt == {"O01": 2, "O02": 2}
 
 
 def end_day(game, weather=None):
@@ -125,7 +127,8 @@ def test_rain_stops_production_and_climbs_the_scale():
     level 3, return it to 0 and make a new roll of the dice."""
     game = started(2, weather=["rain", "sun"])
     assert game.state.rain == 1 and game.state.salt == {"O01": 0, "O02": 0}
-    game = with_state(game, rain=2)
+    events, game = end_day(game, weather=["rain", "rain"])
+    assert game.state.rain == 2
     events, game = end_day(game, weather=["sun", "rain", "wind", "sun"])
     reads = [e for e in events if isinstance(e, WeatherRead)]
     assert [(r.production, r.rain, r.roll_again) for r in reads] == [("none", 0, True), ("double", 0, False)]
@@ -140,16 +143,16 @@ def test_gabelle_faces_move_the_gabelle_die():
     events, game = end_day(game, weather=["wind-1", "sun"])
     assert game.state.gabelle == 2
     assert [e.value for e in events if isinstance(e, GabelleMoved)] == [2]
-    game = with_state(game, gabelle=1)
-    events, game = end_day(game, weather=["wind-1", "wind-1"])
+    events, game = end_day(game, weather=["wind-1", "sun"])
     assert game.state.gabelle == 1
+    events, game = end_day(game, weather=["wind-1", "wind-1"])
+    assert game.state.gabelle == 1 and not [e for e in events if isinstance(e, GabelleMoved)]
 
 
 def test_market_slides_toward_the_lowest_price():
     """Morning: "Replenish the market if necessary by sliding the remaining œillets toward the lowest
     price"; Day, Buy: "The market is not actually replenished immediately"."""
     game = started(2, weather=["sun", "sun"])
-    game = with_state(game, liards={"p1": 9, "p2": 9})
     _, game = act(game, "p1", {"type": "buy", "space": 2, "position": "E"})
     assert game.state.market == ("O03", None, "O05", "O06")
     _, game = act(game, "p1", {"type": "end"})
@@ -166,8 +169,7 @@ def test_market_slides_toward_the_lowest_price():
 # -- Day ---------------------------------------------------------------------------------------------------
 def test_buy_at_the_price_of_its_space():
     """Day, Buy: "Buy an œillet available on the market at the price indicated at its location"."""
-    game = started(2)
-    game = with_state(game, liards={"p1": 3, "p2": 3})
+    game = started(2)  # 3 liards each (Setup)
     assert refused(game, "p1", {"type": "buy", "space": 4, "position": "E"}).code == "saline.cannot_pay"
     assert refused(game, "p1", {"type": "buy", "space": 1, "position": "N"}).code == "saline.position"
     _, game = act(game, "p1", {"type": "buy", "space": 3, "position": "E"})
@@ -179,6 +181,7 @@ def test_harvest_one_colour_excess_over_ten_lost():
     """Day, Harvest: "Harvest all the salt on the œillets of that colour that you own and store it on
     your mulon. If there are more than 10 salt on your mulon, remove the excess."""
     game = started(2)
+    # hand-built, reachable by play (red œillets bought) but not yet scripted so (the œillet deck's order)
     game = with_state(game, salines={"p1": {"N": "O01", "E": "O10", "S": "O11"}, "p2": {"N": "O02"}},
                       salt={"O01": 2, "O10": 3, "O11": 2, "O02": 1}, mulons={"p1": 7, "p2": 3},
                       salt_reserve=80 - 18)
@@ -189,11 +192,25 @@ def test_harvest_one_colour_excess_over_ten_lost():
 
 
 def test_sell_then_pay_the_gabelle():
-    """Day, Sell: "selling 9 salt with the gabelle die showing 4 gives 5 liards (9 − 4 = 5)"."""
-    game = started(2)
-    game = with_state(game, mulons={"p1": 9, "p2": 3}, gabelle=4, liards={"p1": 0, "p2": 3}, salt_reserve=80 - 14)
+    """Day, Sell: "selling 9 salt with the gabelle die showing 4 gives 5 liards (9 − 4 = 5)". Reached
+    by play: p1's mulon (3) takes Grenier à sel (+3) and Sel menu (+2) on day 1 and Quart bouillon (+1,
+    gabelle −1) on day 2; the météo dice raise the gabelle to 3, then 5, and Quart bouillon brings it to 4."""
+    game = started(2, weather=["sun+1", "sun+1"], hands={"p1": ["E49", "E01"], "p2": ["E02", "E03"]},
+                   then=["E30", "E04"])
+    for card, effect in (("E49", "Grenier à sel"), ("E01", "Sel menu")):
+        _, game = act(game, "p1", {"type": "play", "card": card, "effect": effect})
+        _, game = act(game, "p2", {"type": "pass"})
+    assert game.state.mulons["p1"] == 8 and game.state.gabelle == 3
+    _, game = end_day(game, weather=["sun+1", "sun+1"])
+    assert game.state.hands["p1"] == ("E30",) and game.state.gabelle == 5 and game.state.current == "p2"
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
+    _, game = act(game, "p1", {"type": "play", "card": "E30", "effect": "Quart bouillon"})
+    _, game = act(game, "p2", {"type": "pass"})
+    assert game.state.mulons["p1"] == 9 and game.state.gabelle == 4
+    liards = game.state.liards["p1"]
     _, game = act(game, "p1", {"type": "sell"})
-    assert game.state.liards["p1"] == 5 and game.state.mulons["p1"] == 0
+    assert game.state.liards["p1"] - liards == 5 and game.state.mulons["p1"] == 0
 
 
 def test_do_nothing_takes_one_liard():
@@ -241,6 +258,7 @@ def test_objective_claimed_as_soon_as_met_one_per_turn():
     Only one may be validated per turn." J01 (Les deux verts: N and S green) and J05 (Le front de
     mer: NW, N, NE, any colour)."""
     game = started(2)  # public J01, J02, J03; secrets p1 J04, p2 J05
+    # hand-built, reachable by play but not yet scripted so (the œillet deck's order)
     game = with_state(game, salines={"p1": {"N": "O01", "NW": "O10"}, "p2": {"N": "O02"}},
                       salt={"O01": 0, "O10": 0, "O02": 0}, liards={"p1": 9, "p2": 3},
                       market=("O03", "O04", "O11", "O12"), public_objectives=("J01", "J05", "J03"))
@@ -260,6 +278,7 @@ def test_secret_objective_read_either_way():
     received at the start of the game may be read in either direction." J04 (La diagonale bleue:
     NE and SW blue), turned round: SW and NE — and J09 (Le coin vert: NW, N, W green) turned: SE, S, E."""
     game = started(2)
+    # hand-built, reachable by play but not yet scripted so (the objectives' and œillets' order)
     game = with_state(game, secrets={"p1": "J09", "p2": "J05"}, public_objectives=("J11", "J02"),
                       salines={"p1": {"S": "O01", "SE": "O03"}, "p2": {"N": "O02"}},
                       salt={"O01": 0, "O03": 0, "O02": 0}, market=("O04", "O05", "O06", "O07"))
@@ -287,6 +306,7 @@ def test_twenty_liards_at_the_end_of_a_turn_ends_the_game():
     normally, and the final scoring takes place"; "each liard scores 1 point"; "each objective
     scores 2 points"; "your favour card scores 3 points (if it has not been used)"."""
     game = started(2)
+    # hand-built, reachable by play (sales) but not yet scripted so
     game = with_state(game, liards={"p1": 19, "p2": 3}, claimed={"p1": ("J03",), "p2": ()})
     events, game = end_day(game)
     assert game.outcome is not None
@@ -303,6 +323,7 @@ def test_eight_oeillets_ends_the_game_after_the_turn():
     completed normally (the other players still play their day and night)."""
     game = started(2)
     ring = {p: f"O{i:02d}" for i, p in enumerate(("N", "NE", "E", "SE", "S", "SW", "W"), 10)}
+    # hand-built, reachable by play (seven purchases) but not yet scripted so
     game = with_state(game, salines={"p1": ring, "p2": {"N": "O02"}}, salt={**{o: 0 for o in ring.values()}, "O02": 0},
                       liards={"p1": 9, "p2": 3})
     _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "NW"})
