@@ -1,7 +1,8 @@
-"""Saline, section by section (rulebook: /work/shared/rulebooks/saline.txt): components, set-up,
-the day (morning, day, night), the actions, the gabelle, weather and rain, objectives, the end
-and the scoring. Decks are left in their printed order (helpers.Scripted), so a test knows the
-draws: objectives J01…, œillets O01… (greens first), event cards E01… (data file order)."""
+"""Saline, section by section of the *Saline Rulebook*: components, set-up, the day (morning, day,
+night), the actions, the gabelle, weather and rain, objectives, the end and the scoring. Decks are
+left in their printed order (helpers.Scripted) or the event deck dealt as a test says (helpers.Dealt),
+so a test knows the draws: objectives J01…, œillets O01… (greens first), event cards E01… (data file
+order). Positions are reached by play from the opening; a hand-built one (helpers.with_state) says why."""
 
 from __future__ import annotations
 
