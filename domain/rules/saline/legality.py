@@ -114,6 +114,21 @@ def playable(state: SalineState, seat: str, card: str) -> list[Effect]:
     return list(state.cat.events[card])
 
 
+def named_effect(state: SalineState, seat: str, command: PlayCard) -> Effect:
+    """The effect ``command`` names on the card (or favour) ``seat`` plays, if it may play it."""
+    effect = next((e for e in playable(state, seat, command.card) if e.name == command.effect), None)
+    if effect is None:
+        raise violation("no_such_effect", f"{command.card} has no effect {command.effect!r}", R_EVENT)
+    return effect
+
+
+def not_an_answer(effect: Effect) -> Effect:
+    """``effect``, unless it only answers a card just played (and none is)."""
+    if effect.effect in RESPONSES:
+        raise violation("nothing_to_answer", f"{effect.name} answers a card just played", R_FAQ)
+    return effect
+
+
 def check_choices(state: SalineState, seat: str, effect: Effect, cmd: PlayCard, extra_cost: int = 0) -> None:
     """The choices of a play of ``effect`` by ``seat``: exactly the ones it takes, each possible."""
     needs = effect.needs()
@@ -192,12 +207,7 @@ def check(state: SalineState, seat: str, command: SalineCommand) -> None:
         return
     match command:
         case PlayCard():
-            effects = playable(state, seat, command.card)
-            effect = next((e for e in effects if e.name == command.effect), None)
-            if effect is None:
-                raise violation("no_such_effect", f"{command.card} has no effect {command.effect!r}", R_EVENT)
-            if effect.effect in RESPONSES:
-                raise violation("nothing_to_answer", f"{effect.name} answers a card just played", R_FAQ)
+            effect = not_an_answer(named_effect(state, seat, command))
             phases = ("day", "any") if state.phase == "day" else ("night", "any")
             if effect.phase not in phases:
                 raise violation("wrong_phase", f"{effect.name} is a {effect.phase} card; it is the {state.phase}",
@@ -248,12 +258,7 @@ def check_out_of_turn(state: SalineState, seat: str, command: SalineCommand) -> 
     if not isinstance(command, PlayCard):
         raise violation("out_of_turn", f"{state.window.holder}'s {held} waits: play a card bearing the triangle, "
                         "or your favour, or pass", R_EVENT)
-    effects = playable(state, seat, command.card)
-    effect = next((e for e in effects if e.name == command.effect), None)
-    if effect is None:
-        raise violation("no_such_effect", f"{command.card} has no effect {command.effect!r}", R_EVENT)
-    if effect.effect in RESPONSES:
-        raise violation("nothing_to_answer", f"{effect.name} answers a card just played", R_FAQ)
+    effect = not_an_answer(named_effect(state, seat, command))
     if effect.phase != "any":
         raise violation("triangle_only", f"out of your turn only cards bearing the triangle symbol (or your "
                         f"favour) may be played: 'Cards bearing the triangle symbol may be played at any time'; "
@@ -267,10 +272,7 @@ def check_answer(state: SalineState, seat: str, command: SalineCommand) -> None:
         return
     if not isinstance(command, PlayCard):
         raise violation("answer_first", "a card was just played: answer it or pass", R_EVENT)
-    effects = playable(state, seat, command.card)
-    effect = next((e for e in effects if e.name == command.effect), None)
-    if effect is None:
-        raise violation("no_such_effect", f"{command.card} has no effect {command.effect!r}", R_EVENT)
+    effect = named_effect(state, seat, command)
     pending = state.pending
     if effect.effect not in RESPONSES:
         raise violation("answer_only", "only a card that answers (Souverain, Courtisane, Gabelou) may be played now",
