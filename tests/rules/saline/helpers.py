@@ -62,14 +62,16 @@ class Dealt(Scripted):
     first, in that order, then the rest in the printed order (the order every later draw finds too:
     the printed order, less the cards already drawn)."""
 
-    def __init__(self, game: Game, events=(), **kw):
+    def __init__(self, game: Game, events=(), objectives=(), **kw):
         super().__init__(game, **kw)
         self.events = list(events)
+        self.objectives = list(objectives)  # the public ones, then each seat's secret one
 
     def order(self, shuffle: CardsShuffled) -> list[int]:
-        if shuffle.deck != "events" or shuffle.size != 49 or not self.events:
+        chosen = {"events": self.events, "objectives": self.objectives}.get(shuffle.deck)
+        if not chosen or shuffle.size not in (49, 18):
             return super().order(shuffle)
-        first = [int(c[1:]) - 1 for c in self.events]
+        first = [int(c[1:]) - 1 for c in chosen]
         order = first + [i for i in range(shuffle.size) if i not in first]
         DEALS[(shuffle.deck, tuple(shuffle.draws))] = order  # every later draw of this game finds it
         return order
@@ -117,14 +119,15 @@ def refused(game: Game, seat: str, command: dict[str, Any]) -> RuleViolation:
 
 def started(players: int = 3, weather: list[str] | None = None, positions: dict[str, str] | None = None,
             first: str = "p1", options: dict[str, Any] | None = None,
-            hands: dict[str, list[str]] | None = None, then: list[str] = ()) -> Game:
+            hands: dict[str, list[str]] | None = None, then: list[str] = (), objectives: list[str] = ()) -> Game:
     """A game set up from the printed order of every deck, greens placed (N by default), in the
     first day phase; ``weather`` gives the first mornings' météo faces; ``hands``: the two event
     cards dealt to each seat, ``then`` the next cards of the deck (its order scripted so:
-    :class:`Dealt`; every later draw finds the same order)."""
+    :class:`Dealt`; every later draw finds the same order); ``objectives``: the objectives dealt
+    first (the face-up ones, then each seat's secret one)."""
     game = new_game(players, options=options)
     order = [c for seat in sorted(hands or {}) for c in hands[seat]] + list(then)
-    _, game = act(game, "p1", {"type": "prepare"}, Dealt(game, order, first=first))
+    _, game = act(game, "p1", {"type": "prepare"}, Dealt(game, order, objectives, first=first))
     if hands:
         assert {s: list(h) for s, h in game.state.hands.items()} == hands, "two cards for every seat"
     for seat in _order(game):

@@ -258,35 +258,57 @@ def test_objective_claimed_as_soon_as_met_one_per_turn():
     you must immediately take the corresponding objective … Each objective scores 2 prestige points.
     Only one may be validated per turn." J01 (Les deux verts: N and S green) and J05 (Le front de
     mer: NW, N, NE, any colour)."""
-    game = started(2)  # public J01, J02, J03; secrets p1 J04, p2 J05
-    # hand-built, reachable by play but not yet scripted so (the œillet deck's order)
-    game = with_state(game, salines={"p1": {"N": "O01", "NW": "O10"}, "p2": {"N": "O02"}},
-                      salt={"O01": 0, "O10": 0, "O02": 0}, liards={"p1": 9, "p2": 3},
-                      market=("O03", "O04", "O11", "O12"), public_objectives=("J01", "J05", "J03"))
+    game = started(2, hands={"p1": ["E20", "E24"], "p2": ["E01", "E02"]}, objectives=["J01", "J13", "J03", "J04", "J05"])
+    assert game.state.public_objectives == ("J01", "J13", "J03")  # J13: La croix, N E S W of any colour
+    _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "E"})  # a green œillet east
+    _, game = act(game, "p1", {"type": "end"})
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
+    game = night(game)
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
+    _, game = act(game, "p1", {"type": "play", "card": "E20", "effect": "Pays de salines"})  # +2 liards
+    _, game = act(game, "p2", {"type": "pass"})
     events, game = act(game, "p1", {"type": "buy", "space": 1, "position": "S"})  # green at S: J01
     claimed = [e for e in events if isinstance(e, ObjectiveClaimed)]
     assert [(c.seat, c.objective.id, c.secret) for c in claimed] == [("p1", "J01", False)]
-    _, game = act(game, "p1", {"type": "play", "card": "favour", "effect": "Marché noir", "space": 3, "position": "NE"})
+    _, game = act(game, "p1", {"type": "play", "card": "E24", "effect": "Marché noir", "space": 2, "position": "W"})
     events, game = act(game, "p2", {"type": "pass"})
-    assert not [e for e in events if isinstance(e, ObjectiveClaimed)]  # J05 met, but one per turn
-    assert game.state.public_objectives == ("J05", "J03")
-    _, game = end_day(game)
-    assert game.state.claimed["p1"] == ("J01", "J05")
+    assert set(game.state.salines["p1"]) == {"N", "E", "S", "W"}  # J13 met…
+    assert not [e for e in events if isinstance(e, ObjectiveClaimed)]  # …but one per turn
+    assert game.state.public_objectives == ("J13", "J03")
+    _, game = act(game, "p1", {"type": "end"})
+    game = night(game)  # the next morning: J13 is taken
+    assert game.state.day == 3 and game.state.claimed["p1"] == ("J01", "J13")
+
+
+def night(game):
+    """Each seat draws its night card and discards it again (the hand kept as it was)."""
+    for _ in range(len(game.state.seats)):
+        seat = game.state.current
+        _, game = act(game, seat, {"type": "draw"})
+        while game.state.discarding:
+            _, game = act(game, seat, {"type": "discard", "card": game.state.hands[seat][-1]})
+    return game
 
 
 def test_secret_objective_read_either_way():
     """The objective cards: "Each player reads them in their own direction. The secret objective
     received at the start of the game may be read in either direction." J04 (La diagonale bleue:
     NE and SW blue), turned round: SW and NE — and J09 (Le coin vert: NW, N, W green) turned: SE, S, E."""
-    game = started(2)
-    # hand-built, reachable by play but not yet scripted so (the objectives' and œillets' order)
-    game = with_state(game, secrets={"p1": "J09", "p2": "J05"}, public_objectives=("J11", "J02"),
-                      salines={"p1": {"S": "O01", "SE": "O03"}, "p2": {"N": "O02"}},
-                      salt={"O01": 0, "O03": 0, "O02": 0}, market=("O04", "O05", "O06", "O07"))
+    game = started(2, positions={"p1": "S"}, objectives=["J11", "J02", "J12", "J09", "J05"])
+    assert game.state.secrets == {"p1": "J09", "p2": "J05"}
+    _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "SE"})  # green: S and SE
+    _, game = act(game, "p1", {"type": "end"})
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
+    game = night(game)
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
     events, game = act(game, "p1", {"type": "buy", "space": 1, "position": "E"})
     claimed = [e for e in events if isinstance(e, ObjectiveClaimed)]
-    assert [(c.objective.id, c.secret) for c in claimed] == [("J09", True)]
-    assert game.state.public_objectives == ("J11", "J02")
+    assert [(c.objective.id, c.secret) for c in claimed] == [("J09", True)]  # NW, N, W green, turned round
+    assert game.state.public_objectives == ("J11", "J02", "J12")
 
 
 # -- End and scoring --------------------------------------------------------------------------------------------
