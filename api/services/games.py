@@ -480,6 +480,7 @@ class Games:
             outcome=game.outcome, seed=seed, seed_commitment=created.seed_commitment,
             head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
             study=created.study, tournament=created.tournament, fork=created.fork,
+            window=None if game.ended else game.rules.window(game.state),
         )
 
     def legal_commands(self, game_id: UUID, seat: str, token: str | None = None) -> LegalCommands:

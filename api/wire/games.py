@@ -10,6 +10,7 @@ from api.wire.common import Head, documented
 from api.http import MAX_INT
 from domain.creation import MAX_CLIENT_SEED, MAX_PLAYER_NAME, SEAT_ID, SEED_HEX
 from domain.events import ForkRef, Outcome, SeatInfo, Target, TournamentRef
+from domain.rules.base import Window
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
 from projections.timeline import TimelineEntry
@@ -169,6 +170,9 @@ class GameSummary(msgspec.Struct, frozen=True):
     study: bool
     tournament: TournamentRef | None = None
     fork: ForkRef | None = None
+    # an out-of-turn window open now (domain/rules/base.py, "Out-of-turn play"): whose step waits
+    # (holder, step) while the seats still waiting may play out of turn or pass
+    window: Window | None = None
 
 
 class LegalCommands(msgspec.Struct, frozen=True):

@@ -213,6 +213,7 @@ def test_out_of_turn_over_http_each_seat_with_its_own_token_and_keys(client):
     summary = client.get(f"/games/{game['id']}").json()
     waiting = summary["to_act"]
     assert len(waiting) == 2 and holder not in waiting and summary["view"]["window"]["seat"] == holder
+    assert summary["window"] == {"holder": holder, "step": "nothing", "seats": waiting, "waiting": waiting}
     for seat in waiting:
         auth = {"Authorization": f"Bearer {game['seat_tokens'][seat]}"}
         listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": seat}, headers=auth).json()
