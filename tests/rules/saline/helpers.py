@@ -62,16 +62,18 @@ class Dealt(Scripted):
     first, in that order, then the rest in the printed order (the order every later draw finds too:
     the printed order, less the cards already drawn)."""
 
-    def __init__(self, game: Game, events=(), objectives=(), **kw):
+    def __init__(self, game: Game, events=(), objectives=(), oeillets=(), **kw):
         super().__init__(game, **kw)
         self.events = list(events)
         self.objectives = list(objectives)  # the public ones, then each seat's secret one
+        self.oeillets = list(oeillets)  # the first revealed on the market
 
     def order(self, shuffle: CardsShuffled) -> list[int]:
-        chosen = {"events": self.events, "objectives": self.objectives}.get(shuffle.deck)
-        if not chosen or shuffle.size not in (49, 18):
+        chosen = {"events": self.events, "objectives": self.objectives, "oeillets": self.oeillets}.get(shuffle.deck)
+        if not chosen or shuffle.deck == "events" and shuffle.size != 49:  # not a reshuffle of the discards
             return super().order(shuffle)
-        first = [int(c[1:]) - 1 for c in chosen]
+        given = 32 - shuffle.size if shuffle.deck == "oeillets" else 0  # the greens O01… given at set-up
+        first = [int(c[1:]) - 1 - given for c in chosen]
         order = first + [i for i in range(shuffle.size) if i not in first]
         DEALS[(shuffle.deck, tuple(shuffle.draws))] = order  # every later draw of this game finds it
         return order
@@ -119,15 +121,16 @@ def refused(game: Game, seat: str, command: dict[str, Any]) -> RuleViolation:
 
 def started(players: int = 3, weather: list[str] | None = None, positions: dict[str, str] | None = None,
             first: str = "p1", options: dict[str, Any] | None = None,
-            hands: dict[str, list[str]] | None = None, then: list[str] = (), objectives: list[str] = ()) -> Game:
+            hands: dict[str, list[str]] | None = None, then: list[str] = (), objectives: list[str] = (),
+            oeillets: list[str] = ()) -> Game:
     """A game set up from the printed order of every deck, greens placed (N by default), in the
     first day phase; ``weather`` gives the first mornings' météo faces; ``hands``: the two event
     cards dealt to each seat, ``then`` the next cards of the deck (its order scripted so:
     :class:`Dealt`; every later draw finds the same order); ``objectives``: the objectives dealt
-    first (the face-up ones, then each seat's secret one)."""
+    first (the face-up ones, then each seat's secret one); ``oeillets``: the first œillets on the market."""
     game = new_game(players, options=options)
     order = [c for seat in sorted(hands or {}) for c in hands[seat]] + list(then)
-    _, game = act(game, "p1", {"type": "prepare"}, Dealt(game, order, objectives, first=first))
+    _, game = act(game, "p1", {"type": "prepare"}, Dealt(game, order, objectives, oeillets, first=first))
     if hands:
         assert {s: list(h) for s, h in game.state.hands.items()} == hands, "two cards for every seat"
     for seat in _order(game):

@@ -11,7 +11,7 @@ import pytest
 from domain.rules.saline.data import CATALOGUE, DATA, LIARDS, problems
 from domain.rules.saline.events import (
     GabelleMoved, HandLimitDiscard, MarketReplenished, ObjectiveClaimed,
-    SaltProduced, WeatherRead,
+    SaltMoved, SaltProduced, WeatherRead,
 )
 from domain.rules.saline.rules import collections
 from tests.rules.saline.helpers import SALINE, Scripted, act, legal, new_game, refused, started, types, with_state
@@ -181,15 +181,29 @@ def test_buy_at_the_price_of_its_space():
 def test_harvest_one_colour_excess_over_ten_lost():
     """Day, Harvest: "Harvest all the salt on the œillets of that colour that you own and store it on
     your mulon. If there are more than 10 salt on your mulon, remove the excess."""
-    game = started(2)
-    # hand-built, reachable by play (red œillets bought) but not yet scripted so (the œillet deck's order)
-    game = with_state(game, salines={"p1": {"N": "O01", "E": "O10", "S": "O11"}, "p2": {"N": "O02"}},
-                      salt={"O01": 2, "O10": 3, "O11": 2, "O02": 1}, mulons={"p1": 7, "p2": 3},
-                      salt_reserve=80 - 18)
+    game = started(2, hands={"p1": ["E49", "E01"], "p2": ["E02", "E03"]}, oeillets=["O10", "O11"])
+    assert game.state.market[:2] == ("O10", "O11")  # two red œillets first on the market
+    for card, effect in (("E49", "Grenier à sel"), ("E01", "Sel menu")):  # the mulon: 3 + 3 + 2
+        _, game = act(game, "p1", {"type": "play", "card": card, "effect": effect})
+        _, game = act(game, "p2", {"type": "pass"})
+    _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "E"})
+    _, game = act(game, "p1", {"type": "end"})
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
+    game = night(game)
+    _, game = act(game, "p2", {"type": "nothing"})
+    _, game = act(game, "p2", {"type": "end"})
+    _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "S"})  # O11, slid to space 1
+    _, game = act(game, "p1", {"type": "end"})
+    game = night(game)  # day 3: single production again, p1 first
+    assert game.state.salines["p1"] == {"N": "O01", "E": "O10", "S": "O11"} and game.state.current == "p1"
+    assert game.state.salt["O10"] == 2 and game.state.salt["O11"] == 1 and game.state.mulons["p1"] == 8
     assert refused(game, "p1", {"type": "harvest", "colour": "blue"}).code == "saline.colour"
-    _, game = act(game, "p1", {"type": "harvest", "colour": "red"})  # O10, O11: red
+    reserve = game.state.salt_reserve
+    events, game = act(game, "p1", {"type": "harvest", "colour": "red"})  # O10, O11: red
     assert game.state.mulons["p1"] == 10 and game.state.salt["O10"] == 0 and game.state.salt["O11"] == 0
-    assert game.state.salt["O01"] == 2 and game.state.salt_reserve == 80 - 18 + 2
+    assert game.state.salt["O01"] == 2 and game.state.salt_reserve == reserve + 1  # 8 + 3: 1 removed
+    assert [e for e in events if isinstance(e, SaltMoved) and e.reason == "excess"][0].salt == 1
 
 
 def test_sell_then_pay_the_gabelle():
