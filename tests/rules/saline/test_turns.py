@@ -157,8 +157,7 @@ def test_market_slides_toward_the_lowest_price():
     _, game = act(game, "p1", {"type": "buy", "space": 2, "position": "E"})
     assert game.state.market == ("O03", None, "O05", "O06")
     _, game = act(game, "p1", {"type": "end"})
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     _, game = act(game, "p1", {"type": "draw"})
     _, game = act(game, "p1", {"type": "discard", "card": "E01"})
     _, game = act(game, "p2", {"type": "draw"})
@@ -188,11 +187,9 @@ def test_harvest_one_colour_excess_over_ten_lost():
         _, game = act(game, "p2", {"type": "pass"})
     _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "E"})
     _, game = act(game, "p1", {"type": "end"})
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     game = night(game)
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "S"})  # O11, slid to space 1
     _, game = act(game, "p1", {"type": "end"})
     game = night(game)  # day 3: single production again, p1 first
@@ -218,8 +215,7 @@ def test_sell_then_pay_the_gabelle():
     assert game.state.mulons["p1"] == 8 and game.state.gabelle == 3
     _, game = end_day(game, weather=["sun+1", "sun+1"])
     assert game.state.hands["p1"] == ("E30",) and game.state.gabelle == 5 and game.state.current == "p2"
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     _, game = act(game, "p1", {"type": "play", "card": "E30", "effect": "Quart bouillon"})
     _, game = act(game, "p2", {"type": "pass"})
     assert game.state.mulons["p1"] == 9 and game.state.gabelle == 4
@@ -276,11 +272,9 @@ def test_objective_claimed_as_soon_as_met_one_per_turn():
     assert game.state.public_objectives == ("J01", "J13", "J03")  # J13: La croix, N E S W of any colour
     _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "E"})  # a green œillet east
     _, game = act(game, "p1", {"type": "end"})
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     game = night(game)
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     _, game = act(game, "p1", {"type": "play", "card": "E20", "effect": "Pays de salines"})  # +2 liards
     _, game = act(game, "p2", {"type": "pass"})
     events, game = act(game, "p1", {"type": "buy", "space": 1, "position": "S"})  # green at S: J01
@@ -294,6 +288,12 @@ def test_objective_claimed_as_soon_as_met_one_per_turn():
     _, game = act(game, "p1", {"type": "end"})
     game = night(game)  # the next morning: J13 is taken
     assert game.state.day == 3 and game.state.claimed["p1"] == ("J01", "J13")
+
+
+def idle(game, seat):
+    """``seat`` does nothing in its day turn and ends it."""
+    _, game = act(game, seat, {"type": "nothing"})
+    return act(game, seat, {"type": "end"})[1]
 
 
 def night(game):
@@ -314,11 +314,9 @@ def test_secret_objective_read_either_way():
     assert game.state.secrets == {"p1": "J09", "p2": "J05"}
     _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "SE"})  # green: S and SE
     _, game = act(game, "p1", {"type": "end"})
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     game = night(game)
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     events, game = act(game, "p1", {"type": "buy", "space": 1, "position": "E"})
     claimed = [e for e in events if isinstance(e, ObjectiveClaimed)]
     assert [(c.objective.id, c.secret) for c in claimed] == [("J09", True)]  # NW, N, W green, turned round
@@ -368,8 +366,7 @@ def test_eight_oeillets_ends_the_game_after_the_turn():
     assert refused(game, "p1", {"type": "play", "card": "favour", "effect": "Marché noir", "space": 2,
                                 "position": "NW"}).code == "saline.eight_oeillets"
     _, game = act(game, "p1", {"type": "end"})
-    _, game = act(game, "p2", {"type": "nothing"})
-    _, game = act(game, "p2", {"type": "end"})
+    game = idle(game, "p2")
     _, game = act(game, "p1", {"type": "draw"})
     _, game = act(game, "p1", {"type": "discard", "card": "E01"})
     assert game.outcome is None
