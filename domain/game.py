@@ -148,7 +148,8 @@ class Game(msgspec.Struct, frozen=True):
 
     @property
     def rules(self) -> RuleSystem:
-        return RULE_SYSTEMS[self.created.rules]
+        """The rule system as it plays this game: under the version that recorded it."""
+        return RULE_SYSTEMS[self.created.rules].as_of(self.created.rules_version)
 
     @property
     def ended(self) -> bool:
@@ -198,10 +199,11 @@ def rule_system_for(created: GameCreated) -> RuleSystem:
         rules = RULE_SYSTEMS[created.rules]
     except KeyError:
         raise IncompatibleRecord(f"unknown rule system {created.rules!r}") from None
-    if created.rules_version != rules.version:
+    if created.rules_version != rules.version and created.rules_version not in rules.earlier_versions:
         raise IncompatibleRecord(
             f"recorded under {created.rules} {created.rules_version}; this server has {rules.version}"
         )
+    rules = rules.as_of(created.rules_version)
     if created.data_hash != rules.data_hash(created.scenario, created.options):
         raise IncompatibleRecord(f"the {created.scenario} data changed since this game was recorded")
     return rules
@@ -271,7 +273,7 @@ def refold_state(created: GameCreated, played: list[tuple[int, EventData]],
                  voided: tuple[tuple[int, int], ...]) -> Any:
     """The rule state from the start over ``played`` (version, event) pairs, leaving out
     every voided range of play."""
-    rules = RULE_SYSTEMS[created.rules]
+    rules = RULE_SYSTEMS[created.rules].as_of(created.rules_version)
     state = rules.setup(created.scenario, tuple(created.seats), created.options)
     cuts = _merged(voided)
     firsts = [a for a, _ in cuts]

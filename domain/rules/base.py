@@ -30,6 +30,7 @@ Hidden information (DESIGN.md, "Hidden information"), the pattern every rule sys
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import importlib
@@ -106,6 +107,15 @@ class RuleSystem(Generic[State, Command]):
     # Whether legal_commands (with legal_choices) reaches every command decide accepts: a rule
     # system claims it only when a test enumerates what decide accepts and finds each there.
     legal_complete: ClassVar[bool] = False
+    # Earlier versions whose records this code still replays, as they were played (issue 26): a
+    # rule system that changes what it decides bumps ``version`` and names the old one here, and
+    # its ``setup`` reads :attr:`version` (the recorded one, under :meth:`as_of`) into the state.
+    earlier_versions: ClassVar[tuple[str, ...]] = ()
+
+    def as_of(self, version: str) -> "RuleSystem[State, Command]":
+        """This rule system as it plays a record made under ``version`` (itself, or one of its
+        :attr:`earlier_versions`: a copy whose :attr:`version` is the recorded one)."""
+        return self if version == self.version else _as_of(self, version)
 
     # -- the interface --------------------------------------------------------------
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -270,6 +280,15 @@ class RuleSystem(Generic[State, Command]):
         except msgspec.ValidationError as error:
             message = str(error).replace("`$.command", "`$")
             raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {message}") from None
+
+
+@functools.cache
+def _as_of(rules: RuleSystem, version: str) -> RuleSystem:
+    if version not in rules.earlier_versions:
+        raise ValueError(f"{rules.id} does not replay version {version}")
+    earlier = copy.copy(rules)
+    earlier.version = version
+    return earlier
 
 
 @functools.cache

@@ -225,20 +225,19 @@ def test_taqui_al_din_as_a_reaction_is_a_game_option():
     assert legal(g, "ayyubids") == [{"type": "react", "banner": "taqui-al-din", "reaction": "open-ranks"}, DECLINE]
 
 
-def true_cross_position(options=None):
+def true_cross_position(options=None, version=None):
     """Hattin, turn 1, Ayyubids to act: Lusignan at the Horns, Châtillon about to fall."""
-    g = start(new_game("hattin", options=options), "crusaders")
+    g = start(new_game("hattin", options=options, version=version), "crusaders")
     g = play(g, "crusaders", {"type": "leader", "action": "horns"})
     g = with_banner(g, "chatillon", lances=1)
     return g
 
 
-def test_true_cross_is_a_leader_action_by_default():
-    """Hattin — Saladin (Leader): "Once per game, if the Lusignan's Banner has moved to the Horns
-    of Hattin or is eliminated and if Châtillon's Banner is also eliminated, the Crusaders player
-    must immediately place 1 Order back in the box." Listed as "Saladin (Leader)" among the
-    Scenario-specific Actions, like "Lusignan (Leader)": an action of the Leader card."""
-    g = true_cross_position()
+def test_true_cross_as_a_leader_action_is_a_game_option():
+    """RULES_NOTES.md, Game options: ``true_cross: leader-action`` reads the listing as "Saladin
+    (Leader)" among the Scenario-specific Actions, like "Lusignan (Leader)": an action of the
+    Leader card (the default of version 2.0.0)."""
+    g = true_cross_position({"true_cross": "leader-action"})
     g = play(g, "ayyubids", act("manguras", "loose", "chatillon"), [S])
     assert banner_view(g, "chatillon")["fate"] == "captured"
     boxed = orders(g, "crusaders")["box"]
@@ -247,10 +246,12 @@ def test_true_cross_is_a_leader_action_by_default():
     assert orders(g, "crusaders")["box"] == boxed + 1
 
 
-def test_true_cross_automatic_is_a_game_option():
-    """RULES_NOTES.md, Game options: ``true_cross: automatic`` reads "must immediately" as the
-    moment the condition is met: the Order goes to the box with no Leader activation."""
-    g = true_cross_position({"true_cross": "automatic"})
+def test_true_cross_is_immediate_by_default():
+    """Hattin — Saladin (Leader): "Once per game, if the Lusignan's Banner has moved to the Horns
+    of Hattin or is eliminated and if Châtillon's Banner is also eliminated, the Crusaders player
+    must immediately place 1 Order back in the box." The book's words are the default (issue 26
+    point 10): the Order goes to the box the moment Châtillon falls, no Leader activation."""
+    g = true_cross_position()
     boxed = orders(g, "crusaders")["box"]
     events, g = decide_events(g, "ayyubids", act("manguras", "loose", "chatillon"), [S])
     assert "SpecialRuleApplied" in [type(e).__name__ for e in events]
@@ -260,7 +261,86 @@ def test_true_cross_automatic_is_a_game_option():
     assert {"type": "leader", "action": "order-loss"} not in legal(g, "ayyubids")
 
 
+def test_a_version_2_0_0_record_keeps_the_leader_action_default():
+    """RULES_NOTES.md, Versions: a game recorded under 2.0.0 without the option is replayed as
+    it was played, with the Leader-action reading its version had as the default."""
+    g = true_cross_position(version="2.0.0")
+    g = play(g, "ayyubids", act("manguras", "loose", "chatillon"), [S])
+    boxed = orders(g, "crusaders")["box"]
+    g = play(g, "crusaders", act("ridefort", "hold"))
+    g = play(g, "ayyubids", {"type": "leader", "action": "order-loss"})
+    assert orders(g, "crusaders")["box"] == boxed + 1
+
+
 def test_unknown_options_are_refused_with_the_rule():
     with pytest.raises(RuleViolation) as error:
         SALADIN.setup("hattin", ("crusaders", "ayyubids"), {"true_cross": "sometimes"})
     assert error.value.code == "saladin.bad_option"
+
+
+# -- issue 26 point 11: a status the acting banner does not change changes no enemy's -------------------
+def richard_regrouped(version=None):
+    """Arsuf, turn 2, by play: Richard then Bourgogne charged Ala al Din (turn 1); Richard has just
+    paid to Regroup, and Ala al Din stays Committed, still in melee with Bourgogne."""
+    g = start(new_game("arsuf", version=version), "crusaders")
+    g = play(g, "crusaders", act("richard", "charge", "ala-al-din"))
+    g = play(g, "ayyubids", DECLINE)
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    g = play(g, "crusaders", act("bourgogne", "charge", "ala-al-din"))
+    g = finish_turn(g)
+    g = start(g, "crusaders")
+    g = play(g, "crusaders", act("richard", "regroup"))
+    assert banner_view(g, "richard")["status"] == "uncommitted"
+    assert banner_view(g, "ala-al-din")["status"] == "committed"
+    return g
+
+
+def test_an_action_that_changes_no_status_leaves_the_enemy_where_it_stands():
+    """Activation — Special cases: "A Banner can change its status from Uncommitted to Committed or
+    vice versa according to the indications of the Action performed. In this case, you must move
+    the Lances of the Banner concerned to the appropriate location on the game board. This change
+    therefore involves changing the status of the enemy Banner." Ala al Din's Melee changes no
+    status, so Richard, who has just regrouped, stays Uncommitted and its lances stay put."""
+    g = richard_regrouped()
+    lances = banner_view(g, "richard")["lances"]
+    events, g = decide_events(g, "ayyubids", act("ala-al-din", "melee", "richard"))
+    kinds = [type(e).__name__ for e in events]
+    assert "StatusChanged" not in kinds and "MeleeJoined" not in kinds
+    richard = banner_view(g, "richard")
+    assert (richard["status"], richard["lances"], richard["engaged"]) == ("uncommitted", lances, [])
+
+
+def test_a_2_0_0_record_keeps_its_melee_reading():
+    """RULES_NOTES.md, Versions: under 2.0.0 any action of a Committed banner brought its target
+    into melee; a game recorded then replays so."""
+    g = play(richard_regrouped("2.0.0"), "ayyubids", act("ala-al-din", "melee", "richard"))
+    assert banner_view(g, "richard")["status"] == "committed"
+
+
+# -- issue 26 point 13: the last Order boxed ends the game before Arsuf's twelfth comes back -----------
+def last_order_at_arsuf(version=None):
+    """Arsuf, turn 1, Crusaders to act with 1 Order left and 5 lances on their Losses Track. A
+    prepared position (``with_side``): play reaches it only after many turns of Chaos losses,
+    which the boxed Orders and the track stand for."""
+    g = start(new_game("arsuf", version=version), "crusaders")
+    return with_side(g, "crusaders", available=1, boxed=10, losses=5)
+
+
+def test_boxing_the_last_order_ends_the_game_though_arsuf_falls_in_the_same_roll():
+    """Victory Conditions: "The game ends immediately when one of the players puts their last
+    Order in the box." Lusignan's Assault on Arsuf costs the last Order (spent), kills both Arsuf
+    lances (red) and loses Lusignan a 6th lance (green): "A player must immediately place back in
+    the box 1 Order when they lose their 6th Lance." The twelfth Order ("as soon as the two
+    Ayyubids Lances in Arsuf are eliminated") does not come back to a side that has lost."""
+    g = last_order_at_arsuf()
+    events, g = decide_events(g, "crusaders", act("lusignan", "assault-arsuf", "arsuf"), [S, S, S])
+    assert "OrdersRecovered" not in [type(e).__name__ for e in events]
+    assert view(g)["arsuf_lances"] == 0
+    assert g.outcome is not None and g.outcome.winner == "ayyubids"
+
+
+def test_a_2_0_0_record_keeps_the_twelfth_order_recovered():
+    """RULES_NOTES.md, Versions: 2.0.0 gave the twelfth Order back in that roll, and play went on."""
+    g = last_order_at_arsuf("2.0.0")
+    g = play(g, "crusaders", act("lusignan", "assault-arsuf", "arsuf"), [S, S, S])
+    assert g.outcome is None and orders(g, "crusaders")["available"] == 1
