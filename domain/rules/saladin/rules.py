@@ -156,12 +156,24 @@ def leader_action_usable(state: SaladinState, side: str, action_id: str) -> bool
     return False
 
 
+def can_act(state: SaladinState, banner: BannerState) -> bool:
+    """Whether the banner has an action it may take now. Every card has its cost-0 action
+    ("they must activate it using the Action with a cost of 0"); an owner's card may print it
+    with a status colour or a target, and a Deployed banner that can take no action then does not
+    keep its player from passing (RULES_NOTES.md, Owner-supplied card data). With the
+    reconstruction's cards (Hold, any status, no target) this is always true."""
+    card = card_of(state, banner.id)
+    if any(a.cost == 0 and a.status == "any" and a.target == "none" for a in card.actions):
+        return True
+    return any(c.banner == banner.id for c in activations(state, banner.side))
+
+
 def must_activate(state: SaladinState, side: str) -> bool:
     """"A player can pass only if all their Banners and Leader cards are on their Ordered
     side": a Deployed banner in play, or a Deployed leader with an action it can take, keeps
     the player from passing."""
     for b in state.banners.values():
-        if b.side == side and not b.ordered and b.fate == "in-play":
+        if b.side == side and not b.ordered and b.fate == "in-play" and can_act(state, b):
             return True
     st = state.sides[side]
     if st.leader_ordered:
