@@ -27,6 +27,9 @@ from domain.rules.kingdoms_of_crusaders.state import KocState
 from domain.rules.words import NO_NAMES, Names
 
 
+UNITS_SHA256_1_0_0 = "012e51a4af2c05ab67c33d304c2af678f516aad48c41d061e18e6ff3d896ade5"
+
+
 class KocOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``points``: the points variant ("Winner by the points"); ``deck``: the printed unit deck,
     supplied by its owner in the shape of ``units.json`` (replaces the reconstruction); ``tie``:
@@ -98,8 +101,10 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
         """:meth:`RuleSystem.data_hash`, the owner's deck hashed in its canonical form (cards by
         number, symbols weakest first): the same deck listed in another order hashes the same.
-        Version 1.0.0 hashed the deck as listed."""
+        Version 1.0.0 hashed the deck as listed, and its built-in file as it was then."""
         deck = (options or {}).get(self.owner_data_option)
+        if deck is None and self.version == "1.0.0":
+            return UNITS_SHA256_1_0_0  # the same cards; the file's header then said the text gave "56"
         if deck is None or self.version == "1.0.0" or deck_problems(deck):
             return super().data_hash(scenario_id, options)
         return hashlib.sha256(msgspec.json.encode(canonical_deck(deck), order="sorted")).hexdigest()

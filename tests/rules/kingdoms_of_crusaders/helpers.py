@@ -36,14 +36,17 @@ class FastRng(SeededRng):
         return self._orders[key]
 
 
-def new_game(players: int, game_id: int = 1, options: dict[str, Any] | None = None) -> Game:
+def new_game(players: int, game_id: int = 1, options: dict[str, Any] | None = None,
+             version: str | None = None, seed_commitment: str = "0" * 64) -> Game:
+    """A new game, recorded under this server's version or an earlier one it replays."""
+    rules = KOC.as_of(version or KOC.version)
     created = GameCreated(
         rules=KOC.id,
-        rules_version=KOC.version,
+        rules_version=rules.version,
         scenario="standard",
-        data_hash=KOC.data_hash("standard", options),
+        data_hash=rules.data_hash("standard", options),
         seats={s: SeatInfo(player=s.upper()) for s in SEATS[:players]},
-        seed_commitment="0" * 64,
+        seed_commitment=seed_commitment,
         options=options or {},
     )
     return project_game(None, create_game(UUID(int=game_id), created, NOW))

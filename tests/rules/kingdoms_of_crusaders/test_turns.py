@@ -427,3 +427,49 @@ def test_owner_deck_check_lists_every_problem():
     assert len(found) == 2 and all("unknown symbol" in p for p in found)
     schema = KOC.owner_data_schema()
     assert "UnitDeck" in json.dumps(schema)
+
+
+# -- issue 26 points 14, 15, 17 ----------------------------------------------------------------------------
+# The end of a game needs every territory won; these positions are prepared (``position``) as the
+# tests above, since a whole game played card by card to one chosen ending is what they stand for.
+def test_points_go_only_to_players_with_an_army_in_the_territory():
+    """Winner by the points: "If a player has the second army in a territory he gains 2 points for
+    such a territory. If a player has the third army in a territory he gains 1 point[s]." A player
+    with no card in a territory has no army there (reading 11): p3 placed nothing anywhere and
+    gains nothing; p2 is second only where it placed cards."""
+    b, h = ["banner"] * 4, ["helmet"] * 4
+    armies = {"p1": {n: b for n in TERRITORIES}, "p2": {1: h, 2: ["lance"]}}
+    out = _final(3, [(n, n, "p1") for n in TERRITORIES], armies, points=True)
+    assert out.scores == {"p1": 15.0, "p2": 4.0, "p3": 0.0}
+
+
+def test_points_under_1_0_0_ranked_every_player():
+    """RULES_NOTES.md, Versions: 1.0.0 ranked a player with no card in a territory too; its records
+    replay so (the version in the state, as ``as_of("1.0.0")`` sets it): p2 and p3, with no card in
+    territories 2 to 5, shared second place there (2 points each)."""
+    b, h = ["banner"] * 4, ["helmet"] * 4
+    game = position(prepared(3, options={"points": True}), {"p1": {n: b for n in TERRITORIES}, "p2": {1: h}},
+                    markers=[(n, n, "p1") for n in TERRITORIES])
+    old = msgspec.structs.replace(game.state, version="1.0.0")
+    assert final_outcome(old).scores == {"p1": 15.0, "p2": 10.0, "p3": 9.0}
+
+
+def test_tie_by_the_sum_of_marker_numbers_is_an_option():
+    """End of a game and a Winner: "the players whose numbers on the «victory markers» are greater
+    will lose", read as the sum of the numbers (option ``tie: marker-sum``; reading 10). p1 holds 1
+    and 5 (sum 6), p2 holds 3 and 4 (sum 7): by the greatest marker p1 loses (5 > 4), by the sum p2
+    loses (7 > 6); holding 1 and 4 against 2 and 3, the sums are equal and the game is drawn."""
+    markers = [(1, 1, "p1"), (2, 2, "p3"), (3, 3, "p2"), (4, 4, "p2"), (5, 5, "p1")]
+    game = position(prepared(3), {}, markers=markers)
+    assert final_outcome(game.state).winner == "p2"
+    game = position(prepared(3, options={"tie": "marker-sum"}), {}, markers=markers)
+    assert game.state.tie == "marker-sum" and final_outcome(game.state).winner == "p1"
+    drawn = position(prepared(2, options={"tie": "marker-sum"}), {},
+                     markers=[(1, 1, "p1"), (2, 2, "p2"), (3, 3, "p2"), (4, 4, "p1"), (5, 5, "p3")][:4])
+    assert final_outcome(drawn.state).draw
+
+
+def test_unknown_tie_reading_is_refused():
+    with pytest.raises(RuleViolation) as raised:
+        create_game(UUID(int=9), _created({"tie": "coin"}), NOW)
+    assert raised.value.code == "kingdoms-of-crusaders.bad_option"
