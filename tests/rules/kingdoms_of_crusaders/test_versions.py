@@ -5,16 +5,13 @@ says the version it plays by."""
 from __future__ import annotations
 
 import random
-from uuid import UUID
-
-import msgspec
 
 from domain.events import GameCreated, SeatInfo
-from domain.game import create_game, project_game, take_decision
+from domain.game import project_game
 from domain.randomness import commitment
-from domain.rng import SeededRng
 from replays.record import build_record
 from replays.verify import verify
+from tests.records import played_to_the_end
 from tests.rules.kingdoms_of_crusaders.helpers import KOC, NOW, SEED
 
 
@@ -26,15 +23,7 @@ def test_a_whole_1_0_0_points_game_verifies():
     created = GameCreated(rules=KOC.id, rules_version="1.0.0", scenario="standard",
                           data_hash=KOC.as_of("1.0.0").data_hash("standard"), options={"points": True},
                           seats={s: SeatInfo(player=s) for s in ("p1", "p2", "p3")}, seed_commitment=commitment(SEED))
-    records = create_game(UUID(int=21), created, NOW)
-    game = project_game(None, records)
-    assert game.state.version == "1.0.0"
-    pick = random.Random(5)
-    while game.outcome is None:
-        [seat] = KOC.to_act(game.state)
-        command = msgspec.to_builtins(pick.choice(KOC.legal_commands(game.state, seat)))
-        new = take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
-        records += new
-        game = project_game(game, new)
+    records = played_to_the_end(created, random.Random(5), SEED, NOW, game_id=21)
+    assert project_game(None, records[:1]).state.version == "1.0.0"
     verdict = verify(build_record(records, public_seed=SEED.hex()))
     assert verdict.ok, verdict.problems

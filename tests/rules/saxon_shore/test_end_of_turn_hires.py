@@ -13,8 +13,8 @@ from uuid import UUID
 
 import msgspec
 
-from domain.game import create_game, project_game
 from domain.events import GameCreated, SeatInfo
+from domain.game import create_game, project_game
 from domain.rng import SeededRng
 
 from .bots import choose_command
@@ -41,33 +41,30 @@ def hire_at_home_time(version: str, players: int = 4, seed: int = 5) -> tuple[in
     mercenaries still in a non-friendly province once the turn had passed). Four players, seed
     5: the first such hire comes at the 72nd decision (found by searching seeds)."""
     hires = stayed = 0
-    for seed in (seed,):
-        rnd = random.Random(seed)
-        game = game_of(players, seed, version)
-        used: dict = {}
-        watched: list[tuple[str, int]] = []
-        for _ in range(400):
-            if game.ended:
-                break
-            [seat] = game.to_act()
-            commands = [msgspec.to_builtins(c) for c in S.legal_commands(game.state, seat)]
-            prompt = game.state.prompt
-            hire = next((c for c in commands if c["type"] == "hire"
-                         and game.state.units[c["unit"]].loc in game.state.provinces
-                         and game.state.provinces[game.state.units[c["unit"]].loc].owner != seat), None)
-            if prompt is not None and prompt.kind == "home" and game.state.phase == "end of turn" and hire:
-                command = hire
-                hires += 1
-                watched.append((seat, hire["unit"]))
-            else:
-                command = choose_command(rnd, game.state, seat, commands, True, used)
-            turn = game.state.turn
-            _, game = decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw))
-            if game.state.turn != turn and watched:
-                for who, unit in watched:
-                    if unit in game.state.units and unit in strays(game.state, who):
-                        stayed += 1
-                watched = []
+    rnd = random.Random(seed)
+    game = game_of(players, seed, version)
+    used: dict = {}
+    watched: list[tuple[str, int]] = []
+    for _ in range(400):
+        if game.ended:
+            break
+        [seat] = game.to_act()
+        commands = [msgspec.to_builtins(c) for c in S.legal_commands(game.state, seat)]
+        prompt = game.state.prompt
+        hire = next((c for c in commands if c["type"] == "hire"
+                     and game.state.units[c["unit"]].loc in game.state.provinces
+                     and game.state.provinces[game.state.units[c["unit"]].loc].owner != seat), None)
+        if prompt is not None and prompt.kind == "home" and game.state.phase == "end of turn" and hire:
+            command = hire
+            hires += 1
+            watched.append((seat, hire["unit"]))
+        else:
+            command = choose_command(rnd, game.state, seat, commands, True, used)
+        turn = game.state.turn
+        _, game = decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw))
+        if game.state.turn != turn and watched:
+            stayed += sum(1 for who, unit in watched if unit in game.state.units and unit in strays(game.state, who))
+            watched = []
     return hires, stayed
 
 
