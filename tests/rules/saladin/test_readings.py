@@ -225,11 +225,26 @@ def test_taqui_al_din_as_a_reaction_is_a_game_option():
     assert legal(g, "ayyubids") == [{"type": "react", "banner": "taqui-al-din", "reaction": "open-ranks"}, DECLINE]
 
 
+def crusaders_answer(g):
+    """The Crusaders answer with the least they may do: decline a reaction, then Hold a Deployed
+    banner, or pass."""
+    if {"type": "decline-reaction"} in legal(g, "crusaders"):
+        g = play(g, "crusaders", DECLINE)
+    if g.state.active == "crusaders" and g.outcome is None:
+        hold = next((m for m in legal(g, "crusaders") if m.get("action") == "hold"), PASS)
+        g = play(g, "crusaders", hold)
+    return g
+
+
 def true_cross_position(options=None, version=None):
-    """Hattin, turn 1, Ayyubids to act: Lusignan at the Horns, Châtillon about to fall."""
+    """Hattin, turn 1, Ayyubids to act, reached by play: Lusignan has moved to the Horns, and
+    Manguras has loosed at Châtillon four times with a double stroke, leaving it 1 lance."""
     g = start(new_game("hattin", options=options, version=version), "crusaders")
     g = play(g, "crusaders", {"type": "leader", "action": "horns"})
-    g = with_banner(g, "chatillon", lances=1)
+    for _ in range(4):
+        g = play(g, "ayyubids", act("manguras", "loose", "chatillon"), [D])
+        g = crusaders_answer(g)
+    assert banner_view(g, "chatillon")["lances"] == {"uncommitted": 1, "committed": 0}
     return g
 
 
@@ -241,7 +256,7 @@ def test_true_cross_as_a_leader_action_is_a_game_option():
     g = play(g, "ayyubids", act("manguras", "loose", "chatillon"), [S])
     assert banner_view(g, "chatillon")["fate"] == "captured"
     boxed = orders(g, "crusaders")["box"]
-    g = play(g, "crusaders", act("ridefort", "hold"))
+    g = crusaders_answer(g)
     g = play(g, "ayyubids", {"type": "leader", "action": "order-loss"})
     assert orders(g, "crusaders")["box"] == boxed + 1
 
@@ -257,7 +272,7 @@ def test_true_cross_is_immediate_by_default():
     assert "SpecialRuleApplied" in [type(e).__name__ for e in events]
     assert orders(g, "crusaders")["box"] == boxed + 1
     assert view(g)["sides"]["ayyubids"]["leader"]["used"] == ["order-loss"]
-    g = play(g, "crusaders", act("ridefort", "hold"))
+    g = crusaders_answer(g)
     assert {"type": "leader", "action": "order-loss"} not in legal(g, "ayyubids")
 
 
@@ -267,7 +282,7 @@ def test_a_version_2_0_0_record_keeps_the_leader_action_default():
     g = true_cross_position(version="2.0.0")
     g = play(g, "ayyubids", act("manguras", "loose", "chatillon"), [S])
     boxed = orders(g, "crusaders")["box"]
-    g = play(g, "crusaders", act("ridefort", "hold"))
+    g = crusaders_answer(g)
     g = play(g, "ayyubids", {"type": "leader", "action": "order-loss"})
     assert orders(g, "crusaders")["box"] == boxed + 1
 
