@@ -20,7 +20,6 @@ from tests.rules.saladin.helpers import (
     refused,
     start,
     view,
-    with_banner,
     with_side,
 )
 
@@ -38,16 +37,23 @@ def test_reinforce_the_banner_places_one_of_its_own_lances():
     """Hattin — Saladin / Ridefort (Reinforce): "The Banner of Saladin or Ridefort places 1 of
     its Lances on the location of the last lost Lance of the Banner of Saphadin or Manguras for
     Saladin, and Lusignan for Ridefort." The lance is Saladin's own: Saladin has one fewer, the
-    Losses Track is untouched, and an empty Losses Track does not stop it."""
+    Losses Track is untouched, and an empty Losses Track does not stop it: Ridefort looses at
+    Saphadin until its 6th lance empties the track ("A player must immediately place back in the
+    box 1 Order when they lose their 6th Lance. The 6 Lances are then also placed back in the
+    game box"), the Ayyubids answering with Holds."""
     g = start(new_game("hattin"), "crusaders")
     g = play(g, "crusaders", act("ridefort", "loose", "saphadin"), [S])
     assert banner_view(g, "saphadin")["lances"] == {"field": full("hattin", "saphadin") - 1}
     assert view(g)["sides"]["ayyubids"]["losses_track"] == 1
-    g = with_side(g, "ayyubids", losses=0, lances_boxed=1)  # the track emptied (as by a 6th lance)
+    for faces in ([D], [D], [S]):
+        hold = next(m for m in legal(g, "ayyubids") if m.get("action") == "hold" and m["banner"] != "saladin")
+        g = play(g, "ayyubids", hold)
+        g = play(g, "crusaders", act("ridefort", "loose", "saphadin"), faces)
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == 0  # the 6th lance took the track to the box
     events, g = decide_events(g, "ayyubids", act("saladin", "reinforce", "saphadin"))
     placed = [e for e in events if type(e).__name__ == "LancePlaced"]
     assert [(e.banner, e.onto) for e in placed] == [("saladin", "saphadin")]
-    assert banner_view(g, "saphadin")["lances"] == {"field": full("hattin", "saphadin")}
+    assert banner_view(g, "saphadin")["lances"] == {"field": full("hattin", "saphadin") - 5}
     assert sum(banner_view(g, "saladin")["lances"].values()) == full("hattin", "saladin") - 1
     assert view(g)["sides"]["ayyubids"]["losses_track"] == 0
 
@@ -164,7 +170,7 @@ def test_horns_when_the_lusignan_card_is_ordered_is_the_first_action_of_next_tur
     g = start(new_game("hattin"), "crusaders")
     g = play(g, "crusaders", {"type": "leader", "action": "recover-order"})
     assert view(g)["sides"]["crusaders"]["leader"]["card_side"] == "ordered"
-    g = with_side(g, "crusaders", available=4, boxed=8)  # the Orders lost in earlier turns
+    g = with_side(g, "crusaders", available=4, boxed=8)  # prepared: the Orders several turns of Chaos would box
     g = play(g, "ayyubids", act("husam-lulu", "set-fire"))
     assert {"type": "leader", "action": "horns"} not in legal(g, "crusaders")
     g = finish_turn(g)
