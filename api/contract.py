@@ -169,7 +169,7 @@ HASH = "9b1c3f6e2a4d8b7c5e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d"
 NAME_HINTS = {  # a plausible value for a string field, by its name
     "id": GAME_ID, "game": GAME_ID, "game_id": GAME_ID, "tournament_id": GAME_ID,
     "seat": "crusaders", "player": "Guy de Lusignan", "name": "Guy de Lusignan",
-    "rules": "saladin", "rule_system": "saladin", "scenario": "hattin", "rules_version": "2.0.0",
+    "rules": "saladin", "rule_system": "saladin", "scenario": "hattin", "rules_version": "2.1.0",
     "hash": HASH, "prev_hash": HASH, "data_hash": HASH, "seed_commitment": HASH, "commitment": HASH,
     "signature": "c2lnbmF0dXJl", "public_key": "cHVibGljIGtleQ", "token": "tok_4qK9xY2mN7pR3sT8vW1zA6bC",
     "recorded_at": "2026-11-30T12:00:00Z", "created_at": "2026-11-30T12:00:00Z",

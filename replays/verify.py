@@ -191,7 +191,8 @@ def check_types(record: Record) -> Iterator[RecordProblem]:
     """Each event's recording time is ISO 8601 and each known event's data has its
     type's shape (draws a list of integers, and so on): a record whose hashes hold but
     whose fields do not is named here, never replayed. A rule system's own events are
-    checked only under the version that recorded them: a record of an older version is named
+    checked only under a version that replays them (the current one, or an earlier one it names,
+    whose events keep their shape): a record of any other version is named
     as such by the replay ("recorded under saxon-shore 1.1.0; this server has 2.0.0"), not
     as malformed data of the newer version's events of the same name."""
     rules = RULE_SYSTEMS.get(record.header.rules)

@@ -57,6 +57,7 @@ whose cards or powers may be used "at any time" follows:
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import importlib
@@ -162,14 +163,18 @@ class RuleSystem(Generic[State, Command]):
     # Whether legal_commands (with legal_choices) reaches every command decide accepts: a rule
     # system claims it only when a test enumerates what decide accepts and finds each there.
     legal_complete: ClassVar[bool] = False
-    # Older versions whose records this rule system still replays (a changed record bumps
-    # ``version``; :meth:`at_version` plays a game recorded under an older one as it was).
+    # Older versions whose records this rule system still replays, as they were played (issue
+    # 26): a rule system that changes what it records or decides bumps ``version`` and names the
+    # old one here; :meth:`at_version` plays a game recorded under it.
     older_versions: ClassVar[tuple[str, ...]] = ()
 
-    def at_version(self, version: str) -> RuleSystem:
-        """This rule system as it played under ``version`` (its own or one of ``older_versions``):
-        by default itself. An override returns an instance whose ``version`` is ``version``."""
-        return self
+    def at_version(self, version: str) -> "RuleSystem[State, Command]":
+        """This rule system as it plays a record made under ``version`` (its own, or one of
+        :attr:`older_versions`): by default a copy whose :attr:`version` is the recorded one, for
+        a rule system whose ``setup`` reads :attr:`version` into its state and whose few changed
+        rules read it there (Saladin, Saxon Shore, The Kingdoms); an override returns an engine of
+        its own for the older version (Saline's ``Saline10``)."""
+        return self if version == self.version else _at_version(self, version)
 
     # -- the interface --------------------------------------------------------------
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -344,6 +349,15 @@ class RuleSystem(Generic[State, Command]):
         except msgspec.ValidationError as error:
             message = str(error).replace("`$.command", "`$")
             raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {message}") from None
+
+
+@functools.cache
+def _at_version(rules: RuleSystem, version: str) -> RuleSystem:
+    if version not in rules.older_versions:
+        raise ValueError(f"{rules.id} does not replay version {version}")
+    earlier = copy.copy(rules)
+    earlier.version = version
+    return earlier
 
 
 @functools.cache

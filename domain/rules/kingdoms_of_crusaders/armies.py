@@ -1,30 +1,40 @@
 """Armies and domination in territories: squads, the comparison chain, and whether a player
 "can still beat" a complete army (RULES_NOTES.md, "Comparing armies" and "Can still beat").
 
-An army is the four (or fewer) cards a player placed in one sector. Because a card carries each
-kind at most once, an army is described exactly by how many symbols of each kind it holds
-(0 to 4): its *counts*. Counts are packed into one integer, ``sum(count[i] * 5**i)``, and every
-one of the 5**5 possible armies is given its place in the comparison chain once, at import.
+An army is the four (or fewer) cards a player placed in one sector, described by how many
+symbols of each kind it holds: its *counts*, each capped at four ("a Regiment: four symbols of
+the same kind (the most powerful one)": a kind held four times or more is a regiment; RULES_NOTES.md,
+reading 5). Counts are packed into one integer, ``sum(count[i] * 5**i)``, and every one of the
+5**5 possible armies is given its place in the comparison chain once, at import. Cards are
+shapes (data.py: four bits a kind).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from domain.rules.kingdoms_of_crusaders.data import KINDS
 
 SQUADS = {4: "regiment", 3: "battalion", 2: "company"}
 _POW = tuple(5**i for i in range(len(KINDS)))
+_KINDS = range(len(KINDS))
 
 
-def counts_of(masks: Iterable[int]) -> tuple[int, ...]:
-    """How many symbols of each kind the cards hold."""
+@functools.cache
+def kind_counts(card_shape: int) -> tuple[int, ...]:
+    """How many symbols of each kind one card carries."""
+    return tuple(card_shape >> (4 * k) & 15 for k in _KINDS)
+
+
+def counts_of(shapes: Iterable[int]) -> tuple[int, ...]:
+    """How many symbols of each kind the cards hold, capped at four."""
     out = [0] * len(KINDS)
-    for m in masks:
-        for i in range(len(KINDS)):
-            out[i] += m >> i & 1
-    return tuple(out)
+    for m in shapes:
+        for k, c in enumerate(kind_counts(m)):
+            out[k] += c
+    return tuple(min(c, 4) for c in out)
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -59,9 +69,9 @@ def _strength_table() -> tuple[int, ...]:
 STRENGTH = _strength_table()
 
 
-def strength(masks: Iterable[int]) -> int:
+def strength(shapes: Iterable[int]) -> int:
     """The army's place in the comparison chain (higher is better)."""
-    return STRENGTH[pack(counts_of(masks))]
+    return STRENGTH[pack(counts_of(shapes))]
 
 
 def squads(counts: Sequence[int]) -> dict[str, list[str]]:
@@ -74,40 +84,46 @@ def squads(counts: Sequence[int]) -> dict[str, list[str]]:
     return out
 
 
-def can_still_beat(placed: Sequence[int], unseen: Sequence[int], target: int) -> bool:
+def can_still_beat(placed: Sequence[int], unseen: Mapping[int, int], target: int) -> bool:
     """Whether an army holding the cards ``placed`` (fewer than four) could still be completed,
-    from the cards not yet seen (``unseen[m]`` cards of mask ``m``), into an army stronger than
-    ``target`` (a :data:`STRENGTH` value).
+    from the cards not yet seen (``unseen[shape]`` cards of each shape), into an army stronger
+    than ``target`` (a :data:`STRENGTH` value).
 
-    Exact: a depth-first search over how many cards of each mask to take, pruned by an upper
-    bound (each kind counted as if every remaining card of that kind could be taken). The chain
-    is strictly monotone in every count, so the bound is sound and the search misses nothing."""
+    Exact: a depth-first search over how many cards of each shape to take, pruned by an upper
+    bound (each kind counted as if every remaining card carrying it could be taken, at most
+    ``left`` times its most of that kind on one card). The chain is strictly monotone in every
+    count, so the bound is sound and the search misses nothing."""
     need = 4 - len(placed)
     if need <= 0:
         return STRENGTH[pack(counts_of(placed))] > target
-    pool = [(m, min(unseen[m], need)) for m in _BY_SIZE if unseen[m]]
-    # suffix[i]: per kind (8 bits each), the cards among pool[i:] carrying it; total[i]: cards
-    suffix = [0] * (len(pool) + 1)
-    total = [0] * (len(pool) + 1)
-    for i in range(len(pool) - 1, -1, -1):
+    pool = sorted(((m, min(n, need)) for m, n in unseen.items() if n), key=lambda p: (-sum(kind_counts(p[0])), -p[0]))
+    # per suffix pool[i:]: per kind, the symbols its cards carry (taken at most ``need`` of each)
+    # and the most of that kind on one card; total[i]: cards
+    size = len(pool)
+    suffix = [(0,) * len(KINDS)] * (size + 1)
+    most = [(0,) * len(KINDS)] * (size + 1)
+    total = [0] * (size + 1)
+    for i in range(size - 1, -1, -1):
         m, n = pool[i]
-        suffix[i] = suffix[i + 1] + n * _WIDE[m]
+        c = kind_counts(m)
+        suffix[i] = tuple(a + n * b for a, b in zip(suffix[i + 1], c))
+        most[i] = tuple(max(a, b) for a, b in zip(most[i + 1], c))
         total[i] = total[i + 1] + n
-    base = counts_of(placed)
+    base = tuple(sum(kind_counts(m)[k] for m in placed) for k in _KINDS)
 
     def search(i: int, left: int, counts: tuple[int, ...]) -> bool:
         if left == 0:
-            return STRENGTH[pack(counts)] > target
+            return STRENGTH[pack(tuple(min(c, 4) for c in counts))] > target
         if total[i] < left:
             return False
-        wide = suffix[i]
+        wide, top = suffix[i], most[i]
         bound = 0
         for k in _KINDS:
-            bound += (counts[k] + min(left, wide >> (8 * k) & 255)) * _POW[k]
+            bound += min(4, counts[k] + min(left * top[k], wide[k])) * _POW[k]
         if STRENGTH[bound] <= target:
             return False
         m, n = pool[i]
-        bits = _BITS[m]
+        bits = kind_counts(m)
         for take in range(min(n, left), -1, -1):
             after = tuple(c + take * b for c, b in zip(counts, bits))
             if search(i + 1, left - take, after):
@@ -115,9 +131,3 @@ def can_still_beat(placed: Sequence[int], unseen: Sequence[int], target: int) ->
         return False
 
     return search(0, need, base)
-
-
-_KINDS = range(len(KINDS))
-_BITS = tuple(tuple(m >> k & 1 for k in _KINDS) for m in range(1 << len(KINDS)))
-_WIDE = tuple(sum(1 << (8 * k) for k in _KINDS if m >> k & 1) for m in range(1 << len(KINDS)))
-_BY_SIZE = tuple(sorted(range(1, 1 << len(KINDS)), key=lambda m: (-bin(m).count("1"), -m)))

@@ -7,7 +7,8 @@ the components in the data files (``location.json``, ``units.json``).
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+from typing import Any, Literal
 
 import msgspec
 
@@ -18,34 +19,42 @@ from domain.rules.kingdoms_of_crusaders import narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
 from domain.rules.kingdoms_of_crusaders.commands import KocCommand
 from domain.rules.kingdoms_of_crusaders.data import (
-    DECK_SCHEMA, FIRST_PLAYER_DICE, KINDS, PACKAGE, SEATS, SYSTEM, TERRITORIES, UNITS, UNITS_FILE, deck_cards,
-    deck_problems, validate_deck,
+    DECK_SCHEMA, FIRST_PLAYER_DICE, PACKAGE, SEATS, SYSTEM, TERRITORIES, UNITS, UNITS_FILE, deck_cards,
+    canonical_deck, deck_problems, validate_deck,
 )
 from domain.rules.kingdoms_of_crusaders.events import DrawnCards
 from domain.rules.kingdoms_of_crusaders.state import KocState
 from domain.rules.words import NO_NAMES, Names
 
 
+UNITS_SHA256_1_0_0 = "012e51a4af2c05ab67c33d304c2af678f516aad48c41d061e18e6ff3d896ade5"
+
+
 class KocOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``points``: the points variant ("Winner by the points"); ``deck``: the printed unit deck,
-    supplied by its owner in the shape of ``units.json`` (replaces the reconstruction)."""
+    supplied by its owner in the shape of ``units.json`` (replaces the reconstruction); ``tie``:
+    the reading of "the players whose numbers on the «victory markers» are greater will lose"
+    (RULES_NOTES.md, reading 10)."""
 
     points: bool = False
     deck: Any = None
+    tie: Literal["greatest-marker", "marker-sum"] = "greatest-marker"
 
 
-def opening(seats: tuple[str, ...], options: KocOptions) -> KocState:
+def opening(seats: tuple[str, ...], options: KocOptions, version: str = "1.1.0") -> KocState:
     deck = UNITS if options.deck is None else validate_deck(options.deck)
     cards = deck_cards(deck, len(seats))
-    unseen = [0] * (1 << len(KINDS))
+    unseen: dict[int, int] = {}
     for m in cards.values():
-        unseen[m] += 1
+        unseen[m] = unseen.get(m, 0) + 1
     return KocState(
         seats=seats,
         points=options.points,
+        tie=options.tie,
+        version=version,
         cards=cards,
         deck=tuple(cards),
-        unseen=tuple(unseen),
+        unseen=dict(sorted(unseen.items())),
         hands={s: () for s in seats},
         sectors={s: ((),) * len(TERRITORIES) for s in seats},
         completed=((),) * len(TERRITORIES),
@@ -54,7 +63,11 @@ def opening(seats: tuple[str, ...], options: KocOptions) -> KocState:
 
 class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     id = SYSTEM
-    version = "1.0.0"
+    version = "1.1.0"
+    # 1.0.0's records replay as they were played (RULES_NOTES.md, Versions): its points variant
+    # gave places to players with no card in a territory; its owner deck hashed as listed.
+    older_versions = ("1.0.0",)
+    legal_complete = True  # legal_commands lists every command decide accepts (tests/.../test_legal_complete.py)
     title = "The Kingdoms of Crusaders"
     scenarios = {
         "standard": Scenario(id="standard", title="The Kingdoms of Crusaders: 2 to 4 players", seats=SEATS,
@@ -70,7 +83,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
         return DECK_SCHEMA
 
     def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
-        """Every way the deck breaks the schema or the rulebook (56 cards of 1 to 5 symbols)."""
+        """Every way the deck breaks the schema or what the rules need (data.deck_problems)."""
         return deck_problems(data)
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> KocState:
@@ -83,7 +96,18 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
             opts = msgspec.convert(options, KocOptions)
         except msgspec.ValidationError as error:
             raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "Winner by the points") from None
-        return opening(tuple(seats), opts)
+        return opening(tuple(seats), opts, self.version)
+
+    def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
+        """:meth:`RuleSystem.data_hash`, the owner's deck hashed in its canonical form (cards by
+        number, symbols weakest first): the same deck listed in another order hashes the same.
+        Version 1.0.0 hashed the deck as listed, and its built-in file as it was then."""
+        deck = (options or {}).get(self.owner_data_option)
+        if deck is None and self.version == "1.0.0":
+            return UNITS_SHA256_1_0_0  # the same cards; the file's header then said the text gave "56"
+        if deck is None or self.version == "1.0.0" or deck_problems(deck):
+            return super().data_hash(scenario_id, options)
+        return hashlib.sha256(msgspec.json.encode(canonical_deck(deck), order="sorted")).hexdigest()
 
     def to_act(self, state: KocState) -> list[str]:
         """p1 prepares the game; then the player whose turn it is; nobody once it is over."""

@@ -27,13 +27,13 @@ def evolve(state: KocState, event: EventData) -> KocState:
             hand.remove(card.id)
             mine = list(state.sectors[seat])
             mine[sector - 1] = mine[sector - 1] + (card.id,)
-            unseen = list(state.unseen)
+            unseen = dict(state.unseen)
             unseen[state.cards[card.id]] -= 1
             done = state.completed
             if completed:
                 done = tuple(d + (seat,) if i == sector - 1 else d for i, d in enumerate(done))
             return replace(state, hands={**state.hands, seat: tuple(hand)},
-                           sectors={**state.sectors, seat: tuple(mine)}, unseen=tuple(unseen), completed=done)
+                           sectors={**state.sectors, seat: tuple(mine)}, unseen=unseen, completed=done)
         case ev.TerritoryWon(seat=seat, sector=sector, marker=number):
             return replace(state, markers=state.markers + (Marker(number, sector, seat),))
         case ev.HandsShown():

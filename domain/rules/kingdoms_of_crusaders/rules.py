@@ -202,26 +202,38 @@ def standing(state: KocState, territory: int) -> list[list[str]]:
     return places
 
 
+def has_army(state: KocState, seat: str, territory: int) -> bool:
+    """Whether the player has an army in the territory to rank: at least one card there
+    (RULES_NOTES.md, reading 11). Version 1.0.0 ranked every player, cards or none."""
+    return state.version == "1.0.0" or bool(state.sectors[seat][territory - 1])
+
+
 def final_outcome(state: KocState) -> Outcome:
-    """Most victory markers wins; with equal quantities, the player whose markers carry the
-    greater numbers loses (compared greatest first). With the points variant, points first."""
+    """Most victory markers wins; with equal quantities, "the players whose numbers on the
+    «victory markers» are greater will lose", as the game's ``tie`` option reads it (RULES_NOTES.md,
+    reading 10). With the points variant, points first."""
     markers = {p: sorted((m.number for m in state.markers if m.seat == p), reverse=True) for p in state.seats}
     if state.points:
         points = {p: 0 for p in state.seats}
         for territory in TERRITORIES:
             winner = state.winner_of(territory).seat
             points[winner] += 3
-            others = [place for place in standing(state, territory) if winner not in place]
-            for award, place in zip((2, 1), others):
+            others = [[p for p in place if has_army(state, p, territory)]
+                      for place in standing(state, territory) if winner not in place]
+            for award, place in zip((2, 1), [place for place in others if place]):
                 for p in place:
                     points[p] += award
         scores = {p: float(points[p]) for p in state.seats}
     else:
         scores = {p: float(len(markers[p])) for p in state.seats}
 
+    def greater(p: str) -> tuple:
+        # the marker numbers that lose: greatest first ("greatest-marker"), or their sum ("marker-sum")
+        return (sum(markers[p]),) if state.tie == "marker-sum" else tuple(markers[p])
+
     def rank(p: str) -> tuple:
         # more is better for scores and marker counts; smaller marker numbers are better
-        return (-scores[p], -len(markers[p]), markers[p])
+        return (-scores[p], -len(markers[p]), greater(p))
 
     ranking = sorted(state.seats, key=lambda p: (rank(p), state.seats.index(p)))
     top = [p for p in ranking if rank(p) == rank(ranking[0])]

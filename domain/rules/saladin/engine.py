@@ -25,7 +25,8 @@ from domain.rules.saladin.state import BannerState, Options, SaladinState, SideS
 from domain.rules.words import NO_NAMES, Names
 
 
-def opening(scenario: str, options: Options = Options(), cards: str | None = None) -> SaladinState:
+def opening(scenario: str, options: Options = Options(), cards: str | None = None,
+            version: str = "2.1.0") -> SaladinState:
     """The position of the scenario's setup diagram, at turn 1's Initiative phase."""
     t = TABLES[scenario] if cards is None else owner_cards.tables(cards)
     banners = {}
@@ -39,14 +40,18 @@ def opening(scenario: str, options: Options = Options(), cards: str | None = Non
                                 unused=t.data.order_tokens_per_side - o.available - o.reserve)
     state = SaladinState(scenario=scenario, turn=1, phase="seize", active=None, initiative=None,
                          banners=banners, sides=sides, arsuf_lances=t.data.arsuf_lances, options=options,
-                         cards=cards)
+                         cards=cards, version=version)
     holder, phase, active, _ = initiative(state)
     return msgspec.structs.replace(state, initiative=holder, phase=phase, active=active)
 
 
 class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     id = "saladin"
-    version = "2.0.0"
+    version = "2.1.0"
+    # 2.0.0's records replay as they were played (RULES_NOTES.md, Versions): true_cross's
+    # default was leader-action; a Committed banner's every action brought its target into melee;
+    # the twelfth Order came back from Arsuf even to a side that had just boxed its last.
+    older_versions = ("2.0.0",)
     title = "Saladin: the battles of Hattin (1187) and Arsuf (1191)"
     scenarios = {
         "arsuf": Scenario(id="arsuf", title="The Battle of Arsuf — 1191", seats=SEATS, min_players=2,
@@ -81,13 +86,15 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
                                     + "; ".join(found[:3]) + ("; …" if len(found) > 3 else ""),
                                     "Owner-supplied card data (RULES_NOTES.md)", problems=found)
             cards = owner_cards.canonical(cards)
+        if self.version == "2.0.0":
+            options.setdefault("true_cross", "leader-action")
         try:
             chosen = msgspec.convert(options, Options)
         except msgspec.ValidationError as error:
             raise RuleViolation("saladin.bad_option", f"game options: {error} (RULES_NOTES.md, Game options: "
-                                "true_cross leader-action|automatic, taqui_al_din automatic|reaction)",
+                                "true_cross automatic|leader-action, taqui_al_din automatic|reaction)",
                                 "Setup") from None
-        return opening(scenario, chosen, cards)
+        return opening(scenario, chosen, cards, self.version)
 
     def to_act(self, state: SaladinState) -> list[str]:
         """The one seat with a decision, or nobody once the game is over."""

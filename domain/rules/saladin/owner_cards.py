@@ -72,6 +72,10 @@ EFFECTS = {  # scenario-specific actions: (scenario, side, banners whose cards m
     "feed-fire": ("hattin", {"husam-lulu"}),
 }
 REACTION_EFFECTS = {"two-lances-to-box": ("hattin", {"taqui-al-din"})}
+# Player Aid — Symbols used on the cards: effects a printed card may carry whatever its banner,
+# since the aid lists them among the cards' symbols ("Red slashed token: Spend 1 Crusaders Order";
+# "Two lances icon: Place 2 Crusaders Lances back in the box", a reaction effect, on an Ayyubid card)
+PLAYER_AID = {"sacrifice"}
 MODES = {"uncommitted", "committed", "reaction"}
 
 
@@ -258,15 +262,13 @@ def _card(d, card, banner, banners, cards, out: list[str]) -> None:
     ids = [a.id for a in card.actions]
     if len(ids) != len(set(ids)):
         out.append(f"{where}.actions: an action id is listed twice")
-    if not any(a.cost == 0 and a.status == "any" and a.target == "none" and not a.ordered for a in card.actions):
-        out.append(f"{where}.actions: no action with a cost of 0, usable in any status, with no target, on the "
-                   "front (Activation — Special cases: they must activate it using the Action with a cost of 0)")
+    if not any(a.cost == 0 for a in card.actions):
+        out.append(f"{where}.actions: no action with a cost of 0 (Activation — Special cases: they must activate "
+                   "it using the Action with a cost of 0)")
     for a in card.actions:
         at = f"{where}.actions[{a.id}]"
         if a.cost < 0:
             out.append(f"{at}.cost: at least 0")
-        if a.cost == 0 and a.ordered:
-            out.append(f"{at}: a 0-cost action on the back of the card would let a phase never end")
         if not (0 <= a.red <= MAX_DICE and 0 <= a.green <= MAX_DICE):
             out.append(f"{at}: 0 to {MAX_DICE} dice of each colour ({CONTENTS})")
         if rule == "never-committed" and (a.status == "committed" or a.change):
@@ -291,6 +293,8 @@ def _card(d, card, banner, banners, cards, out: list[str]) -> None:
             allowed = EFFECTS.get(a.effect)
             if allowed is None:
                 out.append(f"{at}.effect: one of {', '.join(sorted(EFFECTS))} (the Scenario-specific Actions)")
+            elif a.effect in PLAYER_AID:
+                pass  # a symbol of the Player Aid, which any card may print
             elif (allowed[0] not in (None, d.scenario)) or banner.id not in allowed[1]:
                 out.append(f"{at}.effect: {a.effect} is not an action of {banner.id} at {d.scenario}")
     for r in card.reactions:
@@ -298,19 +302,27 @@ def _card(d, card, banner, banners, cards, out: list[str]) -> None:
         if not any("reaction" in t.modes for t in card.targets):
             out.append(f"{at}: no enemy is listed in Reaction, so it can never be used")
         reachers = [t.banner for t in card.targets if "reaction" in t.modes and t.banner in banners]
-        enemy_actions = {a.id for bid in reachers for cid in (banners[bid].card, banners[bid].horns_card)
-                         if cid in cards for a in cards[cid].actions}
-        unknown = sorted(set(r.against) - enemy_actions)
+        triggers = {a.id for bid in reachers for cid in (banners[bid].card, banners[bid].horns_card)
+                    if cid in cards for a in _actions_against(cards[cid], banner.id)}
+        unknown = sorted(set(r.against) - triggers)
         if not r.against or unknown:
-            out.append(f"{at}.against: actions of the enemies it reacts to, not {unknown or 'nothing'}")
+            out.append(f"{at}.against: actions by which an enemy it reacts to targets {banner.id} (a Reaction "
+                       f"answers an action that targets its banner), not {unknown or 'nothing'}")
         if not (0 <= r.red <= MAX_DICE and 0 <= r.green <= MAX_DICE) or r.cost < 0:
             out.append(f"{at}: a cost of 0 or more and 0 to {MAX_DICE} dice of each colour")
-        if r.effect is not None and (r.effect not in REACTION_EFFECTS
-                                     or d.scenario != REACTION_EFFECTS[r.effect][0]
-                                     or banner.id not in REACTION_EFFECTS[r.effect][1]):
-            out.append(f"{at}.effect: only Taqui al Din's two-lances-to-box at Hattin")
+        if r.effect is not None and (r.effect not in REACTION_EFFECTS or banner.side != "ayyubids"):
+            out.append(f"{at}.effect: only two-lances-to-box (Player Aid: \"Place 2 Crusaders Lances back in "
+                       "the box\"), on an Ayyubid card")
     if d.scenario == "hattin" and banner.id != "saladin" and card.horns and card.target_modes("lusignan"):
         out.append(f"{where}: at the Horns, Saladin is the only one that can target Lusignan (Hattin — Statuses)")
+
+
+def _actions_against(card: Any, banner_id: str) -> list[Any]:
+    """The actions of ``card`` that can target ``banner_id``: an enemy-target action whose status
+    is one the card lists the banner under (any status: any of them); a Reaction mode alone
+    targets nothing."""
+    modes = set(card.target_modes(banner_id)) - {"reaction"}
+    return [a for a in card.actions if a.target == "enemy" and modes and (a.status == "any" or a.status in modes)]
 
 
 def _leaders(d: ScenarioData, out: list[str]) -> None:

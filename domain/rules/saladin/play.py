@@ -17,6 +17,7 @@ from domain.rules.saladin.rules import (
     automatic_answer,
     card_of,
     eliminated,
+    joins_melee,
     opponent,
     orders,
     reaction_options,
@@ -116,7 +117,10 @@ def eliminations(b: Step) -> None:
             b.emit(ev.BannerEliminated(banner=bid, given_to=given))
             leave_melees(b, bid, "eliminated", release_two_locations=False)
     cru = b.state.sides["crusaders"]
-    if b.state.scenario == "arsuf" and b.state.arsuf_lances == 0 and cru.reserve > 0:
+    # "The game ends immediately when one of the players puts their last Order in the box"
+    # (Victory Conditions): a side that has just boxed its last recovers nothing (2.0.0 did).
+    if (b.state.scenario == "arsuf" and b.state.arsuf_lances == 0 and cru.reserve > 0
+            and (cru.orders > 0 or b.state.version == "2.0.0")):
         b.emit(ev.OrdersRecovered(side="crusaders", count=cru.reserve, source="arsuf",
                                   reason="the Ayyubid lances in Arsuf are eliminated"))
     true_cross(b)
@@ -167,9 +171,11 @@ def pair(state: SaladinState, one: str, other: str) -> dict[str, str]:
 
 
 def join_melee(b: Step, acting: str, target: str) -> None:
-    """A Committed banner's action against an enemy: "This change therefore involves changing
-    the status of the enemy Banner" — the target is Committed too (a two-location banner's
-    lances move), and the two fight in melee."""
+    """An action that leaves its banner Committed by changing its status: "This change therefore
+    involves changing the status of the enemy Banner" — the target is Committed too (a
+    two-location banner's lances move), and the two fight in melee; or any Committed Crusader
+    banner's action against a single-location Ayyubid banner, whose "status is the same as the
+    one of the Crusaders Banner that targets them" (Statuses)."""
     if not (b.state.banners[acting].in_play and b.state.banners[target].in_play):
         return
     if b.state.banners[acting].status != COMMITTED:
@@ -280,6 +286,8 @@ def resolve_action(b: Step, special: Reaction | None = None) -> None:
     seat, acting, target = p.side, p.banner, p.target
     action = card_of(b.state, acting).action(p.action)
     before = orders(b.state)
+    melee = action.target == "enemy" and (joins_melee(b.state, b.state.banners[acting], action)
+                                          or tables(b.state).status_rule[target] == "follows-target")
     purpose = f"{action.name}: {acting}" + (f" at {target}" if target else "")
     effect = action.effect
     if effect == "sacrifice":
@@ -309,7 +317,7 @@ def resolve_action(b: Step, special: Reaction | None = None) -> None:
     elif action.change == "withdraw" and b.state.banners[acting].in_play:
         change_status(b, acting, UNCOMMITTED)
         leave_melees(b, acting, "regroup", release_two_locations=True)
-    if action.target == "enemy":
+    if melee:
         join_melee(b, acting, target)
     if b.state.banners[acting].in_play and not b.state.banners[acting].ordered:
         b.emit(ev.BannerOrdered(banner=acting))

@@ -112,10 +112,15 @@ def can_be_committed(state: SaladinState, banner_id: str) -> bool:
     return True
 
 
-def joins_melee(banner: BannerState, action: Action) -> bool:
-    """The acting banner is Committed once the action resolves: a Charge, or any action of a
-    Committed banner that does not withdraw it. Its target then fights it in melee."""
-    return action.change == "commit" or (banner.status == COMMITTED and action.change is None)
+def joins_melee(state: SaladinState, banner: BannerState, action: Action) -> bool:
+    """The action changes the acting banner from Uncommitted to Committed (a Charge): "This
+    change therefore involves changing the status of the enemy Banner" (Game turn), which then
+    fights it in melee. An action that changes no status changes no enemy's (RULES_NOTES.md,
+    reading 6). Records of 2.0.0 replay its reading: any action of a Committed banner that does
+    not withdraw it did too."""
+    if state.version == "2.0.0":
+        return action.change == "commit" or (banner.status == COMMITTED and action.change is None)
+    return action.change == "commit" and banner.status != COMMITTED
 
 
 def orders(state: SaladinState) -> dict[str, int]:
@@ -151,12 +156,24 @@ def leader_action_usable(state: SaladinState, side: str, action_id: str) -> bool
     return False
 
 
+def can_act(state: SaladinState, banner: BannerState) -> bool:
+    """Whether the banner has an action it may take now. Every card has its cost-0 action
+    ("they must activate it using the Action with a cost of 0"); an owner's card may print it
+    with a status colour or a target, and a Deployed banner that can take no action then does not
+    keep its player from passing (RULES_NOTES.md, Owner-supplied card data). With the
+    reconstruction's cards (Hold, any status, no target) this is always true."""
+    card = card_of(state, banner.id)
+    if any(a.cost == 0 and a.status == "any" and a.target == "none" for a in card.actions):
+        return True
+    return any(c.banner == banner.id for c in activations(state, banner.side))
+
+
 def must_activate(state: SaladinState, side: str) -> bool:
     """"A player can pass only if all their Banners and Leader cards are on their Ordered
     side": a Deployed banner in play, or a Deployed leader with an action it can take, keeps
     the player from passing."""
     for b in state.banners.values():
-        if b.side == side and not b.ordered and b.fate == "in-play":
+        if b.side == side and not b.ordered and b.fate == "in-play" and can_act(state, b):
             return True
     st = state.sides[side]
     if st.leader_ordered:
@@ -249,7 +266,7 @@ def _check_target(state, seat, banner, card, action, target) -> None:
         if not may_target(state, banner, card, target):
             raise violation("invalid_target", f"{banner.id} cannot target {target} with {action.name} "
                             f"while {banner.status}", R_REACTION)
-        if joins_melee(banner, action) and not can_be_committed(state, target):
+        if joins_melee(state, banner, action) and not can_be_committed(state, target):
             raise violation("target_never_committed", f"{action.name} would bring {target} into melee, and "
                             f"{target} cannot be Committed now", R_SPECIAL)
     elif action.target == "arsuf":
@@ -470,7 +487,7 @@ def activations(state: SaladinState, seat: str) -> list[object]:
                 if enemies is None:  # its only other check, per target, for an action joining a melee
                     enemies = enemy_targets(state, banner, card, live)
                 targets = enemies
-                if joins_melee(banner, action):
+                if joins_melee(state, banner, action):
                     if committable is None:
                         committable = [x for x in enemies if can_be_committed(state, x)]
                     targets = committable

@@ -64,7 +64,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     """The readings a game is played under where the rulebook leaves two open
     (RULES_NOTES.md, "Game options")."""
 
-    true_cross: Literal["leader-action", "automatic"] = "leader-action"
+    true_cross: Literal["automatic", "leader-action"] = "automatic"
     taqui_al_din: Literal["automatic", "reaction"] = "automatic"
 
 
@@ -84,4 +84,5 @@ class SaladinState(msgspec.Struct, frozen=True):
     result: Outcome | None = None
     activations: int = 0
     options: Options = Options()
+    version: str = "2.1.0"  # the rule system's version that records the game (engine.Saladin.at_version)
     cards: str | None = None  # owner-supplied card data (canonical JSON); None: the scenario's data file

@@ -28,11 +28,15 @@ from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
 
 SEATS = ("p1", "p2", "p3", "p4", "p5")
+MAP_SHA256_2_0_0 = "8f535e1702b6fcf603476371cf3f6a47261814726ca8307b0dab52bebdb07a43"
 
 
 class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     id = "saxon-shore"
-    version = "2.0.0"
+    version = "2.1.0"
+    # 2.0.0's records replay as they were played (RULES_NOTES.md, Versions): its §9.2 did not
+    # send home a mercenary hired while the player's troops were being sent home.
+    older_versions = ("2.0.0",)
     title = "Saxon Shore: the game of Dark Ages Britain"
     scenarios = {
         "standard": Scenario(id="standard", title="Britain and Ireland, 2 to 5 kingdoms", seats=SEATS,
@@ -55,7 +59,15 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
             raise RuleViolation("saxon-shore.bad_option", f"options: {error}", "12") from None
         if opts.turn_limit is not None and not 1 <= opts.turn_limit <= 1000:
             raise RuleViolation("saxon-shore.bad_option", "turn_limit (a house rule) is 1..1000 turns, or null", "1")
-        return turn.initial_state(tuple(seats), opts, self.board(opts.map))
+        state = turn.initial_state(tuple(seats), opts, self.board(opts.map))
+        return state if self.version == state.version else msgspec.structs.replace(state, version=self.version)
+
+    def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
+        """:meth:`RuleSystem.data_hash`; under 2.0.0 the built-in map's hash as it was then: the
+        same map, whose header named the owner's option ``options.data`` (issue 26 point 9)."""
+        if self.version == "2.0.0" and not (options or {}).get(self.owner_data_option):
+            return MAP_SHA256_2_0_0
+        return super().data_hash(scenario_id, options)
 
     def board(self, data: dict[str, Any] | None) -> Board:
         """Our reconstructed map, or the owner's printed one (``options.map``), checked

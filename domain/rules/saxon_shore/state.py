@@ -140,6 +140,7 @@ class SaxonState(msgspec.Struct, frozen=True):
     ended: Outcome | None = None  # the turn limit (a house rule)
     board: Any = None  # the map this game is played on (data.Board): ours, or the owner's given at creation
     pending: Pending | None = None  # the decision being folded (evolve.py): never shown, never recorded
+    version: str = "2.1.0"  # the rule system's version that records the game (engine.SaxonShore.at_version)
 
 
 class Pending(msgspec.Struct, frozen=True):

@@ -325,10 +325,14 @@ def end_turn(ctx: Ctx, j: Job) -> None:
 
 @job("home_all")
 def home_all(ctx: Ctx, j: Job) -> None:
-    """§9.2: every troop of the player in a non-friendly province goes to the nearest friendly one."""
+    """§9.2: "In game order, all troops in non-friendly provinces are moved to the nearest friendly
+    province." Then the player is looked at again: a mercenary hired "at any time" (§4.6.1) while
+    his troops were being sent home, in a non-friendly province, goes home too (records of 2.0.0
+    replay without this second look)."""
     locations = sorted({u.loc for u in units_of(ctx.state, j.seat) if u.kind in TROOP_KINDS
                         and (u.loc not in ctx.state.provinces or ctx.prov(u.loc).owner != j.seat)}, key=ctx.board.order_key)
-    ctx.push(*[Job("send_home", j.seat, prov=loc, args=("9.2",)) for loc in locations])
+    again = [Job("home_all", j.seat)] if locations and ctx.state.version != "2.0.0" else []
+    ctx.push(*[Job("send_home", j.seat, prov=loc, args=("9.2",)) for loc in locations], *again)
 
 
 @job("send_home")

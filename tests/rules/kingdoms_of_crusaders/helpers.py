@@ -12,7 +12,7 @@ from domain.events import CardsShuffled, GameCreated, SeatInfo
 from domain.game import Game, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
-from domain.rules.kingdoms_of_crusaders.data import SEATS, mask
+from domain.rules.kingdoms_of_crusaders.data import SEATS, shape
 from domain.rules.kingdoms_of_crusaders.state import KocState, Marker
 from domain.rules.registry import RULE_SYSTEMS
 
@@ -36,14 +36,17 @@ class FastRng(SeededRng):
         return self._orders[key]
 
 
-def new_game(players: int, game_id: int = 1, options: dict[str, Any] | None = None) -> Game:
+def new_game(players: int, game_id: int = 1, options: dict[str, Any] | None = None,
+             version: str | None = None, seed_commitment: str = "0" * 64) -> Game:
+    """A new game, recorded under this server's version or an earlier one it replays."""
+    rules = KOC.at_version(version or KOC.version)
     created = GameCreated(
         rules=KOC.id,
-        rules_version=KOC.version,
+        rules_version=rules.version,
         scenario="standard",
-        data_hash=KOC.data_hash("standard", options),
+        data_hash=rules.data_hash("standard", options),
         seats={s: SeatInfo(player=s.upper()) for s in SEATS[:players]},
-        seed_commitment="0" * 64,
+        seed_commitment=seed_commitment,
         options=options or {},
     )
     return project_game(None, create_game(UUID(int=game_id), created, NOW))
@@ -63,8 +66,8 @@ def refused(game: Game, seat: str, command: dict[str, Any]) -> RuleViolation:
 
 
 def cards(*specs: str) -> list[int]:
-    """Card masks from short specs: ``"lance+bow"``, ``"banner"``."""
-    return [mask(spec.split("+")) for spec in specs]
+    """Card shapes from short specs: ``"lance+bow"``, ``"banner"``, ``"sword+sword"``."""
+    return [shape(spec.split("+")) for spec in specs]
 
 
 class DealtInOrder(SeededRng):
@@ -97,7 +100,7 @@ def position(game: Game, armies: dict[str, dict[int, list[str]]], hands: dict[st
     def take(spec: str) -> str:
         """A card of that spec from the bottom of the deck; once the deck has none left, a made-up
         card (``X1``…) outside the deck, as hand-built examples may need more copies than it holds."""
-        m = mask(spec.split("+"))
+        m = shape(spec.split("+"))
         cid = next((c for c in reversed(state.deck) if state.cards[c] == m and c not in used), None)
         if cid is None:
             cid = f"X{len(cards_by_id) - len(state.deck) + 1}"
@@ -111,25 +114,25 @@ def position(game: Game, armies: dict[str, dict[int, list[str]]], hands: dict[st
             sectors[seat][sector - 1] = [take(spec) for spec in specs]
     held = {s: tuple(take(spec) for spec in (hands or {}).get(s, [])) for s in state.seats}
     if pool is None:
-        unseen = list(state.unseen)
+        unseen = dict(state.unseen)
         for ids in sectors.values():
             for sector in ids:
                 for cid in sector:
                     if cid in state.cards:
                         unseen[state.cards[cid]] -= 1
     else:
-        unseen = [0] * 32
+        unseen = {}
         for cid in (c for h in held.values() for c in h):
-            unseen[cards_by_id[cid]] += 1
+            unseen[cards_by_id[cid]] = unseen.get(cards_by_id[cid], 0) + 1
         for spec in pool:
-            unseen[mask(spec.split("+"))] += 1
+            unseen[shape(spec.split("+"))] = unseen.get(shape(spec.split("+")), 0) + 1
     done = [list((completed or {}).get(n + 1, [])) for n in range(5)]
     for seat in state.seats:
         for n in range(5):
             if len(sectors[seat][n]) == 4 and seat not in done[n]:
                 done[n].append(seat)
     new = msgspec.structs.replace(
-        state, cards=cards_by_id, unseen=tuple(unseen), hands=held, current=current, completed=tuple(tuple(d) for d in done),
+        state, cards=cards_by_id, unseen=unseen, hands=held, current=current, completed=tuple(tuple(d) for d in done),
         sectors={s: tuple(tuple(x) for x in v) for s, v in sectors.items()},
         markers=tuple(Marker(n, t, s) for n, t, s in markers),
     )
@@ -138,7 +141,7 @@ def position(game: Game, armies: dict[str, dict[int, list[str]]], hands: dict[st
 
 def hand_card(game: Game, seat: str, spec: str) -> str:
     """The id of a card of that spec in the seat's hand."""
-    m = mask(spec.split("+"))
+    m = shape(spec.split("+"))
     return next(c for c in game.state.hands[seat] if game.state.cards[c] == m)
 
 

@@ -35,7 +35,7 @@ def check_invariants(state: KocState, order: list[int] | None) -> None:
     assert len({m.sector for m in state.markers}) == len(numbers)
     on_table = set(placed)
     unseen = Counter(state.cards[c] for c in state.deck if c not in on_table)
-    assert tuple(unseen.get(m, 0) for m in range(32)) == state.unseen
+    assert {m: n for m, n in unseen.items() if n} == {m: n for m, n in state.unseen.items() if n}
     for n in TERRITORIES:
         done = state.completed[n - 1]
         assert sorted(done) == sorted(p for p in state.seats if len(state.sectors[p][n - 1]) == SECTOR_CAPACITY)

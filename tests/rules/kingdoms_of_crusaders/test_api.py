@@ -9,7 +9,7 @@ import random
 
 import msgspec
 
-from domain.rules.kingdoms_of_crusaders.data import PACKAGE
+from domain.rules.kingdoms_of_crusaders.data import PACKAGE, canonical_deck
 from tests.conftest import ADMIN_TOKEN
 
 SEATS = {"p1": {"player": "Baldwin"}, "p2": {"player": "Saladin"}}
@@ -35,7 +35,8 @@ def test_owner_deck_given_at_creation_is_played(client):
     created = client.get(f"/games/{game['id']}/events").json()["events"][0]
     assert created["type"] == "GameCreated" and created["data"]["options"]["deck"] == deck
     assert created["data"]["options"]["points"] is True
-    assert created["data"]["data_hash"] == hashlib.sha256(msgspec.json.encode(deck, order="sorted")).hexdigest()
+    canonical = canonical_deck(deck)  # cards by number, symbols weakest first (issue 26 point 16)
+    assert created["data"]["data_hash"] == hashlib.sha256(msgspec.json.encode(canonical, order="sorted")).hexdigest()
     token = game["seat_tokens"]["p1"]
     posted = client.post(f"/games/{game['id']}/commands", headers={"Authorization": f"Bearer {token}"},
                          json={"seat": "p1", "command": {"type": "prepare"}, "expected_version": 1})
@@ -55,7 +56,7 @@ def test_a_bad_owner_deck_is_a_problem_naming_the_rule(client):
     assert made.status_code in (400, 422), made.text
     problem = made.json()
     assert made.headers["content-type"].startswith("application/problem+json")
-    assert problem["code"] == "kingdoms-of-crusaders.bad_deck" and "56" in problem["detail"]
+    assert problem["code"] == "kingdoms-of-crusaders.bad_deck" and "at least 50" in problem["detail"]
     assert client.get("/games", params={"rules": "kingdoms-of-crusaders"}).json()["games"] == []
 
 

@@ -3,13 +3,14 @@ per step (RULES_NOTES.md, reading 7), and "can still beat" against brute force (
 
 from __future__ import annotations
 
+import collections
 import itertools
 import random
 
 from domain.rules.kingdoms_of_crusaders.armies import (
     STRENGTH, can_still_beat, comparison_key, counts_of, squads, strength,
 )
-from domain.rules.kingdoms_of_crusaders.data import KINDS
+from domain.rules.kingdoms_of_crusaders.data import KINDS, shape
 from tests.rules.kingdoms_of_crusaders.helpers import cards
 
 
@@ -106,19 +107,26 @@ def test_can_still_beat_matches_brute_force():
     """Armies and domination: "no other player can gather a better army there", computed exactly
     from the unseen cards: the search agrees with trying every choice of cards."""
     r = random.Random(12)
-    for _ in range(400):
-        pool = [r.randrange(1, 32) for _ in range(r.randrange(0, 12))]
-        placed = [r.randrange(1, 32) for _ in range(r.randrange(0, 4))]
-        target = strength([r.randrange(1, 32) for _ in range(4)])
-        unseen = [0] * 32
-        for m in pool:
-            unseen[m] += 1
-        assert can_still_beat(placed, unseen, target) == _brute(placed, pool, target), (placed, pool, target)
+    for doubles in (False, True):  # cards with each kind at most once; then cards with a kind twice or more
+        for _ in range(400):
+            pool = [_card(r, doubles) for _ in range(r.randrange(0, 12))]
+            placed = [_card(r, doubles) for _ in range(r.randrange(0, 4))]
+            target = strength([_card(r, doubles) for _ in range(4)])
+            unseen = collections.Counter(pool)
+            assert can_still_beat(placed, unseen, target) == _brute(placed, pool, target), (placed, pool, target)
+
+
+def _card(r: random.Random, doubles: bool) -> int:
+    """A random card's shape: one to five distinct kinds, or (``doubles``) up to three of a kind."""
+    most = 3 if doubles else 1
+    while True:
+        counts = [r.randrange(0, most + 1) if r.random() < 0.4 else 0 for _ in range(5)]
+        if any(counts):
+            return shape([k for k, c in zip(KINDS, counts) for _ in range(c)])
 
 
 def test_can_still_beat_needs_enough_cards():
     """An army that cannot be completed from the unseen cards cannot beat anything."""
-    unseen = [0] * 32
-    unseen[31] = 1
+    unseen = {shape(list(KINDS)): 1}
     assert not can_still_beat([], unseen, min(STRENGTH))
     assert can_still_beat(cards("lance", "lance", "lance"), unseen, strength(cards("bow", "bow", "bow", "lance")))

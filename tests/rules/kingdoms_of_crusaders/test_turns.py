@@ -15,7 +15,7 @@ from domain.game import IncompatibleRecord, create_game, project_game, take_deci
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.kingdoms_of_crusaders import events as ev
-from domain.rules.kingdoms_of_crusaders.data import NAMES, PACKAGE, TERRITORIES
+from domain.rules.kingdoms_of_crusaders.data import NAMES, PACKAGE, TERRITORIES, canonical_deck, shape
 from domain.rules.kingdoms_of_crusaders.rules import final_outcome
 from tests.rules.kingdoms_of_crusaders.helpers import (
     KOC, NOW, SEED, legal, new_game, place, play, position, prepared, refused,
@@ -32,7 +32,7 @@ def test_location_card_five_numbered_sectors():
 
 
 def test_unit_deck_reconstruction_is_labelled_and_consistent():
-    """Unit Cards: 56 cards, each 1 to 5 symbols of the five kinds (reading 5)."""
+    """Reading 5: the reconstruction is 56 cards, each 1 to 5 distinct symbols (its own choice)."""
     raw = json.loads((PACKAGE / "units.json").read_text())
     assert raw["_header"].startswith("RECONSTRUCTION")
     assert len(raw["cards"]) == 56
@@ -45,7 +45,7 @@ def test_unit_deck_reconstruction_is_labelled_and_consistent():
 def test_unit_deck_two_decks_mixed_for_three_or_four(players, size):
     """Preparation for a game: "In a case of a three or four players' game you need two decks mixed"."""
     state = new_game(players).state
-    assert len(state.deck) == size == sum(state.unseen)
+    assert len(state.deck) == size == sum(state.unseen.values())
 
 
 def _created(options):
@@ -59,10 +59,42 @@ def test_owner_deck_replaces_the_reconstruction():
     """Unit Cards: the owner of the printed cards supplies the real deck at creation (reading 6)."""
     deck = {"cards": [{"number": n, "symbols": ["banner"] if n % 2 else ["lance", "bow"]} for n in range(1, 57)]}
     game = new_game(2, options={"deck": deck})
-    assert game.state.cards["A01"] == 0b10000 and game.state.cards["A02"] == 0b00011
+    assert game.state.cards["A01"] == shape(["banner"]) and game.state.cards["A02"] == shape(["lance", "bow"])
     assert game.created.options["deck"] == deck  # in GameCreated, under the record's hash chain
-    digest = hashlib.sha256(msgspec.json.encode(deck, order="sorted")).hexdigest()
+    digest = hashlib.sha256(msgspec.json.encode(canonical_deck(deck), order="sorted")).hexdigest()
     assert game.created.data_hash == digest != KOC.data_hash("standard")
+
+
+def test_owner_deck_in_another_order_is_the_same_deck():
+    """Issue 26 point 16: the same cards listed in another order (and a card's symbols in another
+    order) are the same deck: the same hash, the same game."""
+    deck = {"cards": [{"number": n, "symbols": ["banner"] if n % 2 else ["lance", "bow"]} for n in range(1, 57)]}
+    shuffled = {"cards": [{"number": c["number"], "symbols": list(reversed(c["symbols"]))}
+                          for c in reversed(deck["cards"])]}
+    assert KOC.data_hash("standard", {"deck": deck}) == KOC.data_hash("standard", {"deck": shuffled})
+    assert new_game(2, options={"deck": shuffled}).state == new_game(2, options={"deck": deck}).state
+
+
+def test_a_1_0_0_record_keeps_its_deck_hash():
+    """RULES_NOTES.md, Versions: 1.0.0 hashed the owner's deck as listed; its records still open."""
+    from domain.game import rule_system_for
+    deck = {"cards": [{"number": n, "symbols": ["bow"]} for n in range(56, 0, -1)]}
+    listed = hashlib.sha256(msgspec.json.encode(deck, order="sorted")).hexdigest()
+    old = msgspec.structs.replace(_created({"deck": deck}), rules_version="1.0.0", data_hash=listed)
+    assert rule_system_for(old).version == "1.0.0"
+    assert KOC.data_hash("standard", {"deck": deck}) != listed
+
+
+def test_owner_deck_of_any_size_that_lasts_and_with_a_kind_twice_on_a_card():
+    """Issue 26 point 16: the text gives neither the deck's size ("Each unit is represented in the
+    game by a single card") nor how many symbols of a kind a card carries ("The symbols of the same
+    kind on these cards represent the squads"): 60 cards, one with two swords, are a deck, and
+    the two swords count as two symbols of a kind in the army."""
+    cards = [{"number": n, "symbols": ["bow"]} for n in range(1, 60)] + [{"number": 60, "symbols": ["sword", "sword"]}]
+    game = new_game(2, options={"deck": {"cards": cards}})
+    assert len(game.state.deck) == 60 and game.state.cards["A60"] == shape(["sword", "sword"])
+    from domain.rules.kingdoms_of_crusaders.armies import counts_of
+    assert counts_of([shape(["sword", "sword"]), shape(["sword"])]) == (0, 0, 3, 0, 0)  # a battalion
 
 
 def test_owner_deck_hash_must_match_the_deck():
@@ -75,15 +107,14 @@ def test_owner_deck_hash_must_match_the_deck():
 
 
 @pytest.mark.parametrize("cards,what", [
-    ([{"number": n, "symbols": ["lance"]} for n in range(1, 56)], "56 unit cards"),
-    ([{"number": 1, "symbols": ["lance", "lance"]}] + [{"number": n, "symbols": ["bow"]} for n in range(2, 57)],
-     "each kind at most once"),
+    ([{"number": n, "symbols": ["lance"]} for n in range(1, 50)], "runs out before the game's end"),
     ([{"number": 1, "symbols": ["axe"]}] + [{"number": n, "symbols": ["bow"]} for n in range(2, 57)], "unknown symbol"),
-    ([{"number": 1, "symbols": []}] + [{"number": n, "symbols": ["bow"]} for n in range(2, 57)], "1 to 5 symbols"),
-    ([{"number": 1, "symbols": ["bow"]}] * 56, "numbered 1 to 56"),
+    ([{"number": 1, "symbols": []}] + [{"number": n, "symbols": ["bow"]} for n in range(2, 57)], "at least one symbol"),
+    ([{"number": 1, "symbols": ["bow"]}] * 56, "each number once"),
 ])
 def test_owner_deck_is_validated(cards, what):
-    """Unit Cards: a deck that is not 56 cards of 1 to 5 distinct symbols is refused, naming why."""
+    """Unit Cards: a deck the game cannot be played to its end with, or with a card the rules
+    cannot read, is refused, naming why (RULES_NOTES.md, reading 6)."""
     with pytest.raises(RuleViolation) as raised:
         create_game(UUID(int=9), _created({"deck": {"cards": cards}}), NOW)
     assert raised.value.code == "kingdoms-of-crusaders.bad_deck"
@@ -396,3 +427,49 @@ def test_owner_deck_check_lists_every_problem():
     assert len(found) == 2 and all("unknown symbol" in p for p in found)
     schema = KOC.owner_data_schema()
     assert "UnitDeck" in json.dumps(schema)
+
+
+# -- issue 26 points 14, 15, 17 ----------------------------------------------------------------------------
+# The end of a game needs every territory won; these positions are prepared (``position``) as the
+# tests above, since a whole game played card by card to one chosen ending is what they stand for.
+def test_points_go_only_to_players_with_an_army_in_the_territory():
+    """Winner by the points: "If a player has the second army in a territory he gains 2 points for
+    such a territory. If a player has the third army in a territory he gains 1 point[s]." A player
+    with no card in a territory has no army there (reading 11): p3 placed nothing anywhere and
+    gains nothing; p2 is second only where it placed cards."""
+    b, h = ["banner"] * 4, ["helmet"] * 4
+    armies = {"p1": {n: b for n in TERRITORIES}, "p2": {1: h, 2: ["lance"]}}
+    out = _final(3, [(n, n, "p1") for n in TERRITORIES], armies, points=True)
+    assert out.scores == {"p1": 15.0, "p2": 4.0, "p3": 0.0}
+
+
+def test_points_under_1_0_0_ranked_every_player():
+    """RULES_NOTES.md, Versions: 1.0.0 ranked a player with no card in a territory too; its records
+    replay so (the version in the state, as ``at_version("1.0.0")`` sets it): p2 and p3, with no card in
+    territories 2 to 5, shared second place there (2 points each)."""
+    b, h = ["banner"] * 4, ["helmet"] * 4
+    game = position(prepared(3, options={"points": True}), {"p1": {n: b for n in TERRITORIES}, "p2": {1: h}},
+                    markers=[(n, n, "p1") for n in TERRITORIES])
+    old = msgspec.structs.replace(game.state, version="1.0.0")
+    assert final_outcome(old).scores == {"p1": 15.0, "p2": 10.0, "p3": 9.0}
+
+
+def test_tie_by_the_sum_of_marker_numbers_is_an_option():
+    """End of a game and a Winner: "the players whose numbers on the «victory markers» are greater
+    will lose", read as the sum of the numbers (option ``tie: marker-sum``; reading 10). p1 holds 1
+    and 5 (sum 6), p2 holds 3 and 4 (sum 7): by the greatest marker p1 loses (5 > 4), by the sum p2
+    loses (7 > 6); holding 1 and 4 against 2 and 3, the sums are equal and the game is drawn."""
+    markers = [(1, 1, "p1"), (2, 2, "p3"), (3, 3, "p2"), (4, 4, "p2"), (5, 5, "p1")]
+    game = position(prepared(3), {}, markers=markers)
+    assert final_outcome(game.state).winner == "p2"
+    game = position(prepared(3, options={"tie": "marker-sum"}), {}, markers=markers)
+    assert game.state.tie == "marker-sum" and final_outcome(game.state).winner == "p1"
+    drawn = position(prepared(2, options={"tie": "marker-sum"}), {},
+                     markers=[(1, 1, "p1"), (2, 2, "p2"), (3, 3, "p2"), (4, 4, "p1"), (5, 5, "p3")][:4])
+    assert final_outcome(drawn.state).draw
+
+
+def test_unknown_tie_reading_is_refused():
+    with pytest.raises(RuleViolation) as raised:
+        create_game(UUID(int=9), _created({"tie": "coin"}), NOW)
+    assert raised.value.code == "kingdoms-of-crusaders.bad_option"

@@ -45,11 +45,13 @@ class FakeRng:
         raise AssertionError("Saladin never shuffles")
 
 
-def new_game(scenario: str, game_id: int = 1, options: dict[str, Any] | None = None) -> Game:
+def new_game(scenario: str, game_id: int = 1, options: dict[str, Any] | None = None,
+             version: str | None = None) -> Game:
+    """A new game, recorded under this server's version or an earlier one it replays."""
     created = GameCreated(
         options=options or {},
         rules="saladin",
-        rules_version=SALADIN.version,
+        rules_version=version or SALADIN.version,
         scenario=scenario,
         data_hash=SALADIN.data_hash(scenario),
         seats={s: SeatInfo(player=s.title()) for s in SEATS},

@@ -122,10 +122,14 @@ def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_tu
     assert legal(g, "crusaders") == [HORNS]
 
 
+LEADER_ACTION = {"true_cross": "leader-action"}
+
+
 def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon():
     """Hattin — Saladin (Leader): once per game, when Lusignan has moved to the Horns or is
-    eliminated and Châtillon is eliminated, the Crusaders place 1 Order in the box."""
-    g = start(new_game("hattin"), "ayyubids")
+    eliminated and Châtillon is eliminated, the Crusaders place 1 Order in the box (game option
+    ``true_cross: leader-action``)."""
+    g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
     g = with_state(g, horns=True)
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
@@ -138,8 +142,9 @@ def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon()
 
 
 def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
-    """Hattin — Saladin (Leader): Lusignan eliminated counts like Lusignan at the Horns."""
-    g = start(new_game("hattin"), "ayyubids")
+    """Hattin — Saladin (Leader): Lusignan eliminated counts like Lusignan at the Horns (game
+    option ``true_cross: leader-action``)."""
+    g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
     g = with_banner(g, "chatillon", fate="captured", lances=0)
     g = with_banner(g, "lusignan", fate="captured", lances=0)
     assert ORDER_LOSS in legal(g, "ayyubids")

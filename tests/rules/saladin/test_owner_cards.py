@@ -21,7 +21,7 @@ from domain.rules.saladin import owner_cards
 from domain.rules.saladin.data import PACKAGE
 from replays.record import build_record
 from replays.verify import verify
-from tests.rules.saladin.helpers import NOW, SALADIN, SEATS, act, banner_view, full, play, start, view
+from tests.rules.saladin.helpers import NOW, SALADIN, SEATS, act, banner_view, full, play, start, view, with_state
 
 S = "stroke"
 
@@ -224,3 +224,60 @@ def test_a_game_with_the_owners_cards_over_http(client):
     assert record.header.data_hash == created["data_hash"]
     verdict = verify(record)
     assert verdict.ok, verdict.problems
+
+
+# -- issue 26 point 12: what the book prints is accepted; a reaction that can never trigger is not ------
+def card(data: dict, card_id: str) -> dict:
+    return next(c for c in data["cards"] if c["id"] == card_id)
+
+
+def test_a_zero_cost_action_on_the_ordered_side_with_a_status_and_a_target_is_accepted():
+    """Activation — Special cases: "If a player's Available Orders Pool is empty and one of their
+    Banners is still on their Ordered side, they must activate it using the Action with a cost of
+    0." The book prints a 0-cost action usable on the Ordered side, and says nothing of its status
+    or target: a card whose 0-cost action has the dot, a status colour and a target is accepted."""
+    data = stripped(reconstruction("arsuf"))
+    hold = next(a for a in card(data, "richard")["actions"] if a["id"] == "hold")
+    hold.update(ordered=True, status="uncommitted", target="enemy", green=1)
+    assert owner_cards.problems(data, "arsuf") == []
+
+
+def test_a_deployed_banner_that_can_take_no_action_does_not_keep_its_player_from_passing():
+    """Sequence of Play: "A player can pass only if all their Banners and Leader cards are on
+    their Ordered side", read with a cost-0 action an owner's card prints with a status: a
+    Deployed banner that can take no action does not make a phase that can never end
+    (RULES_NOTES.md, Owner-supplied card data). Sablé's only 0-cost action needs it Committed.
+    A prepared position (``with_state``): the other Crusader cards turned and no Order left, which
+    play reaches only after turns of spending."""
+    data = stripped(reconstruction("arsuf"))
+    next(a for a in card(data, "sable")["actions"] if a["id"] == "hold")["status"] = "committed"
+    assert owner_cards.problems(data, "arsuf") == []
+    game, _ = owner_game(data)
+    game = start(game, "crusaders")
+    s = game.state
+    banners = {k: (msgspec.structs.replace(b, ordered=True) if b.side == "crusaders" and k != "sable" else b)
+               for k, b in s.banners.items()}
+    sides = {**s.sides, "crusaders": msgspec.structs.replace(s.sides["crusaders"], available=0, spent=11,
+                                                             leader_ordered=True)}
+    game = with_state(game, banners=banners, sides=sides)
+    assert [msgspec.to_builtins(c) for c in SALADIN.legal_commands(game.state, "crusaders")] == [{"type": "pass"}]
+
+
+def test_player_aid_symbols_may_stand_on_any_card():
+    """Player Aid — Symbols used on the cards: "Red slashed token | Spend 1 Crusaders Order" is a
+    symbol of the cards, not of one banner: an Ayyubid card other than Saladin's may print it."""
+    data = stripped(reconstruction("arsuf"))
+    loose = next(a for a in card(data, "ala-afdal")["actions"] if a["id"] == "loose")
+    loose["effect"] = "sacrifice"
+    assert owner_cards.problems(data, "arsuf") == []
+
+
+def test_a_reaction_to_an_action_that_never_targets_its_banner_is_refused():
+    """Key Game Terms — Action / Reaction: "A Reaction is used to counter an adverse Action"; and
+    Activating a Banner: "Ask if the targeted Banner performs a Reaction". Ala al Din's Evade
+    against Richard's Regroup (which targets nobody) could never be used."""
+    data = stripped(reconstruction("arsuf"))
+    evade = card(data, "ala-al-din")["reactions"][0]
+    evade["against"] = ["regroup"]
+    found = owner_cards.problems(data, "arsuf")
+    assert any("reactions[evade].against" in p and "regroup" in p for p in found), found

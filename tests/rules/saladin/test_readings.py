@@ -20,7 +20,6 @@ from tests.rules.saladin.helpers import (
     refused,
     start,
     view,
-    with_banner,
     with_side,
 )
 
@@ -38,16 +37,23 @@ def test_reinforce_the_banner_places_one_of_its_own_lances():
     """Hattin — Saladin / Ridefort (Reinforce): "The Banner of Saladin or Ridefort places 1 of
     its Lances on the location of the last lost Lance of the Banner of Saphadin or Manguras for
     Saladin, and Lusignan for Ridefort." The lance is Saladin's own: Saladin has one fewer, the
-    Losses Track is untouched, and an empty Losses Track does not stop it."""
+    Losses Track is untouched, and an empty Losses Track does not stop it: Ridefort looses at
+    Saphadin until its 6th lance empties the track ("A player must immediately place back in the
+    box 1 Order when they lose their 6th Lance. The 6 Lances are then also placed back in the
+    game box"), the Ayyubids answering with Holds."""
     g = start(new_game("hattin"), "crusaders")
     g = play(g, "crusaders", act("ridefort", "loose", "saphadin"), [S])
     assert banner_view(g, "saphadin")["lances"] == {"field": full("hattin", "saphadin") - 1}
     assert view(g)["sides"]["ayyubids"]["losses_track"] == 1
-    g = with_side(g, "ayyubids", losses=0, lances_boxed=1)  # the track emptied (as by a 6th lance)
+    for faces in ([D], [D], [S]):
+        hold = next(m for m in legal(g, "ayyubids") if m.get("action") == "hold" and m["banner"] != "saladin")
+        g = play(g, "ayyubids", hold)
+        g = play(g, "crusaders", act("ridefort", "loose", "saphadin"), faces)
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == 0  # the 6th lance took the track to the box
     events, g = decide_events(g, "ayyubids", act("saladin", "reinforce", "saphadin"))
     placed = [e for e in events if type(e).__name__ == "LancePlaced"]
     assert [(e.banner, e.onto) for e in placed] == [("saladin", "saphadin")]
-    assert banner_view(g, "saphadin")["lances"] == {"field": full("hattin", "saphadin")}
+    assert banner_view(g, "saphadin")["lances"] == {"field": full("hattin", "saphadin") - 5}
     assert sum(banner_view(g, "saladin")["lances"].values()) == full("hattin", "saladin") - 1
     assert view(g)["sides"]["ayyubids"]["losses_track"] == 0
 
@@ -164,7 +170,7 @@ def test_horns_when_the_lusignan_card_is_ordered_is_the_first_action_of_next_tur
     g = start(new_game("hattin"), "crusaders")
     g = play(g, "crusaders", {"type": "leader", "action": "recover-order"})
     assert view(g)["sides"]["crusaders"]["leader"]["card_side"] == "ordered"
-    g = with_side(g, "crusaders", available=4, boxed=8)  # the Orders lost in earlier turns
+    g = with_side(g, "crusaders", available=4, boxed=8)  # prepared: the Orders several turns of Chaos would box
     g = play(g, "ayyubids", act("husam-lulu", "set-fire"))
     assert {"type": "leader", "action": "horns"} not in legal(g, "crusaders")
     g = finish_turn(g)
@@ -225,42 +231,137 @@ def test_taqui_al_din_as_a_reaction_is_a_game_option():
     assert legal(g, "ayyubids") == [{"type": "react", "banner": "taqui-al-din", "reaction": "open-ranks"}, DECLINE]
 
 
-def true_cross_position(options=None):
-    """Hattin, turn 1, Ayyubids to act: Lusignan at the Horns, Châtillon about to fall."""
-    g = start(new_game("hattin", options=options), "crusaders")
-    g = play(g, "crusaders", {"type": "leader", "action": "horns"})
-    g = with_banner(g, "chatillon", lances=1)
+def crusaders_answer(g):
+    """The Crusaders answer with the least they may do: decline a reaction, then Hold a Deployed
+    banner, or pass."""
+    if {"type": "decline-reaction"} in legal(g, "crusaders"):
+        g = play(g, "crusaders", DECLINE)
+    if g.state.active == "crusaders" and g.outcome is None:
+        hold = next((m for m in legal(g, "crusaders") if m.get("action") == "hold"), PASS)
+        g = play(g, "crusaders", hold)
     return g
 
 
-def test_true_cross_is_a_leader_action_by_default():
-    """Hattin — Saladin (Leader): "Once per game, if the Lusignan's Banner has moved to the Horns
-    of Hattin or is eliminated and if Châtillon's Banner is also eliminated, the Crusaders player
-    must immediately place 1 Order back in the box." Listed as "Saladin (Leader)" among the
-    Scenario-specific Actions, like "Lusignan (Leader)": an action of the Leader card."""
-    g = true_cross_position()
+def true_cross_position(options=None, version=None):
+    """Hattin, turn 1, Ayyubids to act, reached by play: Lusignan has moved to the Horns, and
+    Manguras has loosed at Châtillon four times with a double stroke, leaving it 1 lance."""
+    g = start(new_game("hattin", options=options, version=version), "crusaders")
+    g = play(g, "crusaders", {"type": "leader", "action": "horns"})
+    for _ in range(4):
+        g = play(g, "ayyubids", act("manguras", "loose", "chatillon"), [D])
+        g = crusaders_answer(g)
+    assert banner_view(g, "chatillon")["lances"] == {"uncommitted": 1, "committed": 0}
+    return g
+
+
+def test_true_cross_as_a_leader_action_is_a_game_option():
+    """RULES_NOTES.md, Game options: ``true_cross: leader-action`` reads the listing as "Saladin
+    (Leader)" among the Scenario-specific Actions, like "Lusignan (Leader)": an action of the
+    Leader card (the default of version 2.0.0)."""
+    g = true_cross_position({"true_cross": "leader-action"})
     g = play(g, "ayyubids", act("manguras", "loose", "chatillon"), [S])
     assert banner_view(g, "chatillon")["fate"] == "captured"
     boxed = orders(g, "crusaders")["box"]
-    g = play(g, "crusaders", act("ridefort", "hold"))
+    g = crusaders_answer(g)
     g = play(g, "ayyubids", {"type": "leader", "action": "order-loss"})
     assert orders(g, "crusaders")["box"] == boxed + 1
 
 
-def test_true_cross_automatic_is_a_game_option():
-    """RULES_NOTES.md, Game options: ``true_cross: automatic`` reads "must immediately" as the
-    moment the condition is met: the Order goes to the box with no Leader activation."""
-    g = true_cross_position({"true_cross": "automatic"})
+def test_true_cross_is_immediate_by_default():
+    """Hattin — Saladin (Leader): "Once per game, if the Lusignan's Banner has moved to the Horns
+    of Hattin or is eliminated and if Châtillon's Banner is also eliminated, the Crusaders player
+    must immediately place 1 Order back in the box." The book's words are the default (issue 26
+    point 10): the Order goes to the box the moment Châtillon falls, no Leader activation."""
+    g = true_cross_position()
     boxed = orders(g, "crusaders")["box"]
     events, g = decide_events(g, "ayyubids", act("manguras", "loose", "chatillon"), [S])
     assert "SpecialRuleApplied" in [type(e).__name__ for e in events]
     assert orders(g, "crusaders")["box"] == boxed + 1
     assert view(g)["sides"]["ayyubids"]["leader"]["used"] == ["order-loss"]
-    g = play(g, "crusaders", act("ridefort", "hold"))
+    g = crusaders_answer(g)
     assert {"type": "leader", "action": "order-loss"} not in legal(g, "ayyubids")
+
+
+def test_a_version_2_0_0_record_keeps_the_leader_action_default():
+    """RULES_NOTES.md, Versions: a game recorded under 2.0.0 without the option is replayed as
+    it was played, with the Leader-action reading its version had as the default."""
+    g = true_cross_position(version="2.0.0")
+    g = play(g, "ayyubids", act("manguras", "loose", "chatillon"), [S])
+    boxed = orders(g, "crusaders")["box"]
+    g = crusaders_answer(g)
+    g = play(g, "ayyubids", {"type": "leader", "action": "order-loss"})
+    assert orders(g, "crusaders")["box"] == boxed + 1
 
 
 def test_unknown_options_are_refused_with_the_rule():
     with pytest.raises(RuleViolation) as error:
         SALADIN.setup("hattin", ("crusaders", "ayyubids"), {"true_cross": "sometimes"})
     assert error.value.code == "saladin.bad_option"
+
+
+# -- issue 26 point 11: a status the acting banner does not change changes no enemy's -------------------
+def richard_regrouped(version=None):
+    """Arsuf, turn 2, by play: Richard then Bourgogne charged Ala al Din (turn 1); Richard has just
+    paid to Regroup, and Ala al Din stays Committed, still in melee with Bourgogne."""
+    g = start(new_game("arsuf", version=version), "crusaders")
+    g = play(g, "crusaders", act("richard", "charge", "ala-al-din"))
+    g = play(g, "ayyubids", DECLINE)
+    g = play(g, "ayyubids", act("aslam", "hold"))
+    g = play(g, "crusaders", act("bourgogne", "charge", "ala-al-din"))
+    g = finish_turn(g)
+    g = start(g, "crusaders")
+    g = play(g, "crusaders", act("richard", "regroup"))
+    assert banner_view(g, "richard")["status"] == "uncommitted"
+    assert banner_view(g, "ala-al-din")["status"] == "committed"
+    return g
+
+
+def test_an_action_that_changes_no_status_leaves_the_enemy_where_it_stands():
+    """Activation — Special cases: "A Banner can change its status from Uncommitted to Committed or
+    vice versa according to the indications of the Action performed. In this case, you must move
+    the Lances of the Banner concerned to the appropriate location on the game board. This change
+    therefore involves changing the status of the enemy Banner." Ala al Din's Melee changes no
+    status, so Richard, who has just regrouped, stays Uncommitted and its lances stay put."""
+    g = richard_regrouped()
+    lances = banner_view(g, "richard")["lances"]
+    events, g = decide_events(g, "ayyubids", act("ala-al-din", "melee", "richard"))
+    kinds = [type(e).__name__ for e in events]
+    assert "StatusChanged" not in kinds and "MeleeJoined" not in kinds
+    richard = banner_view(g, "richard")
+    assert (richard["status"], richard["lances"], richard["engaged"]) == ("uncommitted", lances, [])
+
+
+def test_a_2_0_0_record_keeps_its_melee_reading():
+    """RULES_NOTES.md, Versions: under 2.0.0 any action of a Committed banner brought its target
+    into melee; a game recorded then replays so."""
+    g = play(richard_regrouped("2.0.0"), "ayyubids", act("ala-al-din", "melee", "richard"))
+    assert banner_view(g, "richard")["status"] == "committed"
+
+
+# -- issue 26 point 13: the last Order boxed ends the game before Arsuf's twelfth comes back -----------
+def last_order_at_arsuf(version=None):
+    """Arsuf, turn 1, Crusaders to act with 1 Order left and 5 lances on their Losses Track. A
+    prepared position (``with_side``): play reaches it only after many turns of Chaos losses,
+    which the boxed Orders and the track stand for."""
+    g = start(new_game("arsuf", version=version), "crusaders")
+    return with_side(g, "crusaders", available=1, boxed=10, losses=5)
+
+
+def test_boxing_the_last_order_ends_the_game_though_arsuf_falls_in_the_same_roll():
+    """Victory Conditions: "The game ends immediately when one of the players puts their last
+    Order in the box." Lusignan's Assault on Arsuf costs the last Order (spent), kills both Arsuf
+    lances (red) and loses Lusignan a 6th lance (green): "A player must immediately place back in
+    the box 1 Order when they lose their 6th Lance." The twelfth Order ("as soon as the two
+    Ayyubids Lances in Arsuf are eliminated") does not come back to a side that has lost."""
+    g = last_order_at_arsuf()
+    events, g = decide_events(g, "crusaders", act("lusignan", "assault-arsuf", "arsuf"), [S, S, S])
+    assert "OrdersRecovered" not in [type(e).__name__ for e in events]
+    assert view(g)["arsuf_lances"] == 0
+    assert g.outcome is not None and g.outcome.winner == "ayyubids"
+
+
+def test_a_2_0_0_record_keeps_the_twelfth_order_recovered():
+    """RULES_NOTES.md, Versions: 2.0.0 gave the twelfth Order back in that roll, and play went on."""
+    g = last_order_at_arsuf("2.0.0")
+    g = play(g, "crusaders", act("lusignan", "assault-arsuf", "arsuf"), [S, S, S])
+    assert g.outcome is None and orders(g, "crusaders")["available"] == 1

@@ -17,11 +17,30 @@ from replays.verify import verify
 from .helpers import S
 
 OLD = Path(__file__).parent / "records" / "saxon-shore-1.1.0.json"
-SAID = "recorded under saxon-shore 1.1.0; this server has 2.0.0"
+SAID = "recorded under saxon-shore 1.1.0; this server has 2.1.0"
 
 
-def test_the_version_is_two():
-    assert S.version == "2.0.0"
+def test_the_version_is_2_1_0_and_it_replays_2_0_0():
+    assert (S.version, S.older_versions) == ("2.1.0", ("2.0.0",))
+
+
+def test_the_map_header_names_the_option_the_engine_reads():
+    """Issue 26 point 9: the header tells owners to give their map as ``options.map``, the
+    rule system's ``owner_data_option``."""
+    header = json.loads((Path(S.package_dir) / "map.json").read_text(encoding="utf-8"))["header"]
+    assert f"options.{S.owner_data_option}" in header and "options.data" not in header
+
+
+def test_a_2_0_0_game_on_the_built_in_map_still_opens():
+    """The header's correction changed the file's bytes, not the map: a game recorded under 2.0.0
+    carries the old file's hash and is still played (RULES_NOTES.md, Versions)."""
+    from domain.game import rule_system_for
+    from domain.events import GameCreated, SeatInfo
+    created = GameCreated(rules=S.id, rules_version="2.0.0", scenario="standard",
+                          data_hash="8f535e1702b6fcf603476371cf3f6a47261814726ca8307b0dab52bebdb07a43",
+                          seats={"p1": SeatInfo(player="a"), "p2": SeatInfo(player="b")}, seed_commitment="0" * 64)
+    assert rule_system_for(created).version == "2.0.0"
+    assert S.data_hash("standard") != created.data_hash
 
 
 def test_the_verifier_names_the_version_a_record_was_made_under():
