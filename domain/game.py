@@ -169,8 +169,10 @@ class Game(msgspec.Struct, frozen=True):
         """The seats that may send a command now: nobody once ended or while frozen."""
         return [] if self.ended or self.frozen else self.rules.to_act(self.state)
 
-    def key_use(self, key: str) -> KeyUse | None:
-        return next((k for k in reversed(self.keys) if k.key == key), None)
+    def key_use(self, key: str, seat: str) -> KeyUse | None:
+        """The last decision ``seat`` sent with Idempotency-Key ``key``: keys are each seat's
+        own, so another seat's use of the same key (keys are public) is no retry of it."""
+        return next((k for k in reversed(self.keys) if k.key == key and k.seat == seat), None)
 
 
 def rng_game_id(game: Game) -> UUID:

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
 from api.errors import Conflict, Invalid
+from api.numbers import whole_number
 from api.http import MAX_INT, bearer, doc, error_body, read_body, read_record, respond
 from api.live import Live
 from api.past_states import RenderedStates
@@ -74,9 +75,10 @@ class CommandRouteResponse(Response):
 
 def _last_event_id(value: str) -> int:
     """A Last-Event-ID header: the version of an event Herald sent (ASCII digits, 64 bits)."""
-    if not (value.isascii() and value.isdigit() and int(value) <= MAX_INT):
+    version = whole_number(value)
+    if version is None:
         raise Invalid(f"Last-Event-ID is the version of an event, not {value[:40]!r}", code="bad_last_event_id")
-    return int(value)
+    return version
 
 
 def games_router(settings: Settings) -> APIRouter:

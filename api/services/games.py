@@ -227,12 +227,12 @@ class Games:
             raise Invalid(f"Idempotency-Key is 1 to {MAX_KEY} characters", code="bad_idempotency_key")
 
         def decide(game: Game) -> Decided:
-            secrets = self.secrets.game(game_id)
+            secrets = self.secrets.game(game_id, fresh=not game.played)  # a claim replaces a seat's token
             self.secrets.authorize_seat(game_id, body.seat, token)
             if idempotency_key is not None:
-                used = game.key_use(idempotency_key)
+                used = game.key_use(idempotency_key, body.seat)
                 if used is not None:
-                    if used.seat != body.seat or used.fingerprint != retry_fingerprint(game, body.seat, body.command):
+                    if used.fingerprint != retry_fingerprint(game, body.seat, body.command):
                         raise Invalid("this Idempotency-Key was used for a different command",
                                       code="idempotency_key_reused")
                     return Decided([], None, lambda: (self._replayed(game_id, used.version, body.seat), True))
@@ -428,8 +428,20 @@ class Games:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
         if game.played:
             raise Conflict("play has started: seats are claimed before the first command", code="play_started")
-        self.save(self.players.claim(info.player, token, game_id, seat, clock.now()))
-        return SeatClaim(str(game_id), seat, info.player)
+        seat_token = new_token()
+        for attempt in range(3):  # another seat's claim may take the private stream's next version first
+            now = clock.now()
+            claim = self.players.claim(info.player, token, game_id, seat, now)
+            secrets = self.secrets.game(game_id, fresh=True)
+            try:
+                self.save(claim, GameSecrets(secrets_id(game_id), secrets.originator_version + 1, now, game_id,
+                                             secrets.seed, {seat: hash_token(seat_token)}))
+                break
+            except Conflict:
+                if attempt == 2:
+                    raise
+        self.secrets.game(game_id, fresh=True)
+        return SeatClaim(str(game_id), seat, info.player, seat_token)
 
     def fork(self, game_id: UUID, body: ForkRequest, token: str | None = None) -> GameCreatedResponse:
         """A new game from ``version`` of this one (or from the end of the command that
