@@ -15,7 +15,7 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
-from api.errors import Conflict, Invalid
+from api.errors import Conflict, Invalid, NotFound
 from api.numbers import whole_number
 from api.http import MAX_INT, bearer, doc, error_body, read_body, read_record, respond
 from api.live import Live
@@ -91,10 +91,19 @@ def games_router(settings: Settings) -> APIRouter:
                                  response=GameCreatedResponse, status=201,
                               errors=(400, 401, 403, 404, 413, 422),  # 404: a player_token for no registered name
                               example=GAME_EXAMPLE))
-    async def create_game(request: Request) -> Response:
-        """Create a game. The seat tokens are shown once: keep them."""
+    async def create_game(request: Request, authorization: Annotated[str | None, Header(
+            description="Bearer <director token> (or the admin token): a game naming a tournament only")] = None
+                          ) -> Response:
+        """Create a game. The seat tokens are shown once: keep them. A game naming a tournament
+        (``tournament``) is created by that tournament's director (or the admin) alone: anyone
+        else's is refused (401/403; 404 for no such tournament), so a game listed under a
+        tournament, and its signed record's ``header.tournament``, come from its director."""
         body = await read_body(request, CreateGame, settings.max_command_body)
         check_seat_names(body.seats)
+        herald = request.app.state.herald
+        if body.tournament is not None:
+            await run_in_threadpool(herald.tournaments.authorize_director, tournament_uuid(body.tournament.id),
+                                    bearer(authorization))
         created = await run_in_threadpool(service(request).create, body)
         return respond(created, 201, {"Location": f"/games/{created.id}"})
 
@@ -296,3 +305,11 @@ def games_router(settings: Settings) -> APIRouter:
 
 
     return router
+
+
+def tournament_uuid(text: str) -> UUID:
+    """A tournament id named in a request body: a UUID, else no such tournament (404)."""
+    try:
+        return UUID(text)
+    except ValueError:
+        raise NotFound(f"no tournament {text[:80]!r}") from None

@@ -129,6 +129,7 @@ class Games:
         self.committer = Committer(self._load_for_write, self._append, self._cache_put,
                                    write_beside=self.store.networked)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
+        self.paired_hooks: list[Callable[[UUID], bool]] = []  # whether a tournament paired the game
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
         # told each write: the games it moved and its events
         self.written_hooks: list[Callable[[set[UUID], tuple[Any, ...]], None]] = []
@@ -257,9 +258,10 @@ class Games:
         return decide
 
     def has_umpire(self, game: Game) -> bool:
-        """Whether someone may rule on this game's disputes: the admin (configured) or its
-        tournament's director."""
-        return bool(self.secrets.admin_token) or game.created.tournament is not None
+        """Whether someone may rule on this game's disputes: the admin (configured) or the
+        director of the tournament that paired it (a game merely naming a tournament, even one
+        that does not exist, has none: its freezes lapse)."""
+        return bool(self.secrets.admin_token) or any(paired(game.id) for paired in self.paired_hooks)
 
     def _lapse(self, game: Game, now: datetime) -> tuple[Game, list[Recorded]]:
         """With no umpire, the freezes open longer than the configured time lapse now: each

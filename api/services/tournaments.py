@@ -102,10 +102,18 @@ class Tournaments:
     def directs_game(self, game_id: UUID, token: str) -> bool:
         """Whether ``token`` is the director's of the tournament ``game_id`` was paired in."""
         created = self._created(game_id)
+        if not self.pairs_game(game_id):
+            return False
+        return self.secrets.director_of(UUID(created.tournament.id), token)
+
+    def pairs_game(self, game_id: UUID) -> bool:
+        """Whether the tournament ``game_id`` names exists and paired it at a table (a game
+        merely naming one, as games recorded before issue 30 could, has no director)."""
+        created = self._created(game_id)
         if created is None or created.tournament is None:
             return False
         try:
-            return self.secrets.director_of(UUID(created.tournament.id), token)
+            return self.tournament(UUID(created.tournament.id)).table_of(str(game_id)) is not None
         except (ValueError, HeraldError):
             return False
 

@@ -39,12 +39,13 @@ def test_a_game_naming_players_who_did_not_vouch_moves_no_rating(client):
     # a forger names Ann and Bob without their tokens, ten times, and always "wins" as Ann
     for _ in range(10):
         finish(client, create(client, {"p1": {"player": "Ann"}, "p2": {"player": "Bob"}}).json())
-    # or vouches for one seat only (its own sock puppet), or claims a tournament it is not in
+    # or vouches for one seat only (its own sock puppet), or names a tournament it is not in
     sock = register(client, "Sock")
     finish(client, create(client, {"p1": {"player": "Sock", "player_token": sock}, "p2": {"player": "Bob"}}).json())
     cup = client.post("/tournaments", json={"name": "Cup", "rules": "open-table", "format": "swiss", "rounds": 1}).json()
-    finish(client, create(client, {"p1": {"player": "Ann"}, "p2": {"player": "Bob"}},
-                          tournament={"id": cup["id"], "round": 1, "table": 1}).json())
+    spoof = create(client, {"p1": {"player": "Ann"}, "p2": {"player": "Bob"}},
+                   tournament={"id": cup["id"], "round": 1, "table": 1})
+    assert spoof.status_code == 401  # issue 30: only its director creates a game naming a tournament
     assert ratings(client, "Ann") == [] and ratings(client, "Bob") == [] and ratings(client, "Sock") == []
     assert client.get("/players", params={"rules": "open-table", "scenario": "table"}).json()["ratings"] == []
 
