@@ -668,6 +668,9 @@ class Games:
         if record.seed is None:
             raise Invalid("only records whose seed is revealed can be imported", code="seed_not_revealed")
         game_id = UUID(record.header.game)
+        if game_id.version in (3, 5):  # a name's: Herald's private streams (players, seeds, tournament keys)
+            raise Invalid(f"{game_id} is a name-based UUID (version {game_id.version}), the kind Herald's private "
+                          "streams have; a game's id is random", code="game_id_reserved")
         try:
             self.store.game(game_id)
         except AggregateNotFoundError:
