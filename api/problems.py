@@ -64,6 +64,11 @@ EXPLAINED: dict[str, str] = {
                        "(a game id that is not a UUID, a version that is not a number). The detail names it.",
     "invalid": "The request is well formed but a value in it cannot be used. The detail says which and why.",
     "illegal": "The rules refuse this command. The record is unchanged.",
+    "director_unregistered": "A rated tournament names its director, a registered player (POST /players), and is "
+                             "created with that player's token: someone registered answers for the names it registers.",
+    "game_id_reserved": "The record's game id is a name-based UUID (version 3 or 5), the kind of id Herald gives its "
+                        "private streams (players, seeds, tournament keys); a game's id is random, so such a record is "
+                        "not imported.",
     "duplicate_key": "A JSON object names one key twice. Readers disagree on which value counts (some keep the "
                      "first, some the last, some refuse), so Herald takes each key once. `field` names the key.",
     "repeated_header": "A header that is read once (Authorization, Content-Type, Content-Encoding, "
