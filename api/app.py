@@ -20,7 +20,8 @@ from api.config import Settings
 from api.past_states import PAST_STATES_BYTES, RenderedStates, answer_past_state
 from api import contract, problems
 from api.health import HealthCheck
-from api.http import Link, install_error_handlers, install_openapi, send_error, unstorable_target
+from api.numbers import whole_number
+from api.http import Link, install_error_handlers, install_openapi, refused_at_door, send_error
 from api.live import Live, Slots
 from api.ratelimit import WriteLimits
 from api.transfer import compressing, guard_body
@@ -78,7 +79,7 @@ class HeraldApp(FastAPI):
 
     async def answer(self, scope: Any, receive: Any, send: Any) -> None:
         """An HTTP request: refused at the door, a fast path, or the framework."""
-        refused = unstorable_target(scope)
+        refused = refused_at_door(scope)
         if refused is not None:
             return await send_error(send, refused)
         if self.limits is not None:
@@ -146,7 +147,7 @@ def end_with_supervisor() -> None:
     it ended (``kill -9`` included): uvicorn's workers would otherwise go on serving the port
     with no parent."""
     supervisor = os.environ.get(SUPERVISOR_ENV, "")
-    if supervisor.isdigit() and int(supervisor) != os.getpid():
+    if whole_number(supervisor) not in (None, os.getpid()):
         from analysis.pool import end_with_parent
 
         end_with_parent(int(supervisor))

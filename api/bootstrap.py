@@ -32,6 +32,7 @@ class Herald:
         self.games = Games(self.store, self.secrets, self.players, self.signing_key, freeze_lapse_seconds)
         self.tournaments = Tournaments(self.store, self.games, self.secrets)
         self.games.umpire_hooks.append(self.tournaments.directs_game)  # a director rules on its games' disputes
+        self.games.paired_hooks.append(self.tournaments.pairs_game)  # ... of the games it paired
         self.games.seat_hooks.append(self.tournaments.seats_of_player)  # a player token reads as its seats
         self.games.written_hooks.append(self.tournaments.written)  # results catch up after a write with work
         self.read_models: list[tuple[str, Any]] = [

@@ -19,6 +19,7 @@ from uuid import UUID
 
 import msgspec
 
+from api.numbers import whole_number
 from api.config import data_dir, sqlite_path
 
 T = TypeVar("T")
@@ -262,6 +263,9 @@ def progress(items: Iterable[T], total: int, what: str, shown: bool) -> Iterator
 
 
 # -- serve -------------------------------------------------------------------------------------
+HTTP = "api.connection:HeaderDeadline"  # uvicorn's httptools protocol, with a deadline for headers
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -291,10 +295,10 @@ def _serve(args: argparse.Namespace) -> int:
 
         os.environ[SUPERVISOR_ENV] = str(os.getpid())  # each worker ends with this process (api/app.py)
         uvicorn.run("api.app:app", host=args.host, port=args.port, log_level=args.log_level, workers=args.workers,
-                    access_log=access_log)
+                    access_log=access_log, http=HTTP)
         return 0
     config = uvicorn.Config("api.app:app", host=args.host, port=args.port, log_level=args.log_level,
-                            access_log=access_log)
+                            access_log=access_log, http=HTTP)
     uvicorn.Server(config).run(sockets=[listener])
     return 0
 
@@ -509,9 +513,10 @@ def _replay(args: argparse.Namespace) -> int:
         receipts = []
         for text in args.receipt:
             version, _, digest = text.partition(":")
-            if not version.isdigit() or not digest:
-                sys.exit(f"herald: a receipt is VERSION:HASH, not {text!r}")
-            receipts.append(Receipt(int(version), digest))
+            number = whole_number(version)
+            if number is None or not digest:
+                sys.exit(f"herald: a receipt is VERSION:HASH, not {text[:80]!r}")
+            receipts.append(Receipt(number, digest))
         verdict = verify(record, receipts, args.key)
         if verdict.ok:
             print(f"OK: {len(record.events)} events, chain intact, "

@@ -21,7 +21,8 @@ import msgspec
 
 from api.errors import HeraldError, Invalid
 from domain.errors import DomainError
-from api.http import DATABASE_AWAY, MAX_INT, bearer, database_away, decode_body, read_raw, require_json, send_error
+from api.numbers import whole_number
+from api.http import DATABASE_AWAY, bearer, database_away, decode_body, read_raw, require_json, send_error
 from api.services.games import Games
 from api.wire.games import CommandRequest
 
@@ -93,6 +94,7 @@ def _expected_version(body: CommandRequest, if_match: str | None) -> CommandRequ
     if if_match is None or body.expected_version is not None:
         return body
     value = if_match.strip().removeprefix("W/").strip('"')
-    if not (value.isascii() and value.isdigit() and int(value) <= MAX_INT):
-        raise Invalid(f"If-Match must be a version number, not {if_match!r}", code="bad_if_match")
-    return msgspec.structs.replace(body, expected_version=int(value))
+    version = whole_number(value)
+    if version is None:
+        raise Invalid(f"If-Match must be a version number, not {if_match[:40]!r}", code="bad_if_match")
+    return msgspec.structs.replace(body, expected_version=version)

@@ -31,6 +31,8 @@ class Settings(msgspec.Struct, frozen=True):
     freeze_lapse_seconds: int = 3600
     max_streams: int = 1000  # live (SSE) streams open at once in one process
     max_streams_per_client: int = 16  # ... and from one client address
+    # how long a client may take to send a request's line and headers (api/connection.py)
+    header_timeout: float = 10.0
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -52,6 +54,7 @@ class Settings(msgspec.Struct, frozen=True):
             freeze_lapse_seconds=int(env.get("HERALD_FREEZE_LAPSE_SECONDS", 3600)),
             max_streams=int(env.get("HERALD_MAX_STREAMS", 1000)),
             max_streams_per_client=int(env.get("HERALD_MAX_STREAMS_PER_CLIENT", 16)),
+            header_timeout=float(env.get("HERALD_HEADER_TIMEOUT", 10.0)),
         )
 
 

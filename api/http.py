@@ -4,6 +4,7 @@ schemas merged into the OpenAPI document, and every error as RFC 9457 problem+js
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 from itertools import accumulate
@@ -20,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
+from api.numbers import MAX_INT, whole_number
 from api.errors import HeraldError, Invalid, RequestTimeout, TooLarge, Unauthorized, Unavailable, status_of
 from api.transfer import MAX_RATIO, Inflater, body_coding
 from domain.errors import DomainError
@@ -31,7 +33,6 @@ PROBLEM = "application/problem+json"
 REF = "#/components/schemas/{name}"
 MAX_DEPTH = 32  # nesting of a body Herald stores; a record holds it at most 4 levels deeper
 RECORD_DEPTH = 64  # nesting of a portable record sent to be verified or viewed
-MAX_INT = 2**63 - 1  # every integer Herald takes fits both backends' BIGINT
 # Byte-level looks, C speed, that rule out most bodies before any walk: a number of 19 digits or
 # more (after ':', ',', '[' or '-'; a digit run inside a hash follows a letter or a quote), and
 # an upper bound of the nesting (brackets inside strings count too: only a walk is wasted).
@@ -137,9 +138,23 @@ async def send_error(send: Any, error: DomainError | None, headers: list[tuple[b
     await send({"type": "http.response.body", "body": payload})
 
 
-def unstorable_target(scope: dict[str, Any]) -> HeraldError | None:
-    """A NUL character in a request's path or query is refused before any route sees it:
-    no backend stores it, and PostgreSQL fails on it as a query parameter."""
+# Headers a request gives at most once: with two, one reader takes the first and another the last.
+_ONCE = frozenset((b"authorization", b"content-type", b"content-encoding", b"idempotency-key", b"if-match",
+                   b"last-event-id"))
+
+
+def refused_at_door(scope: dict[str, Any]) -> HeraldError | None:
+    """What no route should see: a header given twice that is read once (400
+    ``repeated_header``: the command route read the last ``Authorization``, the framework the
+    first), and a NUL character in the path or query (no backend stores it, and PostgreSQL
+    fails on it as a query parameter)."""
+    seen: set[bytes] = set()
+    for name, _ in scope["headers"]:
+        if name in _ONCE:
+            if name in seen:
+                return RepeatedHeader(f"the {name.decode()} header is given twice: send it once",
+                                      field=name.decode())
+            seen.add(name)
     if "\x00" in scope["path"]:
         return Unstorable("the path may not hold a NUL character (%00)", field="path")
     query = scope.get("query_string", b"")
@@ -195,7 +210,8 @@ async def read_raw(receive: Any, declared: str | None, limit: int, encoding: str
     those sent as well, and a body decoding to more than 200 times what was sent is refused
     (413 compression_ratio). Another coding is a 415, a broken gzip stream a 400."""
     coding = body_coding(encoding)
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    size = None if declared is None else whole_number(declared)
+    if declared is not None and (size is None or size > limit):
         raise TooLarge(f"the body is {declared} bytes; the limit here is {limit}")
     inflater = Inflater(limit) if coding == "gzip" else None
     parts: list[bytes] = []
@@ -231,11 +247,42 @@ def decode_body(raw: bytes, type_: type[T], depth: int = MAX_DEPTH) -> T:
     if b"\\u0000" in raw or _nesting_at_most(raw) > depth or _LONG_RUN in raw.translate(_NUMBER_SHAPE, b" \t\r\n"):
         inspect_json(raw, depth)  # the full walk only when a cheap look says it may be needed
     try:
-        return msgspec.json.decode(raw, type=type_)
+        decoded = msgspec.json.decode(raw, type=type_)
     except msgspec.ValidationError as error:
-        return _whole_floats_as_integers(raw, type_, error)
+        decoded = _whole_floats_as_integers(raw, type_, error)
     except msgspec.DecodeError as error:
         raise MalformedJSON(f"the body is not valid JSON: {_decode_error(raw, error)}") from None
+    refuse_repeated_keys(raw)
+    return decoded
+
+
+def refuse_repeated_keys(raw: bytes) -> None:
+    """A JSON object naming one key twice is a 400 ``duplicate_key``: readers disagree on it
+    (msgspec keeps the last value, others the first or refuse), so a body or a record holding
+    one could mean one thing to Herald and another to its reader. The standard library's C
+    scanner reads the (already valid) body again and hands each object's pairs over here,
+    unless a cheap look finds every key spelled differently (no escapes, no key twice)."""
+    if b"\\" not in raw:
+        keys = _KEY.findall(raw)
+        if len(keys) == len(set(keys)):
+            return
+    try:
+        json.loads(raw, object_pairs_hook=_unique_pairs)
+    except ValueError:  # not JSON the standard library reads; msgspec's checks have spoken
+        return
+
+
+_KEY = re.compile(rb'"([^"]*)"\s*:')  # without escapes a quote always opens or closes a string
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise DuplicateKey(f"the body names the key {twice[:80]!r} twice in one object: each key once",
+                           field=twice[:80])
+    return found
 
 
 _FLOAT_FOR_INT = re.compile(r"Expected `int( \| null)?`, got `float` - at `\$(?P<path>[^`]*)`")
@@ -333,7 +380,7 @@ def declare_storable(document: dict[str, Any]) -> None:
     (:func:`inspect_json`): each integer gets 64-bit bounds, each string and each dict's keys a
     pattern without NUL (a value of any type stays ``{}``: docs/DECISIONS.md). A schema shared
     with an answer is true of it too: Herald only answers what it stored. Path and query
-    parameters get the same (unstorable_target refuses a NUL there)."""
+    parameters get the same (refused_at_door refuses a NUL there)."""
     found = document.setdefault("components", {}).setdefault("schemas", {})
     seen: set[str] = set()
 
@@ -377,6 +424,14 @@ def declare_storable(document: dict[str, Any]) -> None:
 
 class MalformedJSON(HeraldError):
     status, title, code = 400, "Malformed JSON", "malformed_json"
+
+
+class DuplicateKey(HeraldError):
+    status, title, code = 400, "A key given twice", "duplicate_key"
+
+
+class RepeatedHeader(HeraldError):
+    status, title, code = 400, "A header given twice", "repeated_header"
 
 
 class Unstorable(HeraldError):

@@ -30,7 +30,8 @@ import msgspec
 from starlette.concurrency import run_in_threadpool
 
 from api.errors import Unauthorized
-from api.http import MAX_INT, bearer
+from api.http import bearer
+from api.numbers import whole_number
 
 if TYPE_CHECKING:
     from api.services.games import Games
@@ -96,7 +97,7 @@ def past_target(scope: dict[str, Any]) -> tuple[UUID, int, str | None] | None:
     if match is None or not query.startswith(b"at=") or b"&" in query:
         return None
     digits = query[3:]
-    if not (digits.isdigit() and len(digits) <= 19 and 1 <= int(digits) <= MAX_INT):
+    if not whole_number(digits):  # None, or version 0
         return None
     token = None
     for name, value in scope["headers"]:

@@ -64,6 +64,18 @@ EXPLAINED: dict[str, str] = {
                        "(a game id that is not a UUID, a version that is not a number). The detail names it.",
     "invalid": "The request is well formed but a value in it cannot be used. The detail says which and why.",
     "illegal": "The rules refuse this command. The record is unchanged.",
+    "director_unregistered": "A rated tournament names its director, a registered player (POST /players), and is "
+                             "created with that player's token: someone registered answers for the names it registers.",
+    "game_id_reserved": "The record's game id is a name-based UUID (version 3 or 5), the kind of id Herald gives its "
+                        "private streams (players, seeds, tournament keys); a game's id is random, so such a record is "
+                        "not imported.",
+    "duplicate_key": "A JSON object names one key twice. Readers disagree on which value counts (some keep the "
+                     "first, some the last, some refuse), so Herald takes each key once. `field` names the key.",
+    "repeated_header": "A header that is read once (Authorization, Content-Type, Content-Encoding, "
+                       "Idempotency-Key, If-Match, Last-Event-ID) is given twice. `field` names it.",
+    "header_timeout": "The request's line and headers did not all arrive within HERALD_HEADER_TIMEOUT seconds "
+                      "(10 by default) of the connection opening or the request beginning; the connection is "
+                      "closed. Send the headers at once.",
     "unstorable_text": "A string (or a key) holds a NUL character, which the database cannot store. "
                        "`field` names where it is.",
     "integer_out_of_range": "An integer does not fit in 64 bits, the largest the database stores. "
@@ -117,8 +129,8 @@ EXPLAINED: dict[str, str] = {
                        "`forced` (the faces you state, first).",
     "bad_idempotency_key": "An Idempotency-Key is 1 to 200 characters.",
     "idempotency_key_reused": "This seat first sent this Idempotency-Key with a different command. A retry "
-                              "sends the same command with the same key; a new command takes a new key (each "
-                              "seat's keys are its own).",
+                              "sends the same command with the same key; a new command takes a new key. Keys are "
+                              "each seat's own: another seat's use of the same key is not a retry of yours.",
     "bad_last_event_id": "Last-Event-ID is the version of the last event the stream sent (a number).",
     "forced_face_mismatch": "A forced face is not a face of the die it was forced on.",
     "fork_after_end": "A game whose seed is revealed cannot be forked after its end: fork from a version "

@@ -78,7 +78,11 @@ class UnusedTranscoder(Transcoder):
 
 class GameSecrets(msgspec.Struct, frozen=True):
     """A game's private stream: its server seed and its seat tokens' hashes. Never served,
-    never exported; the seed reaches the public record only through ``SeedRevealed``."""
+    never exported; the seed reaches the public record only through ``SeedRevealed``.
+
+    Written with ``GameCreated`` (version 1); each later version replaces the hashes of the
+    seats it names (a seat claimed by its registered player gets a token of its own, and the
+    one its creator held stops acting for it) and repeats the seed."""
 
     originator_id: UUID
     originator_version: int
@@ -252,6 +256,12 @@ class HeraldStore(Application):
         return found[0] if found else None
 
     def secrets(self, game_id: UUID) -> GameSecrets | None:
+        """A game's private stream folded: the seed, and each seat's latest token hash."""
         with self.breaker.guard():
-            found = list(self.events.get(secrets_id(game_id), limit=1))
-        return found[0] if found else None
+            found = list(self.events.get(secrets_id(game_id)))
+        if not found:
+            return None
+        hashes: dict[str, str] = {}
+        for change in found:
+            hashes.update(change.token_hashes)
+        return msgspec.structs.replace(found[-1], token_hashes=hashes)

@@ -21,6 +21,7 @@ from typing import Any
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
 from api.errors import HeraldError, TooLarge
+from api.numbers import whole_number
 
 CODINGS = ("gzip", "identity")  # the content codings a request body may come in
 MAX_RATIO = 200  # decoded bytes per byte sent, at most; a real record compresses 6 to 15 times
@@ -257,7 +258,7 @@ def _body_headers(scope: dict[str, Any]) -> tuple[int | None, bool, bool]:
     declared, chunked, expect = None, False, False
     for name, value in scope["headers"]:
         if name == b"content-length":
-            declared = int(value) if value.isdigit() else None
+            declared = whole_number(value)
             chunked = chunked or declared is None
         elif name == b"transfer-encoding":
             chunked = True

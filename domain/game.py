@@ -170,8 +170,8 @@ class Game(msgspec.Struct, frozen=True):
         return [] if self.ended or self.frozen else self.rules.to_act(self.state)
 
     def key_use(self, key: str, seat: str) -> KeyUse | None:
-        """``seat``'s earlier use of the Idempotency-Key ``key``: a key is one seat's (two seats
-        acting in the same out-of-turn window may number their commands alike)."""
+        """The last decision ``seat`` sent with Idempotency-Key ``key``: keys are each seat's own
+        (keys are public, and two seats acting in one out-of-turn window may number theirs alike)."""
         return next((k for k in reversed(self.keys) if k.key == key and k.seat == seat), None)
 
 

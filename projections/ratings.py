@@ -3,12 +3,15 @@ vouched for: OpenSkill's Plackett-Luce model (it rates two-player games and mult
 tables alike). A read model in the store's database, caught up from the notification log in
 order, so the same history always gives the same ratings; rebuildable from zero.
 
-Vouched for (issue 11): a game paired at a table of a rated tournament (its director
-registered the players), or a casual game every seat of which its registered player claimed
-with their token (``SeatClaimed`` events, :mod:`domain.players`). Anyone may create a game
-naming anyone; only vouched games move ratings. Never rated: a study game (its seed chosen
-by its creator), a fork, a game with fewer than two distinct players, a game abandoned by
-every seat (no winner, no draw), a game of a tournament created unrated.
+Vouched for (issues 11 and 30): a game every seat of which its registered player claimed with
+their own player token (``SeatClaimed`` events, :mod:`domain.players`), casual or paired at a
+table of a rated tournament alike. A claim gives the seat a token only its player holds, so
+the result is what the rated players themselves played: neither a game's creator nor a
+tournament's director (who registered the names and was handed the seat tokens) can play a
+rated seat. Anyone may create a game naming anyone; only vouched games move ratings. Never
+rated: a study game (its seed chosen by its creator), a fork, a game with fewer than two
+distinct players, a game abandoned by every seat (no winner, no draw), a game of a tournament
+created unrated.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from domain.players import SeatClaimed
 from domain.tournaments.standings import order_of
 from projections.sql import Database, Session, TrackedProjection
 
-NAME = "ratings/2"  # 2: only vouched games count (issue 11); the tables are rebuilt
+NAME = "ratings/3"  # 2: only vouched games count (issue 11); 3: tournament games too (issue 30)
 MODEL = PlackettLuce()
 
 SCHEMA = [
@@ -72,9 +75,9 @@ class Rating(msgspec.Struct, frozen=True):
     updated_at: str
 
 
-# A game's creation and who vouches for its players: TOURNAMENT (a rated tournament's table),
-# CASUAL (rated when every seat is claimed) or UNRATED; None when it is not a game.
-TOURNAMENT, CASUAL, UNRATED = "tournament", "casual", "unrated"
+# A game's creation and whether it may be rated: RATED (rated when every seat is claimed) or
+# UNRATED; None when it is not a game.
+RATED, UNRATED = "rated", "unrated"
 GameInfo = Callable[[UUID], tuple[GameCreated, str] | None]
 
 
@@ -104,7 +107,7 @@ class Ratings(TrackedProjection):
             info = (prepared or {}).get(event.originator_id)
             if info is None or info[1] == UNRATED:
                 return
-            if info[1] == TOURNAMENT or _vouched(session, str(event.originator_id), info[0]):
+            if _vouched(session, str(event.originator_id), info[0]):
                 _rate(session, event, info[0])
 
     def of_player(self, player: str) -> list[Rating]:
@@ -135,7 +138,8 @@ def ranks(created: GameCreated, outcome: Outcome) -> dict[str, int]:
 
 
 def _vouched(s: Session, game: str, created: GameCreated) -> bool:
-    """Whether every seat of a casual game was claimed by the player it names."""
+    """Whether every seat of the game was claimed by the player it names (with their own
+    player token, which also gave them the seat's only token)."""
     rows = s.rows("SELECT seat, player FROM herald_vouched_seats WHERE game_id = %(g)s", {"g": game})
     claimed = {r["seat"]: r["player"] for r in rows}
     return all(claimed.get(seat) == info.player for seat, info in created.seats.items())

@@ -15,7 +15,8 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api.config import Settings
-from api.errors import Conflict, Invalid
+from api.errors import Conflict, Invalid, NotFound
+from api.numbers import whole_number
 from api.http import MAX_INT, bearer, doc, error_body, read_body, read_record, respond
 from api.live import Live
 from api.past_states import RenderedStates
@@ -74,9 +75,10 @@ class CommandRouteResponse(Response):
 
 def _last_event_id(value: str) -> int:
     """A Last-Event-ID header: the version of an event Herald sent (ASCII digits, 64 bits)."""
-    if not (value.isascii() and value.isdigit() and int(value) <= MAX_INT):
+    version = whole_number(value)
+    if version is None:
         raise Invalid(f"Last-Event-ID is the version of an event, not {value[:40]!r}", code="bad_last_event_id")
-    return int(value)
+    return version
 
 
 def games_router(settings: Settings) -> APIRouter:
@@ -89,10 +91,19 @@ def games_router(settings: Settings) -> APIRouter:
                                  response=GameCreatedResponse, status=201,
                               errors=(400, 401, 403, 404, 413, 422),  # 404: a player_token for no registered name
                               example=GAME_EXAMPLE))
-    async def create_game(request: Request) -> Response:
-        """Create a game. The seat tokens are shown once: keep them."""
+    async def create_game(request: Request, authorization: Annotated[str | None, Header(
+            description="Bearer <director token> (or the admin token): a game naming a tournament only")] = None
+                          ) -> Response:
+        """Create a game. The seat tokens are shown once: keep them. A game naming a tournament
+        (``tournament``) is created by that tournament's director (or the admin) alone: anyone
+        else's is refused (401/403; 404 for no such tournament), so a game listed under a
+        tournament, and its signed record's ``header.tournament``, come from its director."""
         body = await read_body(request, CreateGame, settings.max_command_body)
         check_seat_names(body.seats)
+        herald = request.app.state.herald
+        if body.tournament is not None:
+            await run_in_threadpool(herald.tournaments.authorize_director, tournament_uuid(body.tournament.id),
+                                    bearer(authorization))
         created = await run_in_threadpool(service(request).create, body)
         return respond(created, 201, {"Location": f"/games/{created.id}"})
 
@@ -294,3 +305,11 @@ def games_router(settings: Settings) -> APIRouter:
 
 
     return router
+
+
+def tournament_uuid(text: str) -> UUID:
+    """A tournament id named in a request body: a UUID, else no such tournament (404)."""
+    try:
+        return UUID(text)
+    except ValueError:
+        raise NotFound(f"no tournament {text[:80]!r}") from None

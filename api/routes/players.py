@@ -36,8 +36,10 @@ def players_router(max_body: int) -> APIRouter:
                  **doc(response=SeatClaim, status=201, errors=(401, 403, 404, 409)))
     def claim(request: Request, game_id: Annotated[UUID, Path(description="The game's UUID")], seat: str,
               authorization: Annotated[str | None, Header(description="Bearer <player token>")] = None) -> Response:
-        """Vouch, with your player token, that you sit in ``seat`` (before play starts): a
-        casual game is rated once every seat's player has."""
+        """Vouch, with your player token, that you sit in ``seat`` (before play starts): a game
+        is rated once every seat's player has. The answer holds the seat's new token, which
+        only you now hold: the one the game's creator (or the tournament's director) was given
+        for the seat no longer acts for it."""
         return respond(request.app.state.herald.games.claim_seat(game_id, seat, bearer(authorization)), 201)
 
     return router

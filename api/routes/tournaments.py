@@ -58,10 +58,14 @@ router = APIRouter(tags=["tournaments"])
 @router.post("/tournaments", **doc(body=CreateTournament, limit=MAX_BODY, setting=None,
                                    response=TournamentCreatedResponse, status=201,
                                    errors=(400, 413, 422)))
-async def create_tournament(request: Request) -> Response:
-    """Open a tournament. The director token is shown once: keep it."""
+async def create_tournament(request: Request, authorization: Annotated[str | None, Header(
+        description="Bearer <player token> of the director, a registered player: a rated tournament only")] = None
+                            ) -> Response:
+    """Open a tournament. The director token is shown once: keep it. A rated tournament
+    needs a registered director (``director``, created with their player token: 401/403
+    otherwise), so someone answers for the names it registers."""
     body = await read_body(request, CreateTournament, MAX_BODY)
-    created = await run_in_threadpool(service(request).create, body)
+    created = await run_in_threadpool(service(request).create, body, bearer(authorization))
     return respond(created, 201, {"Location": f"/tournaments/{created.id}"})
 
 

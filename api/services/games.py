@@ -129,6 +129,7 @@ class Games:
         self.committer = Committer(self._load_for_write, self._append, self._cache_put,
                                    write_beside=self.store.networked)
         self.umpire_hooks: list[Callable[[UUID, str], bool]] = []  # e.g. a tournament's director
+        self.paired_hooks: list[Callable[[UUID], bool]] = []  # whether a tournament paired the game
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
         # told each write: the games it moved and its events
         self.written_hooks: list[Callable[[set[UUID], tuple[Any, ...]], None]] = []
@@ -227,7 +228,7 @@ class Games:
             raise Invalid(f"Idempotency-Key is 1 to {MAX_KEY} characters", code="bad_idempotency_key")
 
         def decide(game: Game) -> Decided:
-            secrets = self.secrets.game(game_id)
+            secrets = self.secrets.game(game_id, fresh=not game.played)  # a claim replaces a seat's token
             self.secrets.authorize_seat(game_id, body.seat, token)
             if idempotency_key is not None:
                 used = game.key_use(idempotency_key, body.seat)
@@ -257,9 +258,10 @@ class Games:
         return decide
 
     def has_umpire(self, game: Game) -> bool:
-        """Whether someone may rule on this game's disputes: the admin (configured) or its
-        tournament's director."""
-        return bool(self.secrets.admin_token) or game.created.tournament is not None
+        """Whether someone may rule on this game's disputes: the admin (configured) or the
+        director of the tournament that paired it (a game merely naming a tournament, even one
+        that does not exist, has none: its freezes lapse)."""
+        return bool(self.secrets.admin_token) or any(paired(game.id) for paired in self.paired_hooks)
 
     def _lapse(self, game: Game, now: datetime) -> tuple[Game, list[Recorded]]:
         """With no umpire, the freezes open longer than the configured time lapse now: each
@@ -428,8 +430,20 @@ class Games:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
         if game.played:
             raise Conflict("play has started: seats are claimed before the first command", code="play_started")
-        self.save(self.players.claim(info.player, token, game_id, seat, clock.now()))
-        return SeatClaim(str(game_id), seat, info.player)
+        seat_token = new_token()
+        for attempt in range(3):  # another seat's claim may take the private stream's next version first
+            now = clock.now()
+            claim = self.players.claim(info.player, token, game_id, seat, now)
+            secrets = self.secrets.game(game_id, fresh=True)
+            try:
+                self.save(claim, GameSecrets(secrets_id(game_id), secrets.originator_version + 1, now, game_id,
+                                             secrets.seed, {seat: hash_token(seat_token)}))
+                break
+            except Conflict:
+                if attempt == 2:
+                    raise
+        self.secrets.game(game_id, fresh=True)
+        return SeatClaim(str(game_id), seat, info.player, seat_token)
 
     def fork(self, game_id: UUID, body: ForkRequest, token: str | None = None) -> GameCreatedResponse:
         """A new game from ``version`` of this one (or from the end of the command that
@@ -655,6 +669,9 @@ class Games:
         if record.seed is None:
             raise Invalid("only records whose seed is revealed can be imported", code="seed_not_revealed")
         game_id = UUID(record.header.game)
+        if game_id.version in (3, 5):  # a name's: Herald's private streams (players, seeds, tournament keys)
+            raise Invalid(f"{game_id} is a name-based UUID (version {game_id.version}), the kind Herald's private "
+                          "streams have; a game's id is random", code="game_id_reserved")
         try:
             self.store.game(game_id)
         except AggregateNotFoundError:

@@ -7,10 +7,12 @@ The registry and the claims are events of each name's private stream
 (:mod:`domain.players`); the ratings read model (:mod:`projections.ratings`) reads them
 from the notification log.
 
-Names are compared as a person reads them (:mod:`domain.names`): a name holding an invisible
-or direction-changing character is refused, and a name is taken when another with the same
-:func:`~domain.names.name_key` is (``Zoë``, its NFD spelling, ``ＺＯË``). A name registered
-since then has the stream of its key; one registered before has the stream of its exact
+Names are compared as a person reads them (:mod:`domain.names`, :mod:`api.skeleton`): a name
+holding an invisible or direction-changing character is refused, and a name is taken when
+another with the same :func:`~api.skeleton.confusable_key` is (``Zoë``, its NFD spelling,
+``ＺＯË``, ``Аlice`` with a Cyrillic А beside ``Alice``). A name registered since issue 30 has
+the stream of that key, so two processes cannot register confusable names at once; one
+registered before has the stream of its :func:`~domain.names.name_key` or of its exact
 spelling, found by that spelling or, for a variant, through :meth:`PlayerRegistry._legacy`."""
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from api.store import HeraldStore
 from api.tokens import hash_token, matches, new_token
 from api.wire.games import SeatRequest
 from api.wire.players import NameRegistered
+from api.skeleton import confusable_key
 from domain.names import RULE, name_key, recorded_name, unreadable
 from domain.players import PlayerRegistered, SeatClaimed, player_stream_id
 
@@ -65,8 +68,8 @@ class PlayerRegistry:
         if not name or len(name) > MAX_NAME:
             raise Invalid(f"a player name of 1 to {MAX_NAME} characters", code="bad_player")
         check_name(name)
-        key = name_key(name)
-        taken = Conflict(f"the name {name!r} is registered already", code="name_taken")
+        key = confusable_key(name)
+        taken = Conflict(f"the name {name!r} is registered already, or one that reads like it", code="name_taken")
         if key in self._legacy():
             raise taken
         token = new_token()
@@ -78,22 +81,28 @@ class PlayerRegistry:
 
     def claim(self, name: str, token: str | None, game_id: UUID, seat: str, now: datetime) -> SeatClaimed:
         """The event vouching that ``name`` sits in ``seat``, if ``token`` is that name's."""
+        stream = self.claim_identity(name, token, what="vouch for the seat")
+        return SeatClaimed(stream[0].originator_id, stream[-1].originator_version + 1, now, name, str(game_id), seat)
+
+    def claim_identity(self, name: str, token: str | None, what: str) -> list:
+        """``name``'s private stream, if ``token`` is that registered name's player token."""
         if not token:
-            raise Unauthorized(f"send {name!r}'s player token to vouch for the seat")
+            raise Unauthorized(f"send {name!r}'s player token to {what}")
         stream = self._stream(name)
         if not stream or not isinstance(stream[0], PlayerRegistered):
             raise NotFound(f"no registered player {name!r} (POST /players registers a name)",
                            code="unknown_player")
         if not matches(stream[0].token_hash, token):
             raise Forbidden(f"that is not {name!r}'s player token", code="wrong_token")
-        return SeatClaimed(stream[0].originator_id, stream[-1].originator_version + 1, now, name, str(game_id), seat)
+        return stream
 
     def _stream(self, name: str) -> list:
         """The private stream of the registered name ``name`` reads as: the stream of its exact
-        spelling (every name registered before keys), else of its key, else a variant of a name
-        registered before keys."""
-        key = name_key(name)
-        for stream_id in (player_stream_id(name.strip()), player_stream_id(key), self._legacy().get(key)):
+        spelling (every name registered before keys), of its name key (names registered before
+        skeletons), of its confusable key, else a variant of a name registered before."""
+        key = confusable_key(name)
+        for stream_id in (player_stream_id(name.strip()), player_stream_id(name_key(name)), player_stream_id(key),
+                          self._legacy().get(key)):
             if stream_id is not None:
                 stream = list(self.store.events.get(stream_id))
                 if stream:
@@ -101,9 +110,9 @@ class PlayerRegistry:
         return []
 
     def _legacy(self) -> dict[str, UUID]:
-        """Names registered before names were keyed, whose stream is not their key's: key ->
-        stream (the first registered wins). Read once from the log, on first need: no name is
-        registered that way since."""
+        """Names registered before names were keyed by their confusable key, whose stream is
+        not that key's: key -> stream (the first registered wins). Read once from the log, on
+        first need: no name is registered that way since."""
         with self._legacy_lock:
             if self._legacy_streams is None:
                 found: dict[str, UUID] = {}
@@ -112,7 +121,7 @@ class PlayerRegistry:
                 while batch := self.store.recorder.select_notifications(start=start, limit=_PAGE, topics=topics):
                     for notification in batch:
                         event = self.store.mapper.to_domain_event(notification)
-                        key = name_key(event.name)
+                        key = confusable_key(event.name)
                         if event.originator_id != player_stream_id(key):
                             found.setdefault(key, event.originator_id)
                     start = batch[-1].id + 1

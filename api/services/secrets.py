@@ -67,10 +67,12 @@ class Secrets:
         self._lock = threading.Lock()
 
     # -- games ------------------------------------------------------------------------------------
-    def game(self, game_id: UUID) -> GameSecrets:
-        """A game's private stream (cached: it is written once, with ``GameCreated``)."""
+    def game(self, game_id: UUID, *, fresh: bool = False) -> GameSecrets:
+        """A game's private stream (cached: it changes only when a seat is claimed, before play
+        starts; ``fresh`` reads it again, as a command does until play has started, so a
+        token another process replaced stops acting here too)."""
         with self._lock:
-            found = self._games.get(game_id)
+            found = None if fresh else self._games.get(game_id)
             if found is not None:
                 self._games.move_to_end(game_id)
                 return found

@@ -18,7 +18,7 @@ import msgspec
 from eventsourcing.utils import get_topic
 
 from api import clock
-from api.errors import Conflict, Forbidden, HeraldError, NotFound, Unauthorized
+from api.errors import Conflict, Forbidden, HeraldError, Invalid, NotFound, Unauthorized
 from api.services.games import Games
 from api.services.results import ResultsFollower
 from api.services.secrets import Secrets, TournamentKeys, keys_id
@@ -68,7 +68,7 @@ from domain.tournaments.model import (
     record_round,
 )
 from domain.tournaments.standings import crosstable, standings
-from projections.ratings import CASUAL, TOURNAMENT, UNRATED, Ratings
+from projections.ratings import RATED, UNRATED, Ratings
 from projections.sql import Database
 from projections.standings import RECORDED_WORK, TournamentResults, TournamentRow
 from replays.archive import TournamentArchive, build_archive, to_archive_event
@@ -102,10 +102,18 @@ class Tournaments:
     def directs_game(self, game_id: UUID, token: str) -> bool:
         """Whether ``token`` is the director's of the tournament ``game_id`` was paired in."""
         created = self._created(game_id)
+        if not self.pairs_game(game_id):
+            return False
+        return self.secrets.director_of(UUID(created.tournament.id), token)
+
+    def pairs_game(self, game_id: UUID) -> bool:
+        """Whether the tournament ``game_id`` names exists and paired it at a table (a game
+        merely naming one, as games recorded before issue 30 could, has no director)."""
+        created = self._created(game_id)
         if created is None or created.tournament is None:
             return False
         try:
-            return self.secrets.director_of(UUID(created.tournament.id), token)
+            return self.tournament(UUID(created.tournament.id)).table_of(str(game_id)) is not None
         except (ValueError, HeraldError):
             return False
 
@@ -231,8 +239,8 @@ class Tournaments:
                     raise
 
     def _game_info(self, game_id: UUID) -> tuple[GameCreated, str] | None:
-        """A game's creation and who vouches for its players (projections.ratings): the
-        tournament that paired it at a table, else its players' claims (a casual game)."""
+        """A game's creation and whether it may be rated (projections.ratings; its players'
+        claims decide): not a study or a fork, nor a table of a tournament created unrated."""
         created = self._created(game_id)
         if created is None:
             return None
@@ -244,8 +252,8 @@ class Tournaments:
             except (ValueError, NotFound):
                 t = None
             if t is not None and t.table_of(str(game_id)) is not None:  # paired there, not merely naming it
-                return created, TOURNAMENT if t.created.rated else UNRATED
-        return created, CASUAL
+                return created, RATED if t.created.rated else UNRATED
+        return created, RATED
 
     def written(self, _games: object, events: tuple[Any, ...]) -> None:
         """A write of this process (a written hook of the games service): the results process
@@ -267,7 +275,11 @@ class Tournaments:
         self.follower.settle()
 
     # -- commands ---------------------------------------------------------------------------------
-    def create(self, body: CreateTournament) -> TournamentCreatedResponse:
+    def create(self, body: CreateTournament, token: str | None = None) -> TournamentCreatedResponse:
+        if body.rated:  # someone registered answers for the names a rated tournament registers
+            if not body.director.strip():
+                raise Invalid("a rated tournament names its director, a registered player", code="director_unregistered")
+            self.games.players.claim_identity(body.director.strip(), token, what="direct a rated tournament")
         rules = RULE_SYSTEMS.get(body.rules)
         scenarios = body.scenarios or ([next(iter(rules.scenarios))] if rules else [])
         created = TournamentCreated(

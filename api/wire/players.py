@@ -22,6 +22,10 @@ class NameRegistered(msgspec.Struct, frozen=True):
 
 
 class SeatClaim(msgspec.Struct, frozen=True):
+    """A claimed seat and its new token: the token the game's creator (or a tournament's
+    director) held for it acts for it no more. Shown once: keep it."""
+
     game: str
     seat: str
     player: str
+    seat_token: str

@@ -24,7 +24,10 @@ MIN_SEATS, MAX_SEATS = (f(s.min_players if f is min else s.max_players for r in 
 class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /tournaments. ``rounds`` for Swiss only (round robin and knockout have as many
     as the field needs). ``table_size`` above 2 pairs multi-player tables by score, each of
-    ``min_table`` to ``table_size`` players (``min_table`` defaults to ``table_size − 1``)."""
+    ``min_table`` to ``table_size`` players (``min_table`` defaults to ``table_size − 1``).
+    ``rated``: its games may move ratings (each once every seat's registered player claimed
+    it); a rated tournament names a registered player as ``director``, and is created with
+    that player's token (``Authorization: Bearer <player token>``)."""
 
     name: Annotated[str, documented(minLength=1, maxLength=MAX_NAME)]
     rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
@@ -33,7 +36,7 @@ class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rounds: Annotated[int, documented(minimum=0, maximum=MAX_ROUNDS)] = 0
     table_size: Annotated[int, documented(minimum=MIN_SEATS, maximum=MAX_SEATS)] = 2
     min_table: Annotated[int, documented(minimum=MIN_SEATS, maximum=MAX_SEATS)] | None = None
-    rated: bool = True
+    rated: bool = False
     director: str = ""
     options: dict[str, Any] = {}
 

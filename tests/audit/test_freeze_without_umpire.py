@@ -137,3 +137,31 @@ def test_with_an_umpire_only_the_ruling_lifts_a_freeze(client, monkeypatch):
     monkeypatch.setattr(api.clock, "now", lambda: real_now() + timedelta(days=30))
     still = post(client, game, "p2", ROLL)
     assert still.json()["code"] == "game_frozen" and "umpire must rule" in still.json()["detail"]
+
+
+@pytest.mark.parametrize("names", ["a tournament that does not exist", "a tournament that did not pair it"])
+def test_a_game_merely_naming_a_tournament_has_no_umpire(no_umpire, names):
+    """Issue 30, point 4: any game could name any tournament id, even one that does not exist,
+    and then release answered 409 ``umpire_rules`` and the freeze never lapsed. Only the
+    director of the tournament that paired the game umpires it; such a game (created the way
+    games were before a game naming a tournament needed its director's token) has none."""
+    from uuid import UUID
+
+    from api.wire.games import CreateGame, SeatRequest
+    from domain.events import TournamentRef
+
+    client = no_umpire
+    herald = client.app.state.herald
+    tournament = "no-such-cup"
+    if names == "a tournament that did not pair it":
+        tournament = client.post("/tournaments", json={"name": "Cup", "rules": "open-table", "format": "swiss",
+                                                       "rounds": 1}).json()["id"]
+    made = herald.games.create(CreateGame(rules="open-table", seats={"p1": SeatRequest("A"), "p2": SeatRequest("B")},
+                                          tournament=TournamentRef(tournament, 1, 1)))
+    game = {"id": made.id, "seat_tokens": made.seat_tokens}
+    assert not herald.games.has_umpire(herald.games.game(UUID(made.id)))
+    dispute = freeze(client, game)
+    released = client.post(f"/games/{game['id']}/disputes/{dispute}/release", headers=auth(game, "p1"),
+                           json={"seat": "p1"})
+    assert released.status_code == 201, released.text
+    assert post(client, game, "p2", ROLL).status_code == 201

@@ -289,3 +289,31 @@ def test_only_the_admin_token_imports_and_nothing_is_stored_otherwise(client):
                                                                   "Authorization": "Bearer not-the-admin"})
     assert other.status_code == 403 and other.json()["code"] == "not_admin"
     assert client.get("/games").json()["games"] == games
+
+
+def test_an_import_never_takes_the_id_of_a_private_stream(client, tmp_path, monkeypatch):
+    """Issue 30, point 7: ``herald import`` stored a record under its game id, so a record made
+    with the id of a player's stream (a name-based UUID anyone computes) took that stream, and
+    ``POST /players`` then answered 409 ``name_taken`` for a name nobody registered."""
+    from api.services import games as games_service
+    from api.skeleton import confusable_key
+    from domain.players import player_stream_id
+
+    taken = player_stream_id(confusable_key("Alice"))
+    monkeypatch.setattr(games_service, "uuid4", lambda: taken)  # a server that chose such an id
+    game = new_game(client)
+    for seat in ("alice", "bob"):
+        client.post(f"/games/{game['id']}/commands", headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"},
+                    json={"seat": seat, "command": {"type": "end", "outcome": {"winner": "alice"}}})
+    record = client.get(f"/games/{game['id']}/record").content
+    assert game["id"] == str(taken) and verify(decode_record(record)).ok
+    other = Herald(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "other.db")},
+                   admin_token=ADMIN_TOKEN, signing_key_path=tmp_path / "key.pem")
+    try:
+        with TestClient(create_app(other, Settings(admin_token=ADMIN_TOKEN))) as elsewhere:
+            refused = elsewhere.post("/records/import", content=record, headers={
+                "Content-Type": "application/json", "Authorization": f"Bearer {ADMIN_TOKEN}"})
+            assert refused.status_code == 422 and refused.json()["code"] == "game_id_reserved", refused.text
+            assert elsewhere.post("/players", json={"name": "Alice"}).status_code == 201
+    finally:
+        other.close()

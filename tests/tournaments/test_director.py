@@ -108,8 +108,18 @@ def test_forfeit_withdrawal_and_a_spoofed_game(client):
     late = client.post(f"/tournaments/{run.id}/players", json={"name": "Late"}, headers=run.director)
     assert late.status_code == 409 and late.json()["code"] == "registration_closed"
 
-    # A game created by anyone, naming this tournament, is not one of its results.
-    spoof = new_game(client, seats=("p1", "p2"), tournament={"id": run.id, "round": 1, "table": 1})
+    # A game naming this tournament is created by its director alone (issue 30, point 5): anyone
+    # else is refused, and none is created for a tournament that does not exist; one the
+    # director creates by hand, not paired at a table, is not one of its results.
+    ref = {"id": run.id, "round": 1, "table": 1}
+    body = {"rules": "open-table", "seats": {"p1": {"player": "A"}, "p2": {"player": "B"}}, "tournament": ref}
+    assert client.post("/games", json=body).status_code == 401
+    assert client.post("/games", json=body, headers={"Authorization": "Bearer guess"}).json()["code"] == "not_director"
+    missing = client.post("/games", json={**body, "tournament": {**ref, "id": "no-such-cup"}}, headers=run.director)
+    assert missing.status_code == 404, missing.text
+    listed = {g["id"] for g in client.get("/games", params={"tournament": run.id}).json()["games"]}
+    assert listed == {table["game"] for table in first["tables"]}  # the paired ones, nothing else
+    spoof = client.post("/games", json=body, headers=run.director).json()
     for seat in ("p1", "p2"):
         post(client, spoof, seat, {"type": "end", "outcome": {"winner": "p1"}})
 

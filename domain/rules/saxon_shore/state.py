@@ -236,7 +236,7 @@ def decode_tokens(text: str) -> dict[str, int] | None:
     out: dict[str, int] = {}
     for part in text.split(","):
         name, eq, count = part.partition("=")
-        if not eq or name not in RESOURCES or name in out or not count.isdigit() or int(count) < 1:
+        if not eq or name not in RESOURCES or name in out or not (count.isascii() and count.isdigit() and len(count) <= 9) or int(count) < 1:
             return None
         out[name] = int(count)
     return out
