@@ -498,8 +498,8 @@ class Games:
         choices = game.rules.legal_choices(game.state, seat) if acting else []
         listed = msgspec.to_builtins(commands)
         players = {s: info.player for s, info in game.created.seats.items()}
-        return LegalCommands(game.version, seat, listed, game.rules.legal_complete, msgspec.to_builtins(choices),
-                             [game.rules.label(game.state, seat, c, players) for c in listed],
+        return LegalCommands(game.rules.id, game.version, seat, listed, game.rules.legal_complete,
+                             msgspec.to_builtins(choices), [game.rules.label(game.state, seat, c, players) for c in listed],
                              game.rules.prompt(game.state, seat, players) if acting else None)
 
     def check(self, game_id: UUID, body: CommandRequest, token: str | None) -> None:

@@ -177,8 +177,10 @@ class LegalCommands(msgspec.Struct, frozen=True):
     command ``type``, a ``description``, the values each field may take). ``complete``: the
     rule system guarantees that every command it would accept is listed or described.
     ``labels``: one readable line per command, in the same order; ``prompt``: what the game
-    asks the seat now, in words (None when it asks nothing)."""
+    asks the seat now, in words (None when it asks nothing). ``rules`` names the game's rule
+    system, whose command union ``commands`` are (the contract's ``<System>LegalCommands``)."""
 
+    rules: str
     version: int
     seat: str
     commands: list[Any]

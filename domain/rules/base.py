@@ -213,9 +213,17 @@ class RuleSystem(Generic[State, Command]):
         module = self._module("view_types")
         return module.View if module else None
 
+    @property
+    def choice_type(self) -> Any:
+        """The type of each of :meth:`legal_choices` (its JSON converts to it), for the OpenAPI
+        contract: ``Choice`` in the package's ``choice_types.py``; None when the rule system
+        describes no choices."""
+        module = self._module("choice_types")
+        return module.Choice if module else None
+
     def _module(self, name: str) -> ModuleType | None:
         """A module of the rule system's package by the name the shared package layout gives it
-        (``labels``, ``view_types``), if the package has one."""
+        (``labels``, ``view_types``, ``choice_types``), if the package has one."""
         return _package_module(type(self).__module__.rpartition(".")[0], name)
 
     def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
