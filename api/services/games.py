@@ -493,14 +493,31 @@ class Games:
                 raise Unauthorized(f"{game.rules.id} keeps secrets: send {seat}'s token as "
                                    "'Authorization: Bearer <token>' to list its commands")
             raise Forbidden(f"in a game with secrets only {seat} may list its own commands", code="wrong_token")
-        acting = seat in self._to_act(game)
+        to_act = self._to_act(game)
+        acting = seat in to_act
         commands = game.rules.legal_commands(game.state, seat) if acting else []
         choices = game.rules.legal_choices(game.state, seat) if acting else []
         listed = msgspec.to_builtins(commands)
         players = {s: info.player for s, info in game.created.seats.items()}
-        return LegalCommands(game.rules.id, game.version, seat, listed, game.rules.legal_complete,
+        return LegalCommands(game.rules.id, game.version, seat, listed,
+                             game.rules.listing_complete(game.state, seat) if acting else True,
                              msgspec.to_builtins(choices), [game.rules.label(game.state, seat, c, players) for c in listed],
-                             game.rules.prompt(game.state, seat, players) if acting else None)
+                             game.rules.prompt(game.state, seat, players) if acting else None,
+                             to_act, None if acting else self._waiting(game, seat, to_act, players))
+
+    def _waiting(self, game: Game, seat: str, to_act: list[str], players: dict[str, str]) -> str:
+        """Why ``seat`` has nothing to send now, in words: the end, a freeze, or who is to act
+        and what the game asks them (the prompts every seat's view already tells)."""
+        who = players.get(seat) or seat
+        if game.ended:
+            return f"the game has ended: {who} has nothing to send"
+        if not to_act and game.frozen:
+            dispute = next(d for d in game.disputes if d.freeze)
+            return (f"play is frozen by dispute {dispute.id} (about version {dispute.about_version}) until it "
+                    "is ruled on or released")
+        asked = [game.rules.prompt(game.state, s, players) or f"{players.get(s) or s} is to act" for s in to_act]
+        names = ", ".join(f"{players.get(s) or s} ({s})" for s in to_act)
+        return f"{who} is not to act now; waiting for {names}: " + " / ".join(asked)
 
     def check(self, game_id: UUID, body: CommandRequest, token: str | None) -> None:
         """Raise what recording ``body`` now would raise (a RuleViolation, a Conflict...), else return:

@@ -126,6 +126,13 @@ class RuleSystem(Generic[State, Command]):
         (the forms are the rule system's, documented in its RULES_NOTES.md). [] by default."""
         return []
 
+    def listing_complete(self, state: State, seat: str) -> bool:
+        """Whether :meth:`legal_commands` with :meth:`legal_choices` reaches every command
+        :meth:`decide` accepts from ``seat`` now (``complete`` of GET /legal-commands). By
+        default the class's :attr:`legal_complete`; a rule system complete in some states only
+        says which (tests/rules/test_legal_complete.py tries it in played games)."""
+        return self.legal_complete
+
     def decide(self, state: State, seat: str, command: Command, rng: Rng) -> list[EventData]:
         """Check ``command`` against the rules (raise :class:`RuleViolation`) and return
         the events it causes, dice and shuffles included, in order."""

@@ -55,6 +55,7 @@ def opening(seats: tuple[str, ...], options: KocOptions) -> KocState:
 class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     id = SYSTEM
     version = "1.0.0"
+    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
     title = "The Kingdoms of Crusaders"
     scenarios = {
         "standard": Scenario(id="standard", title="The Kingdoms of Crusaders: 2 to 4 players", seats=SEATS,

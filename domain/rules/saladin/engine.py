@@ -47,6 +47,7 @@ def opening(scenario: str, options: Options = Options(), cards: str | None = Non
 class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     id = "saladin"
     version = "2.0.0"
+    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
     title = "Saladin: the battles of Hattin (1187) and Arsuf (1191)"
     scenarios = {
         "arsuf": Scenario(id="arsuf", title="The Battle of Arsuf — 1191", seats=SEATS, min_players=2,

@@ -50,6 +50,7 @@ def opening(seats: tuple[str, ...], options: SalineOptions) -> SalineState:
 class Saline(RuleSystem[SalineState, SalineCommand]):
     id = SYSTEM
     version = "1.0.0"
+    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
     title = "Saline"
     scenarios = {
         "standard": Scenario(id="standard", title="Saline: 3 and 4 players (2 allowed)", seats=SEATS,
