@@ -101,6 +101,13 @@ class GameIndex(TrackedProjection):
         return page, (int(rows[limit - 1]["seq"]) if len(rows) > limit else None)
 
 
+    def ended(self, game_id: str) -> bool:
+        """Whether the index has the game ended (one row read; no catch-up: an end just
+        recorded may be read a moment later)."""
+        with self._db.transaction() as s:
+            rows = s.rows("SELECT status FROM herald_games WHERE id = %(id)s", {"id": game_id})
+        return bool(rows) and rows[0]["status"] == "ended"
+
     def forks(self, game_id: str) -> list[GameRow]:
         """Every fork of a game, newest first."""
         rows, _ = self.list(fork_of=game_id, limit=500)

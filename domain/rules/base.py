@@ -233,6 +233,14 @@ class RuleSystem(Generic[State, Command]):
         (``labels``, ``view_types``, ``choice_types``), if the package has one."""
         return _package_module(type(self).__module__.rpartition(".")[0], name)
 
+    def open_view(self, state: State) -> Any:
+        """The view once the seed is revealed, for every reader: every hand, objective and card
+        shown (what the record then proves each seat held). A rule system with secrets writes
+        its own; one without has nothing to show beyond a spectator's view."""
+        if self.has_secrets:
+            raise NotImplementedError(f"{self.id} keeps secrets: it says how its view shows them all")
+        return self.view(state, None)
+
     def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         """A one-line narrative of one of this rule system's own events (or of a ``DiceRolled``
         it caused), in the rulebook's words ("Henry II looses at Ala Afdal: 1 lance"), naming

@@ -134,6 +134,9 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def view(self, state: DobState, seat: str | None) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, seat))
 
+    def open_view(self, state: DobState) -> dict[str, Any]:
+        return msgspec.to_builtins(board.view(state, None, everything=True))
+
     def render_text(self, state: DobState, names: Names = NO_NAMES) -> str:
         return board.render_text(state)
 

@@ -120,6 +120,9 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
         """Own hand face up, other hands as counts, the deck as a count; the territories open."""
         return board.view(state, seat)
 
+    def open_view(self, state: KocState) -> dict[str, Any]:
+        return board.view(state, None, everything=True)
+
     def render_text(self, state: KocState, names: Names = NO_NAMES) -> str:
         return board.render_text(state, names)
 

@@ -106,6 +106,9 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     def view(self, state: SalineState, seat: str | None) -> dict[str, Any]:
         return board.view(state, seat)
 
+    def open_view(self, state: SalineState) -> dict[str, Any]:
+        return board.view(state, None, everything=True)
+
     def render_text(self, state: SalineState, names: Names = NO_NAMES) -> str:
         return board.render_text(state, names)
 
