@@ -144,7 +144,9 @@ def _apply(s: Session, seq: int, event: Recorded) -> None:
             )
         return
     s.execute(
-        "UPDATE herald_games SET version = %(v)s, updated_at = %(at)s WHERE id = %(id)s AND version < %(v)s",
+        # a fork's copied play keeps its first times, older than the fork's own creation: never back
+        "UPDATE herald_games SET version = %(v)s, updated_at = CASE WHEN updated_at < %(at)s THEN %(at)s "
+        "ELSE updated_at END WHERE id = %(id)s AND version < %(v)s",
         {"v": event.version, "at": at, "id": game},
     )
     if event.type == "GameEnded":
