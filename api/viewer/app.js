@@ -614,7 +614,7 @@ let rankedTimer = null;
 function drawAnalysisNow() {
   if (!S.analysis) return;
   const box = $("#analysis-graph");
-  box.innerHTML = graphSvg(S.analysis, S.version, who);
+  box.innerHTML = graphSvg(S.analysis, S.version, who, S.sections);
   const point = pointAt(S.analysis, S.version);
   box.dataset.version = String(point ? point.version : "");
   const at = rankedVersion();
