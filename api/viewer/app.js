@@ -456,10 +456,14 @@ async function drawChanges(st, version, seq) {
   }
   // The differences.
   const rows = before && st.view ? diff(before, st.view) : [];
-  $("#changes-count").textContent = since < 1 ? "(the first step)" : `${rows.length}${rows.length >= 80 ? "+" : ""} change${rows.length === 1 ? "" : "s"} since step ${since}`;
+  const decided = d && d.version === version && since === version - 1 && !rows.length;
+  $("#changes-count").textContent = since < 1 ? "(the first step)"
+    : decided ? `the decision itself changes nothing on the board: what it does follows in the next steps (since step ${since})`
+      : `${rows.length}${rows.length >= 80 ? "+" : ""} change${rows.length === 1 ? "" : "s"} since step ${since}`;
+  const seatName = (s) => (S.game && S.game.seats && S.game.seats[s] ? S.game.seats[s].player : s);
   $("#changes-table").innerHTML = rows.map((r) => {
-    const t = describe(r);
-    return `<tr data-path="${esc(t.where)}"><th>${esc(t.where)}</th><td class="before">${esc(t.before)}</td><td>→</td><td class="after">${esc(t.after)}</td></tr>`;
+    const t = describe(r, seatName);
+    return `<tr data-path="${esc(t.where)}"><th>${esc(t.place)}</th><td class="before">${esc(t.before)}</td><td>→</td><td class="after">${esc(t.after)}</td></tr>`;
   }).join("");
   // Marks on the board: moved pieces and attacks as arrows, the command's pieces ringed,
   // what changed haloed, and the study notes' arrows and circles at this step.
