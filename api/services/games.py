@@ -587,9 +587,15 @@ class Games:
             return True
         cached = self._cached(game_id)
         if cached is not None and cached.revealed:
-            self._revealed[game_id] = True
+            self._remember_revealed(game_id)
             return True
         return False
+
+    def _remember_revealed(self, game_id: UUID) -> None:
+        with self._seen_lock:
+            self._revealed[game_id] = True
+            while len(self._revealed) > SEEN_GAMES:
+                self._revealed.popitem(last=False)
 
     def revealed(self, game_id: UUID) -> bool:
         """Whether the game's seed is public: known here, or the index has the game ended (an
@@ -598,9 +604,7 @@ class Games:
         if self.known_revealed(game_id):
             return True
         if self.index.ended(str(game_id)):
-            self._revealed[game_id] = True
-            while len(self._revealed) > SEEN_GAMES:
-                self._revealed.popitem(last=False)
+            self._remember_revealed(game_id)
             return True
         return False
 
