@@ -23,7 +23,7 @@ from api.health import HealthCheck
 from api.numbers import whole_number
 from api.http import Link, install_error_handlers, install_openapi, refused_at_door, send_error
 from api.live import Live, Slots
-from api.ratelimit import WriteLimits
+from api.ratelimit import Limit, WriteLimits
 from api.transfer import compressing, guard_body
 from api.routes.analysis import analysis_router
 from api.routes.analysis import close as close_analyses
@@ -189,7 +189,9 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         drain_bytes=4 * settings.max_record_body,  # a refused body is read, up to this, before closing
         cors_origins=settings.cors_origins,
         limits=WriteLimits(settings.writes_per_token, settings.write_burst_per_token,
-                           settings.writes_per_address, settings.write_burst_per_address),
+                           settings.writes_per_address, settings.write_burst_per_address,
+                           checks=Limit(settings.checks_per_token, settings.check_burst_per_token,
+                                        settings.checks_per_address, settings.check_burst_per_address)),
         title="Herald",
         version="0.1.0",
         summary="Event-sourced game records for board wargames: verifiable dice, replay, audit.",

@@ -27,6 +27,11 @@ class Settings(msgspec.Struct, frozen=True):
     write_burst_per_token: int = 300
     writes_per_address: float = 200.0
     write_burst_per_address: int = 2000
+    # dry runs (POST .../commands/check) are not writes: their own buckets, five times as wide
+    checks_per_token: float = 100.0
+    check_burst_per_token: int = 1500
+    checks_per_address: float = 1000.0
+    check_burst_per_address: int = 10000
     # a freezing dispute in a game with no umpire lapses after this many seconds (0: never)
     freeze_lapse_seconds: int = 3600
     max_streams: int = 1000  # live (SSE) streams open at once in one process
@@ -51,6 +56,10 @@ class Settings(msgspec.Struct, frozen=True):
             write_burst_per_token=int(env.get("HERALD_WRITE_BURST_PER_TOKEN", 300)),
             writes_per_address=float(env.get("HERALD_WRITES_PER_ADDRESS", 200.0)),
             write_burst_per_address=int(env.get("HERALD_WRITE_BURST_PER_ADDRESS", 2000)),
+            checks_per_token=float(env.get("HERALD_CHECKS_PER_TOKEN", 100.0)),
+            check_burst_per_token=int(env.get("HERALD_CHECK_BURST_PER_TOKEN", 1500)),
+            checks_per_address=float(env.get("HERALD_CHECKS_PER_ADDRESS", 1000.0)),
+            check_burst_per_address=int(env.get("HERALD_CHECK_BURST_PER_ADDRESS", 10000)),
             freeze_lapse_seconds=int(env.get("HERALD_FREEZE_LAPSE_SECONDS", 3600)),
             max_streams=int(env.get("HERALD_MAX_STREAMS", 1000)),
             max_streams_per_client=int(env.get("HERALD_MAX_STREAMS_PER_CLIENT", 16)),

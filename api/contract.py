@@ -3,10 +3,11 @@
 FastAPI and msgspec write the document from the routes and wire types; this module completes it
 where they cannot know more:
 
-- each rule system's command union (``SaladinCommand``: a discriminated union on ``type``) and
-  view (``SaladinView``), named per rule system (domain/rules/schemas.py), and the places that
-  carry them: ``CommandRequest.command``, ``LegalCommands.commands`` items, every ``view``;
-- ``LegalCommands.choices`` items (``LegalChoice``);
+- each rule system's command union (``SaladinCommand``: ``oneOf`` its commands, discriminated
+  on ``type``), view (``SaladinView``) and choices (``SaxonShoreChoice``), named per rule
+  system (domain/rules/schemas.py), and the places that carry them: ``CommandRequest.command``,
+  every ``view``, and ``LegalCommands``, one schema per rule system discriminated on ``rules``;
+- the bearer security scheme, on the routes that need or accept a token (``doc(token=...)``);
 - readable ``operationId``s (the route's function name), so a generated client reads
   ``create_game``, ``post_command``, ``legal_commands``;
 - an example on every request body and every response: real ones for commands, views and legal
@@ -19,31 +20,27 @@ as before (the typed union is what the rule system's own ``parse_command`` check
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 from typing import Any
 
 import msgspec
 
-from api.http import declare_storable
+from api.http import BEARER, declare_storable
 from domain.rules.base import RuleSystem
 from domain.rules.registry import RULE_SYSTEMS
-from domain.rules.schemas import command_schema_name, components, view_schema_name
+from domain.rules.schemas import choice_schema_name, command_schema_name, components, schema_prefix, view_schema_name
 
 REF = "#/components/schemas/{name}"
 PROBLEM = "application/problem+json"
-LEGAL_CHOICE = {
-    "title": "LegalChoice",
-    "type": "object",
-    "description": "Commands too many to list, described as a choice a client composes: the command "
-                   "``type``, a ``description``, and for each field of the command the values it may take "
-                   "(the forms are the rule system's: ``one_of``, ``tokens_up_to``, ``groups``, ``steps``; "
-                   "see its RULES_NOTES.md).",
-    "required": ["type", "description"],
-    "properties": {"type": {"type": "string"}, "description": {"type": "string"}},
-    "additionalProperties": {"type": "object"},
-}
+SECURITY_SCHEMES = {BEARER: {
+    "type": "http", "scheme": "bearer",
+    "description": "`Authorization: Bearer <token>`. Which token a route takes is in its description: a "
+                   "seat's token (shown once by POST /games, or a tournament's my-games) acts for that seat and "
+                   "reads its hidden cards; a player token (POST /players, a tournament registration) claims "
+                   "seats and lists a tournament player's games; a director token runs its tournament; the "
+                   "umpire's (HERALD_ADMIN_TOKEN) rules, inspects and imports. A route whose security lists "
+                   "`{}` too takes no token as well (a spectator's read)."}}
 
 
 def install(app: Any) -> None:
@@ -85,8 +82,9 @@ def apply(document: dict[str, Any], operation_ids: dict[tuple[str, str], str]) -
     found = document.setdefault("components", {}).setdefault("schemas", {})
     for system in systems():
         found.update(components(system))
-    found["LegalChoice"] = LEGAL_CHOICE
     _type_properties(found)
+    _legal_commands_per_system(found)
+    _security(document)
     _plain_names(document)
     names = list(operation_ids.values())
     renamed = {}
@@ -108,10 +106,14 @@ def apply(document: dict[str, Any], operation_ids: dict[tuple[str, str], str]) -
 
 
 def command_union() -> dict[str, Any]:
-    """Any rule system's command: one discriminated union (on ``type``) per rule system."""
-    return {"anyOf": [copy.deepcopy(components(s)[command_schema_name(s)]) for s in systems()],
-            "description": "A command of the game's rule system: one of the per-rule-system unions "
-                           "(SaladinCommand, SaxonShoreCommand, ...), each discriminated by ``type``."}
+    """A command of the game's rule system: its ``<System>Command``, one union per rule system,
+    each ``oneOf`` its commands discriminated on ``type``. The game's ``rules`` (GameSummary,
+    LegalCommands) names which: ``pass`` or ``play`` mean different things in two rule systems,
+    so no one discriminator spans them."""
+    return {"anyOf": [{"$ref": REF.format(name=command_schema_name(s))} for s in systems()],
+            "description": "A command of the game's rule system: the union the game's `rules` names ("
+                           + ", ".join(f"`{s.id}`: {command_schema_name(s)}" for s in systems())
+                           + "), each one of its commands by `type`."}
 
 
 def view_union() -> dict[str, Any]:
@@ -127,10 +129,45 @@ def _type_properties(found: dict[str, Any]) -> None:
             properties["view"] = view_union()
         if name in ("CommandRequest", "CheckRequest") and "command" in properties:
             properties["command"] = command_union()
-        if name == "LegalCommands":
-            properties["commands"] = {"type": "array", "items": command_union(),
-                                      "description": "Every command the seat may send now, each ready to post"}
-            properties["choices"] = {**properties.get("choices", {}), "items": {"$ref": REF.format(name="LegalChoice")}}
+
+
+def _legal_commands_per_system(found: dict[str, Any]) -> None:
+    """``LegalCommands`` as one schema per rule system (``SalineLegalCommands``: ``rules`` is
+    ``"saline"``, ``commands`` are SalineCommand, ``choices`` SalineChoice), ``oneOf`` them
+    discriminated on ``rules``: a client decodes a Saline ``play`` as Saline's, never as the
+    open table's. A rule system that describes no choices lists none."""
+    base = found.pop("LegalCommands")
+    mapping = {}
+    for system in systems():
+        name = f"{schema_prefix(system)}LegalCommands"
+        choice = choice_schema_name(system)
+        choices = ({"type": "array", "items": {"$ref": REF.format(name=choice)}} if choice in found else
+                   {"type": "array", "maxItems": 0, "items": {"type": "object", "additionalProperties": False},
+                    "description": f"{system.title} describes no choices: every command is listed"})
+        properties = {**base["properties"], "rules": {"const": system.id},
+                      "commands": {"type": "array", "items": {"$ref": REF.format(name=command_schema_name(system))},
+                                   "description": "Every command the seat may send now, each ready to post"},
+                      "choices": {**choices, "default": []}}
+        found[name] = {**base, "title": name, "properties": properties,
+                       "description": f"{system.title}: {base.get('description', '')}"}
+        mapping[system.id] = REF.format(name=name)
+    found["LegalCommands"] = {"oneOf": [{"$ref": ref} for ref in mapping.values()],
+                              "discriminator": {"propertyName": "rules", "mapping": mapping},
+                              "description": base.get("description", "")}
+
+
+def _security(document: dict[str, Any]) -> None:
+    """The bearer scheme, applied where a route declares it (``doc(token=...)``) in place of
+    FastAPI's ``authorization`` header parameter; a route that reads the header and says
+    nothing of its token is a mistake this refuses to document."""
+    document["components"]["securitySchemes"] = SECURITY_SCHEMES
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            params = operation.get("parameters", [])
+            kept = [p for p in params if not (p["in"] == "header" and p["name"].lower() == "authorization")]
+            if len(kept) < len(params):
+                assert operation.get("security"), f"{method.upper()} {path} reads a token: declare doc(token=...)"
+                operation["parameters"] = kept
 
 
 def _plain_names(document: dict[str, Any]) -> None:
@@ -277,7 +314,7 @@ def _real_examples() -> dict[str, Any]:
     commands = msgspec.to_builtins(saladin.legal_commands(state, seat))[:3]
     players = {"crusaders": "Guy de Lusignan", "ayyubids": "Saladin"}
     out["LegalCommands"] = {
-        "version": 1, "seat": seat, "commands": commands,
+        "rules": saladin.id, "version": 1, "seat": seat, "commands": commands,
         "labels": [saladin.label(state, seat, c, players) for c in commands],
         "prompt": saladin.prompt(state, seat, players), "choices": [], "complete": saladin.legal_complete}
     out["CommandRequest"] = {"seat": seat, "command": commands[0], "expected_version": 1}

@@ -494,10 +494,11 @@ def _allowed(request: Request, error: StarletteHTTPException) -> list[str]:
 
 def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tuple[int, ...] = (),
         example: Any = None, also: dict[str, Any] | None = None, limit: int | None = None,
-        setting: str = "HERALD_MAX_COMMAND_BODY") -> dict[str, Any]:
+        setting: str = "HERALD_MAX_COMMAND_BODY", token: str | None = None) -> dict[str, Any]:
     """Route keyword arguments documenting msgspec body and response types in OpenAPI
     (``example``: a request body; ``also``: other media types of the answer; ``limit``: the
-    most bytes the body may hold, decoded, and the ``setting`` that configures it). Every
+    most bytes the body may hold, decoded, and the ``setting`` that configures it; ``token``:
+    whether the route ``needs`` a bearer token or ``accepts`` one, :data:`SECURITY`). Every
     route's problems are completed by :func:`install_openapi`."""
     responses: dict[int | str, Any] = {}
     if response is not None:
@@ -506,12 +507,19 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
     for code in errors:
         responses[code] = _problem_response(code)
     extra: dict[str, Any] = {}
+    if token is not None:
+        extra["security"] = SECURITY[token]
     if body is not None:
         media = {"schema": _ref(body), **({"example": example} if example is not None else {})}
         extra["requestBody"] = {"required": True, "content": {"application/json": media}}
         if limit is not None:
             extra["requestBody"].update(body_limit(limit, setting))
     return {"responses": responses, "openapi_extra": extra, "status_code": status}
+
+
+BEARER = "bearer"  # the one security scheme: ``Authorization: Bearer <token>`` (api/contract.py)
+SECURITY = {"needs": [{BEARER: []}],  # a route that answers 401 without a token
+            "accepts": [{BEARER: []}, {}]}  # a read a token widens (a seat's own hidden cards), open without
 
 
 def body_limit(limit: int, setting: str | None) -> dict[str, Any]:

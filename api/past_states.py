@@ -3,9 +3,11 @@
 The board at a version never changes once that version is recorded (events are only ever
 appended; a void is a later event), so the answer a reader gets for ``at=N`` is the same
 forever. Each answer rendered is kept, encoded, in ``RenderedStates`` (the most recently
-used, up to a number of bytes), keyed by the seat whose view it is (None: a spectator's), and
+used, up to a number of bytes), keyed by the seat whose view it is (None: a spectator's; once
+the seed is revealed, ``EVERY_SEAT``: everyone's view is then the same, every card shown), and
 the app (api/app.py, ``HeraldApp``) answers a spectator's request ahead of the framework: a
-dict lookup instead of routing and validation, or, for a version not rendered yet, rendered
+dict lookup instead of routing and validation once the game is known revealed (before, one
+row of the game index says whether it is), or, for a version not rendered yet, rendered
 in a worker thread. Anything else — a reader with a token (its view depends on its seat, which
 the route finds from the token first), a cross-origin request, a malformed query, a version
 the game has not reached — goes to the ordinary route, which checks it and answers as always
@@ -32,6 +34,8 @@ from starlette.concurrency import run_in_threadpool
 from api.errors import Unauthorized
 from api.http import bearer
 from api.numbers import whole_number
+
+from api.services.games import EVERY_SEAT
 
 if TYPE_CHECKING:
     from api.services.games import Games
@@ -128,7 +132,7 @@ def answer(states: RenderedStates, games: Games, game_id: UUID, version: int, to
     """What the route answers (api/routes/games.py, ``state_at``): kept, or rendered and kept,
     under the seat the token reads as. With ``build`` false, None instead of building the
     game's checkpoints (a game nobody has read yet: seconds for a long one)."""
-    key = (game_id, version, games.seat(game_id, token))
+    key = (game_id, version, games.chair(game_id, token))
     body = states.get(key)
     if body is not None:
         return body
@@ -148,10 +152,10 @@ async def answer_past_state(scope: dict[str, Any], send: Any, states: RenderedSt
     if target is None:
         return False
     game_id, version, token = target
-    body = states.get((game_id, version, None)) if token is None else None
+    service = games()
+    body = states.get((game_id, version, EVERY_SEAT)) if service.known_revealed(game_id) else None
     try:
         if body is None:
-            service = games()
             if not service.store.networked:
                 body = answer(states, service, game_id, version, token, build=False)
             if body is None:

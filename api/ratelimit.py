@@ -1,5 +1,7 @@
 """Write limits: a token bucket per bearer token and one per client address, checked on
-every request that is not a read (POST, PUT, PATCH, DELETE) before any work is done.
+every request that is not a read (POST, PUT, PATCH, DELETE) before any work is done. A dry run
+(``POST /games/{id}/commands/check``) records nothing: it takes from buckets of its own, with
+their own, larger, limits, and never from the writes'.
 
 A bucket holds up to ``burst`` writes and refills at ``rate`` writes a second; a write
 takes one. An empty bucket answers 429 problem+json with ``Retry-After`` (whole seconds
@@ -59,12 +61,10 @@ class Buckets:
                 del self._held[key]
 
 
-class WriteLimits:
-    """The two limits together; either may be off (rate 0)."""
+class Limit:
+    """A bucket per bearer token and one per client address; either may be off (rate 0)."""
 
-    def __init__(self, token_rate: float, token_burst: int, address_rate: float, address_burst: int,
-                 clock: Callable[[], float] = time.monotonic):
-        self.clock = clock
+    def __init__(self, token_rate: float, token_burst: int, address_rate: float, address_burst: int):
         self.tokens = Buckets(token_rate, token_burst) if token_rate > 0 else None
         self.addresses = Buckets(address_rate, address_burst) if address_rate > 0 else None
 
@@ -72,11 +72,7 @@ class WriteLimits:
     def on(self) -> bool:
         return self.tokens is not None or self.addresses is not None
 
-    def wait(self, scope: dict) -> float:
-        """0.0 when this request may go on, else the seconds its client must wait."""
-        if scope["method"] in READS:
-            return 0.0
-        now = self.clock()
+    def wait(self, scope: dict, now: float) -> float:
         address = (scope.get("client") or ("unknown",))[0]
         if self.addresses is not None:
             wait = self.addresses.take(address, now)
@@ -92,11 +88,36 @@ class WriteLimits:
                     return wait
         return 0.0
 
+
+CHECK_SUFFIX = "/commands/check"  # POST /games/{id}/commands/check: a dry run, not a write
+
+
+class WriteLimits:
+    """The write limit, and the dry runs' own (``checks``: a command checked, nothing
+    recorded, costs a fraction of a write; by default five times as many are allowed)."""
+
+    def __init__(self, token_rate: float, token_burst: int, address_rate: float, address_burst: int,
+                 clock: Callable[[], float] = time.monotonic, checks: Limit | None = None):
+        self.clock = clock
+        self.writes = Limit(token_rate, token_burst, address_rate, address_burst)
+        self.checks = checks if checks is not None else Limit(0, 0, 0, 0)
+
+    @property
+    def on(self) -> bool:
+        return self.writes.on or self.checks.on
+
+    def wait(self, scope: dict) -> float:
+        """0.0 when this request may go on, else the seconds its client must wait."""
+        if scope["method"] in READS:
+            return 0.0
+        limit = self.checks if scope["path"].endswith(CHECK_SUFFIX) else self.writes
+        return limit.wait(scope, self.clock()) if limit.on else 0.0
+
     async def refuse(self, send: Any, wait: float) -> None:
         """Answer 429 problem+json with Retry-After."""
         seconds = max(1, math.ceil(wait))
         body = problem_body(429, "Too many requests",
-                            f"too many writes from this client or token; retry after {seconds} s",
+                            f"too many writes (or dry runs) from this client or token; retry after {seconds} s",
                             "rate_limited")
         await send({"type": "http.response.start", "status": 429,
                     "headers": [(b"content-type", PROBLEM.encode()), (b"content-length", str(len(body)).encode()),

@@ -49,6 +49,9 @@ def game_created(rules_id: str, scenario_id: str | None, players: Mapping[str, s
     if rules is None:
         raise SetupRefused("unknown_rules", f"unknown rule system {rules_id!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
     options = dict(options or {})
+    if scenario_id is None and len(rules.scenarios) > 1:
+        raise SetupRefused("scenario_required", f"{rules.id} has {len(rules.scenarios)} scenarios: name one as "
+                                                f"\"scenario\" ({', '.join(rules.scenarios)})")
     scenario = _scenario(rules, scenario_id or next(iter(rules.scenarios)))
     _check_seats(rules, scenario, players)
     if len(client_seed) > MAX_CLIENT_SEED:

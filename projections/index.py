@@ -101,6 +101,13 @@ class GameIndex(TrackedProjection):
         return page, (int(rows[limit - 1]["seq"]) if len(rows) > limit else None)
 
 
+    def ended(self, game_id: str) -> bool:
+        """Whether the index has the game ended (one row read; no catch-up: an end just
+        recorded may be read a moment later)."""
+        with self._db.transaction() as s:
+            rows = s.rows("SELECT status FROM herald_games WHERE id = %(id)s", {"id": game_id})
+        return bool(rows) and rows[0]["status"] == "ended"
+
     def forks(self, game_id: str) -> list[GameRow]:
         """Every fork of a game, newest first."""
         rows, _ = self.list(fork_of=game_id, limit=500)
@@ -137,7 +144,9 @@ def _apply(s: Session, seq: int, event: Recorded) -> None:
             )
         return
     s.execute(
-        "UPDATE herald_games SET version = %(v)s, updated_at = %(at)s WHERE id = %(id)s AND version < %(v)s",
+        # a fork's copied play keeps its first times, older than the fork's own creation: never back
+        "UPDATE herald_games SET version = %(v)s, updated_at = CASE WHEN updated_at < %(at)s THEN %(at)s "
+        "ELSE updated_at END WHERE id = %(id)s AND version < %(v)s",
         {"v": event.version, "at": at, "id": game},
     )
     if event.type == "GameEnded":

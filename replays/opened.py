@@ -124,7 +124,8 @@ class OpenedRecord:
             return Step(version, [], None, f"sealed from version {self.blocked} (for {', '.join(sealed)}) until "
                                            "the seed is revealed: the board is not shown")
         game = self.boards.at(self.game_id, version)
-        return Step(version, game.to_act(), game.rules.view(game.state, None),
+        view = game.rules.open_view(game.state) if self.seed is not None else game.rules.view(game.state, None)
+        return Step(version, game.to_act(), view,
                     game.rules.render_text(game.state, self.names))
 
     def events_page(self, after: int, limit: int) -> tuple[list[RecordEvent], int | None]:

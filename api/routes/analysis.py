@@ -74,7 +74,7 @@ def running(kwargs: dict[str, Any]) -> dict[str, Any]:
 def analysis_router() -> APIRouter:
     router = APIRouter(tags=["analysis"])
 
-    @router.get("/games/{game_id}/analysis", **running(doc(response=Analysis, errors=(401, 403, 404, 422, 503))))
+    @router.get("/games/{game_id}/analysis", **running(doc(response=Analysis, errors=(401, 403, 404, 422, 503), token="accepts")))
     async def game_analysis(request: Request, game_id: GameId, policy: Policy = "random", rollouts: Rollouts = 200,
                             authorization: Annotated[str | None, Header()] = None) -> Response:
         """Each seat's chance of winning (and a draw's) from every board a decision was taken
@@ -86,7 +86,7 @@ def analysis_router() -> APIRouter:
         return answer(job, policy, rollouts)
 
     @router.get("/games/{game_id}/analysis/{version}/commands",
-                **running(doc(response=RankedCommands, errors=(401, 403, 404, 422, 503))))
+                **running(doc(response=RankedCommands, errors=(401, 403, 404, 422, 503), token="accepts")))
     async def ranked_commands(request: Request, game_id: GameId,
                               version: Annotated[int, Path(ge=1, le=MAX_INT, description="a point's version")],
                               policy: Policy = "random", rollouts: Rollouts = 200,

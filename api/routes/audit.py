@@ -44,7 +44,7 @@ def audit_router(settings: Settings) -> APIRouter:
     meta_errors = (400, 401, 403, 404, 409, 413, 422)
 
     @router.post("/games/{game_id}/annotations", **doc(body=AnnotationRequest, limit=settings.max_command_body,
-                                                       response=MetaResponse, status=201,
+                                                       response=MetaResponse, status=201, token="needs",
                                                        errors=meta_errors))
     async def annotate(request: Request, game_id: GameId,
                        authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -58,7 +58,7 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(Entries(games(request).events_of_type(game_id, ("Annotated",))))
 
     @router.post("/games/{game_id}/disputes", **doc(body=DisputeRequest, limit=settings.max_command_body,
-                                                    response=MetaResponse, status=201,
+                                                    response=MetaResponse, status=201, token="needs",
                                                     errors=meta_errors))
     async def dispute(request: Request, game_id: GameId,
                       authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -75,7 +75,7 @@ def audit_router(settings: Settings) -> APIRouter:
                       "FreezeLapsed"))))
 
     @router.post("/games/{game_id}/rulings", **doc(body=RulingRequest, limit=settings.max_command_body,
-                                                   response=MetaResponse, status=201,
+                                                   response=MetaResponse, status=201, token="needs",
                                                    errors=meta_errors))
     async def rule(request: Request, game_id: GameId,
                    authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -85,7 +85,7 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(games(request).rule, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/inspections", **doc(body=InspectionRequest, limit=settings.max_command_body,
-                                                       response=Inspection, status=201,
+                                                       response=Inspection, status=201, token="needs",
                                                        errors=meta_errors))
     async def inspection(request: Request, game_id: GameId,
                          authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -97,7 +97,7 @@ def audit_router(settings: Settings) -> APIRouter:
 
     @router.post("/games/{game_id}/disputes/{dispute}/release",
                  **doc(body=ReleaseRequest, limit=settings.max_command_body,
-                       response=MetaResponse, status=201, errors=meta_errors))
+                       response=MetaResponse, status=201, errors=meta_errors, token="needs"))
     async def release(request: Request, game_id: GameId, dispute: int,
                       authorization: Annotated[str | None, Header()] = None) -> Response:
         """With no umpire (no admin token configured, not a tournament game): a seat agrees that
@@ -109,7 +109,7 @@ def audit_router(settings: Settings) -> APIRouter:
                                                bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, limit=settings.max_command_body,
-                                                   response=MetaResponse, status=201,
+                                                   response=MetaResponse, status=201, token="needs",
                                                    errors=meta_errors))
     async def abandon(request: Request, game_id: GameId,
                       authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -118,7 +118,7 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(games(request).abandon, game_id, body, bearer(authorization)), 201)
 
     @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, limit=settings.max_command_body,
-                                                response=GameCreatedResponse, status=201,
+                                                response=GameCreatedResponse, status=201, token="accepts",
                                                 errors=(400, 401, 403, 404, 409, 413, 422)))
     async def fork(request: Request, game_id: GameId,
                    authorization: Annotated[str | None, Header()] = None) -> Response:

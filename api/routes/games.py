@@ -6,6 +6,7 @@ games service (:mod:`api.services.games`), encode. Recording a command is
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from inspect import cleandoc
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -17,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from api.config import Settings
 from api.errors import Conflict, Invalid, NotFound
 from api.numbers import whole_number
-from api.http import MAX_INT, bearer, doc, error_body, read_body, read_record, respond
+from api.http import MAX_INT, SECURITY, bearer, doc, error_body, read_body, read_record, respond
 from api.live import Live
 from api.past_states import RenderedStates
 from api.past_states import answer as past_answer
@@ -60,6 +61,15 @@ class LiveResponse(StreamingResponse):
             await super().__call__(scope, receive, send)
         finally:
             self._release()
+
+
+class EventStream(StreamingResponse):
+    """Server-Sent Events (text/event-stream): each event of the game as ``id: <version>``,
+    ``event: <type>`` and ``data: <the event as JSON, as GET /games/{id}/events gives it>``, a
+    blank line between events; ``: keep-alive`` comments while nothing happens."""
+
+    media_type = "text/event-stream"
+    documented = {"security": SECURITY["accepts"]}
 
 
 class CommandRouteResponse(Response):
@@ -124,12 +134,12 @@ def games_router(settings: Settings) -> APIRouter:
         )
         return respond(GamesPage(rows, cursor))
 
-    @router.get("/games/{game_id}", **doc(response=GameSummary, errors=(404,)))
+    @router.get("/games/{game_id}", **doc(response=GameSummary, errors=(404,), token="accepts"))
     def get_game(request: Request, game_id: GameId, authorization: Annotated[str | None, Header()] = None) -> Response:
         """One game: status, version, who is to act, the current view (a seat's token shows its own view)."""
         return respond(service(request).summary(game_id, bearer(authorization)))
 
-    @router.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(401, 403, 404, 422)))
+    @router.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(401, 403, 404, 422), token="accepts"))
     def legal_commands(request: Request, game_id: GameId, seat: str,
                        authorization: Annotated[str | None, Header()] = None) -> Response:
         """Every command ``seat`` may send now: ``commands``, each ready to post as it is, and
@@ -141,7 +151,8 @@ def games_router(settings: Settings) -> APIRouter:
 
     @router.post("/games/{game_id}/commands", summary="Record a command",
                  **doc(body=CommandRequest, limit=settings.max_command_body, response=CommandResponse, status=201,
-                       errors=(400, 401, 403, 404, 409, 413, 415, 422, 503), example=COMMAND_EXAMPLE))
+                       errors=(400, 401, 403, 404, 409, 413, 415, 422, 503), example=COMMAND_EXAMPLE,
+                       token="needs"))
     async def post_command(
         request: Request,
         game_id: GameId,
@@ -161,7 +172,7 @@ def games_router(settings: Settings) -> APIRouter:
         return CommandRouteResponse(request.app.command_route)
 
     @router.post("/games/{game_id}/commands/check", **doc(body=CommandRequest, limit=settings.max_command_body,
-                                                          response=CheckResult,
+                                                          response=CheckResult, token="needs",
                                                        errors=(400, 401, 403, 404, 413, 422)))
     async def check_command(request: Request, game_id: GameId,
                             authorization: Annotated[str | None, Header()] = None) -> Response:
@@ -175,7 +186,7 @@ def games_router(settings: Settings) -> APIRouter:
             return respond(CheckResult(False, msgspec.json.decode(error_body(error))))
         return respond(CheckResult(True))
 
-    @router.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422)))
+    @router.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422), token="accepts"))
     def list_events(
         request: Request,
         game_id: GameId,
@@ -188,8 +199,10 @@ def games_router(settings: Settings) -> APIRouter:
         games = service(request)
         return respond(games.events(game_id, after, limit, games.reader(game_id, bearer(authorization))))
 
-    @router.get("/games/{game_id}/events/stream",
-             responses={200: {"content": {"text/event-stream": {}}}, **doc(errors=(404, 429))["responses"]})
+    @router.get("/games/{game_id}/events/stream", response_class=EventStream, openapi_extra=EventStream.documented,
+                responses={200: {"description": "The events, one Server-Sent Event each", "content": {
+                    "text/event-stream": {"schema": {"type": "string", "description": cleandoc(EventStream.__doc__)}}}},
+                    **doc(errors=(404, 429))["responses"]})
     async def stream_events(
         request: Request,
         game_id: GameId,
@@ -236,10 +249,10 @@ def games_router(settings: Settings) -> APIRouter:
                         yield b": keep-alive\n\n"
 
         return LiveResponse(events(), lambda: request.app.state.stream_slots.give_back(client),
-                            media_type="text/event-stream",
+                            media_type=EventStream.media_type,
                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    @router.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422)))
+    @router.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422), token="accepts"))
     def state_at(
         request: Request,
         game_id: GameId,
@@ -255,7 +268,7 @@ def games_router(settings: Settings) -> APIRouter:
         states: RenderedStates = request.app.past_states
         return Response(past_answer(states, games, game_id, at, bearer(authorization)), media_type="application/json")
 
-    @router.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422)))
+    @router.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422), token="accepts"))
     def timeline(
         request: Request,
         game_id: GameId,
@@ -267,7 +280,7 @@ def games_router(settings: Settings) -> APIRouter:
         games = service(request)
         return respond(games.timeline(game_id, after, limit, games.reader(game_id, bearer(authorization))))
 
-    @router.get("/games/{game_id}/record", **doc(response=PortableRecord, errors=(404,)))
+    @router.get("/games/{game_id}/record", **doc(response=PortableRecord, errors=(404,), token="accepts"))
     def get_record(request: Request, game_id: GameId,
                    authorization: Annotated[str | None, Header()] = None) -> Response:
         """The portable record (``herald-record/2``, docs/record-format.md): header, seed
@@ -288,7 +301,7 @@ def games_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(service(request).verify, record, receipts, public_key))
 
     @router.post("/records/import", **doc(body=PortableRecord, response=RecordImported, status=201,
-                                          errors=(400, 401, 403, 409, 413, 415, 422),
+                                          errors=(400, 401, 403, 409, 413, 415, 422), token="needs",
                                           limit=settings.max_record_body, setting="HERALD_MAX_RECORD_BODY"))
     async def import_record(request: Request, authorization: Annotated[str | None, Header()] = None) -> Response:
         """Store a finished game's record (either format, its seed revealed) as a game of this

@@ -33,7 +33,7 @@ def players_router(max_body: int) -> APIRouter:
         return respond(made, 201)
 
     @router.post("/games/{game_id}/seats/{seat}/claim",
-                 **doc(response=SeatClaim, status=201, errors=(401, 403, 404, 409)))
+                 **doc(response=SeatClaim, status=201, errors=(401, 403, 404, 409), token="needs"))
     def claim(request: Request, game_id: Annotated[UUID, Path(description="The game's UUID")], seat: str,
               authorization: Annotated[str | None, Header(description="Bearer <player token>")] = None) -> Response:
         """Vouch, with your player token, that you sit in ``seat`` (before play starts): a game

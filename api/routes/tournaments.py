@@ -89,7 +89,7 @@ def get_tournament(request: Request, tournament_id: TournamentId) -> Response:
 
 @router.post("/tournaments/{tournament_id}/players",
              **doc(body=RegisterPlayer, limit=MAX_BODY, setting=None, response=PlayerRegisteredResponse, status=201,
-                   errors=(401, 403, 404, 409, 422)))
+                   errors=(401, 403, 404, 409, 422), token="needs"))
 async def register_player(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Register a player (director). The player token is shown once: hand it to the player."""
     body = await read_body(request, RegisterPlayer, MAX_BODY)
@@ -99,7 +99,7 @@ async def register_player(request: Request, tournament_id: TournamentId, authori
 
 @router.post("/tournaments/{tournament_id}/players/{player}/withdraw",
              **doc(body=Withdraw, limit=MAX_BODY, setting=None,
-                   response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
+                   response=TournamentSummary, errors=(401, 403, 404, 409, 422), token="needs"))
 async def withdraw_player(request: Request, tournament_id: TournamentId, player: str,
                           authorization: Auth = None) -> Response:
     """Withdraw a player from the rounds not yet paired (director), with a reason."""
@@ -109,7 +109,7 @@ async def withdraw_player(request: Request, tournament_id: TournamentId, player:
 
 
 @router.post("/tournaments/{tournament_id}/rounds",
-             **doc(response=RoundPairedResponse, status=201, errors=(401, 403, 404, 409)))
+             **doc(response=RoundPairedResponse, status=201, errors=(401, 403, 404, 409), token="needs"))
 def pair_round(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Pair the next round (director): creates each table's game and returns its seat tokens
     (each player can also fetch their own from ``/tournaments/{id}/my-games``)."""
@@ -123,7 +123,7 @@ def get_round(request: Request, tournament_id: TournamentId,
     return respond(service(request).round(tournament_id, number))
 
 
-@router.get("/tournaments/{tournament_id}/my-games", **doc(response=MyGames, errors=(401, 403, 404)))
+@router.get("/tournaments/{tournament_id}/my-games", **doc(response=MyGames, errors=(401, 403, 404), token="needs"))
 def my_games(request: Request, tournament_id: TournamentId,
              authorization: Annotated[str | None, Header(description="Bearer player token")] = None) -> Response:
     """A player's games in this tournament, with the seat token of each (Bearer player token)."""
@@ -132,7 +132,7 @@ def my_games(request: Request, tournament_id: TournamentId,
 
 @router.post("/tournaments/{tournament_id}/forfeits",
              **doc(body=Forfeit, limit=MAX_BODY, setting=None,
-                   response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
+                   response=TournamentSummary, errors=(401, 403, 404, 409, 422), token="needs"))
 async def record_forfeit(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Record a forfeit (director), with a reason: the forfeiting players score 0 at that table."""
     body = await read_body(request, Forfeit, MAX_BODY)
@@ -141,7 +141,7 @@ async def record_forfeit(request: Request, tournament_id: TournamentId, authoriz
 
 @router.post("/tournaments/{tournament_id}/adjustments",
              **doc(body=Adjust, limit=MAX_BODY, setting=None,
-                   response=TournamentSummary, errors=(401, 403, 404, 409, 422)))
+                   response=TournamentSummary, errors=(401, 403, 404, 409, 422), token="needs"))
 async def adjust_points(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
     """Adjust a player's points (director), with a reason that stays in the history."""
     body = await read_body(request, Adjust, MAX_BODY)

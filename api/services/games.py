@@ -105,6 +105,13 @@ from replays.verify import Receipt, Verdict, verify
 
 
 SEEN_GAMES = 4096  # games whose highest stored version a process remembers (past positions)
+EVERY_SEAT = "*"  # the chair of a reader once the seed is revealed: every seat's cards shown (no seat id is "*")
+
+
+def seen_by(game: Game, viewer: str | None, revealed: bool) -> Any:
+    """The view of ``game`` for ``viewer`` (a seat, None: a spectator); once the seed is
+    revealed, every reader's is the same, with every hand, objective and card shown."""
+    return game.rules.open_view(game.state) if revealed else game.rules.view(game.state, viewer)
 
 
 class Games:
@@ -121,6 +128,7 @@ class Games:
         self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
         self._seen: OrderedDict[UUID, int] = OrderedDict()  # a game's highest version known stored (_latest)
         self._seen_lock = threading.Lock()
+        self._revealed: OrderedDict[UUID, bool] = OrderedDict()  # games whose seed is known public (it stays)
         # past boards: checkpoints in memory, backed by the database's (projections/board_store.py)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto),
                              stored=StoredBoards(Database.of(store.recorder)))
@@ -327,7 +335,7 @@ class Games:
             version=game.version,
             events=[to_record_event(e, reader, seed) for e in events],
             head=Head(game.version, game.head),
-            view=game.rules.view(game.state, seat),
+            view=seen_by(game, seat, game.revealed),
         )
 
     def _replayed(self, game_id: UUID, first: int, seat: str) -> CommandResponse:
@@ -490,7 +498,7 @@ class Games:
         return GameSummary(
             id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
             status="ended" if game.ended else "active", version=game.version, to_act=self._to_act(game),
-            seats=created.seats, view=game.rules.view(game.state, viewer),
+            seats=created.seats, view=seen_by(game, viewer, game.revealed),
             outcome=game.outcome, seed=seed, seed_commitment=created.seed_commitment,
             head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
             study=created.study, tournament=created.tournament, fork=created.fork,
@@ -508,14 +516,31 @@ class Games:
                 raise Unauthorized(f"{game.rules.id} keeps secrets: send {seat}'s token as "
                                    "'Authorization: Bearer <token>' to list its commands")
             raise Forbidden(f"in a game with secrets only {seat} may list its own commands", code="wrong_token")
-        acting = seat in self._to_act(game)
+        to_act = self._to_act(game)
+        acting = seat in to_act
         commands = game.rules.legal_commands(game.state, seat) if acting else []
         choices = game.rules.legal_choices(game.state, seat) if acting else []
         listed = msgspec.to_builtins(commands)
         players = {s: info.player for s, info in game.created.seats.items()}
-        return LegalCommands(game.version, seat, listed, game.rules.legal_complete, msgspec.to_builtins(choices),
-                             [game.rules.label(game.state, seat, c, players) for c in listed],
-                             game.rules.prompt(game.state, seat, players) if acting else None)
+        return LegalCommands(game.rules.id, game.version, seat, listed,
+                             game.rules.listing_complete(game.state, seat) if acting else True,
+                             msgspec.to_builtins(choices), [game.rules.label(game.state, seat, c, players) for c in listed],
+                             game.rules.prompt(game.state, seat, players) if acting else None,
+                             to_act, None if acting else self._waiting(game, seat, to_act, players))
+
+    def _waiting(self, game: Game, seat: str, to_act: list[str], players: dict[str, str]) -> str:
+        """Why ``seat`` has nothing to send now, in words: the end, a freeze, or who is to act
+        and what the game asks them (the prompts every seat's view already tells)."""
+        who = players.get(seat) or seat
+        if game.ended:
+            return f"the game has ended: {who} has nothing to send"
+        if not to_act and game.frozen:
+            dispute = next(d for d in game.disputes if d.freeze)
+            return (f"play is frozen by dispute {dispute.id} (about version {dispute.about_version}) until it "
+                    "is ruled on or released")
+        asked = [game.rules.prompt(game.state, s, players) or f"{players.get(s) or s} is to act" for s in to_act]
+        names = ", ".join(f"{players.get(s) or s} ({s})" for s in to_act)
+        return f"{who} is not to act now; waiting for {names}: " + " / ".join(asked)
 
     def check(self, game_id: UUID, body: CommandRequest, token: str | None) -> None:
         """Raise what recording ``body`` now would raise (a RuleViolation, a Conflict...), else return:
@@ -556,14 +581,47 @@ class Games:
 
     def state_at(self, game_id: UUID, version: int | None, token: str | None = None) -> StateAt:
         if version is not None:
-            return self.past_state(game_id, version, self.seat(game_id, token))
+            return self.past_state(game_id, version, self.chair(game_id, token))
         current, version = self._current_at(game_id, version)
-        return self._state(current, self.reader(game_id, token, current).seat)
+        return self._state(current, EVERY_SEAT if current.revealed else self.reader(game_id, token, current).seat)
 
     def seat(self, game_id: UUID, token: str | None) -> str | None:
         """The seat whose view ``token`` reads (None: a spectator's, and any token that speaks
         for no seat of the game), the game not loaded."""
         return Reader(frozenset(self._seats(game_id, token))).seat if token else None
+
+    def chair(self, game_id: UUID, token: str | None) -> str | None:
+        """Whose view of a past position ``token`` reads: every seat's (:data:`EVERY_SEAT`) once
+        the seed is revealed, else its seat's (None: a spectator's)."""
+        return EVERY_SEAT if self.revealed(game_id) else self.seat(game_id, token)
+
+    def known_revealed(self, game_id: UUID) -> bool:
+        """Whether this process knows the game's seed is public (it stays public), without a
+        read: a past position is then everyone's."""
+        if game_id in self._revealed:
+            return True
+        cached = self._cached(game_id)
+        if cached is not None and cached.revealed:
+            self._remember_revealed(game_id)
+            return True
+        return False
+
+    def _remember_revealed(self, game_id: UUID) -> None:
+        with self._seen_lock:
+            self._revealed[game_id] = True
+            while len(self._revealed) > SEEN_GAMES:
+                self._revealed.popitem(last=False)
+
+    def revealed(self, game_id: UUID) -> bool:
+        """Whether the game's seed is public: known here, or the index has the game ended (an
+        end reveals the seed; a study game's seed is public from the start, and its past
+        positions show everything by themselves)."""
+        if self.known_revealed(game_id):
+            return True
+        if self.index.ended(str(game_id)):
+            self._remember_revealed(game_id)
+            return True
+        return False
 
     def past_state(self, game_id: UUID, version: int, seat: str | None, build: bool = True) -> StateAt | None:
         """The board at ``version`` as ``seat`` (None: a spectator) sees it. The game is not
@@ -618,7 +676,7 @@ class Games:
         """The board of ``game`` as ``viewer`` (a seat, or None: a spectator) sees it
         (``names``: its players' names, when already known)."""
         text = game.rules.render_text(game.state, player_names(game.created.seats) if names is None else names)
-        return StateAt(game.version, game.to_act(), game.rules.view(game.state, viewer), text)
+        return StateAt(game.version, game.to_act(), seen_by(game, viewer, viewer == EVERY_SEAT or game.revealed), text)
 
     def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[RecordEvent]:
         self.game(game_id)

@@ -281,7 +281,8 @@ class Tournaments:
                 raise Invalid("a rated tournament names its director, a registered player", code="director_unregistered")
             self.games.players.claim_identity(body.director.strip(), token, what="direct a rated tournament")
         rules = RULE_SYSTEMS.get(body.rules)
-        scenarios = body.scenarios or ([next(iter(rules.scenarios))] if rules else [])
+        # the one scenario of a rule system that has one; where it has more, the creator names them
+        scenarios = body.scenarios or ([next(iter(rules.scenarios))] if rules and len(rules.scenarios) == 1 else [])
         created = TournamentCreated(
             name=body.name.strip(), rules=body.rules, scenarios=scenarios, format=body.format, rounds=body.rounds,
             table_size=body.table_size,

@@ -20,8 +20,9 @@ function bound(point, key, seat) {
 
 function pct(p) { return `${Math.round(p * 100)}%`; }
 
-/** The graph as SVG markup. ``version`` is the step on the board; ``who(seat)`` labels a seat. */
-export function graphSvg(analysis, version, who) {
+/** The graph as SVG markup. ``version`` is the step on the board; ``who(seat)`` labels a seat;
+ * ``sections`` (the outline: where each turn begins) put turn numbers on the axis. */
+export function graphSvg(analysis, version, who, sections = []) {
   const points = (analysis.points || []).filter((p) => p && typeof p.version === "number" && p.win).sort((a, b) => a.version - b.version);
   if (!points.length) return '<p class="muted">No decisions to analyse.</p>';
   const seats = [...new Set(points.flatMap((p) => Object.keys(p.win)))].sort((a, b) => (a === "draw") - (b === "draw"));
@@ -34,7 +35,23 @@ export function graphSvg(analysis, version, who) {
     parts.push(`<line class="grid" x1="${L}" x2="${W - R}" y1="${y(p)}" y2="${y(p)}"/>`
       + `<text class="axis" x="${L - 4}" y="${y(p) + 3.5}" text-anchor="end">${pct(p)}</text>`);
   }
-  parts.push(`<text class="axis" x="${L}" y="${H - 6}">v${v0}</text><text class="axis" x="${W - R}" y="${H - 6}" text-anchor="end">v${v1}</text>`);
+  const turns = [];
+  for (const s of sections) {
+    if (s.turn === null || s.turn === undefined || s.start < v0 || s.start > v1) continue;
+    if (!turns.length || turns[turns.length - 1].turn !== s.turn) turns.push({ turn: s.turn, start: s.start });
+  }
+  if (turns.length) { // "turn 3" where turn 3 begins, as many as fit (one label every 40 px at least)
+    let last = -Infinity;
+    for (const t of turns) {
+      const at = x(t.start);
+      if (at - last < 40) continue;
+      last = at;
+      parts.push(`<line class="turn-tick" x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${H - B}" y2="${H - B + 4}"/>`
+        + `<text class="axis turn" x="${at.toFixed(1)}" y="${H - 6}" text-anchor="middle" data-turn="${esc(t.turn)}">turn ${esc(t.turn)}</text>`);
+    }
+  } else {
+    parts.push(`<text class="axis" x="${L}" y="${H - 6}">step ${v0}</text><text class="axis" x="${W - R}" y="${H - 6}" text-anchor="end">step ${v1}</text>`);
+  }
   seats.forEach((seat, i) => {
     const colour = colourOf(seat, i);
     const lows = points.map((p) => [p.version, bound(p, "low", seat)]).filter(([, b]) => b !== null);

@@ -79,11 +79,28 @@ async function loadGame() {
   const [events, timeline] = await Promise.all([
     pages(`/games/${GAME_ID}/events`, "events"),
     pages(`/games/${GAME_ID}/timeline`, "entries"),
+    loadRulesInfo(summary.rules),
   ]);
   S.events = events;
   for (const entry of timeline) S.timeline.set(entry.version, entry);
   S.head = events.length ? events[events.length - 1].version : summary.version;
   await loadOutline();
+}
+
+// The rule system's own name and its scenarios' titles (GET /rules/{system}), for the header.
+async function loadRulesInfo(rules) {
+  try { S.rulesInfo = await getJSON(`/rules/${encodeURIComponent(rules)}`); } catch { S.rulesInfo = null; }
+}
+
+// "Saladin — The Battle of Arsuf — 1191": the names the rule system gives itself and the scenario
+// (its title up to a colon; a scenario titled with the rule system's name stands alone).
+function gameTitle(rules, scenario, info) {
+  if (!info) return `${titleCase(rules)} — ${titleCase(scenario)}`;
+  const name = info.title.split(":")[0].trim();
+  const found = (info.scenarios || []).find((x) => x.id === scenario);
+  const titled = found ? found.title : titleCase(scenario);
+  if (info.scenarios.length === 1 && titled.startsWith(name)) return titled.split(":")[0].trim();
+  return titled.startsWith(name) ? titled : `${name} — ${titled}`;
 }
 
 async function loadOutline() {
@@ -136,6 +153,7 @@ async function loadRecord(textBody) {
     pages(`${S.base}/events`, "events", 0, 5000),
     pages(`${S.base}/timeline`, "entries", 0, 5000),
     getJSON(`${S.base}/outline`),
+    loadRulesInfo(h.rules),
   ]);
   S.events = events;
   for (const entry of timeline) S.timeline.set(entry.version, entry);
@@ -165,7 +183,7 @@ async function stateAt(version) {
 function drawHeader() {
   const g = S.game;
   const players = Object.entries(g.seats || {}).map(([seat, info]) => `${titleCase(seat)}: ${info.player}`).join(" · ");
-  $("#title").textContent = `${titleCase(g.rules)} — ${titleCase(g.scenario)}`;
+  $("#title").textContent = gameTitle(g.rules, g.scenario, S.rulesInfo);
   document.title = `${$("#title").textContent} · Herald viewer`;
   $("#status").textContent = g.status === "ended" ? "ended" : MODE === "record" ? "record" : "in play";
   $("#status").className = `badge status-${g.status}`;
@@ -438,10 +456,14 @@ async function drawChanges(st, version, seq) {
   }
   // The differences.
   const rows = before && st.view ? diff(before, st.view) : [];
-  $("#changes-count").textContent = since < 1 ? "(the first step)" : `${rows.length}${rows.length >= 80 ? "+" : ""} change${rows.length === 1 ? "" : "s"} since step ${since}`;
+  const decided = d && d.version === version && since === version - 1 && !rows.length;
+  $("#changes-count").textContent = since < 1 ? "(the first step)"
+    : decided ? `the decision itself changes nothing on the board: what it does follows in the next steps (since step ${since})`
+      : `${rows.length}${rows.length >= 80 ? "+" : ""} change${rows.length === 1 ? "" : "s"} since step ${since}`;
+  const seatName = (s) => (S.game && S.game.seats && S.game.seats[s] ? S.game.seats[s].player : s);
   $("#changes-table").innerHTML = rows.map((r) => {
-    const t = describe(r);
-    return `<tr data-path="${esc(t.where)}"><th>${esc(t.where)}</th><td class="before">${esc(t.before)}</td><td>→</td><td class="after">${esc(t.after)}</td></tr>`;
+    const t = describe(r, seatName);
+    return `<tr data-path="${esc(t.where)}"><th>${esc(t.place)}</th><td class="before">${esc(t.before)}</td><td>→</td><td class="after">${esc(t.after)}</td></tr>`;
   }).join("");
   // Marks on the board: moved pieces and attacks as arrows, the command's pieces ringed,
   // what changed haloed, and the study notes' arrows and circles at this step.
@@ -596,7 +618,7 @@ let rankedTimer = null;
 function drawAnalysisNow() {
   if (!S.analysis) return;
   const box = $("#analysis-graph");
-  box.innerHTML = graphSvg(S.analysis, S.version, who);
+  box.innerHTML = graphSvg(S.analysis, S.version, who, S.sections);
   const point = pointAt(S.analysis, S.version);
   box.dataset.version = String(point ? point.version : "");
   const at = rankedVersion();

@@ -31,12 +31,6 @@ function keyed(list) {
   return out.size === list.length ? out : null;
 }
 
-function short(value) {
-  if (value === undefined) return "—";
-  const s = typeof value === "string" ? value : JSON.stringify(value);
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
-}
-
 /** The differences between two views: [{path: [keys], before, after}] (leaves, at most MAX_ROWS). */
 export function diff(before, after) {
   const rows = [];
@@ -64,9 +58,24 @@ export function diff(before, after) {
   return rows;
 }
 
-/** One diff row as text: "provinces › Kent › owner: null → p2". */
-export function describe(row) {
-  return { where: row.path.join(" › "), before: short(row.before), after: short(row.after) };
+/** A value in words: "none", "yes"/"no", lists joined, an object's fields as "name value". */
+export function words(value, who = (seat) => seat) {
+  if (value === undefined || value === null) return "none";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return who(value);
+  if (Array.isArray(value)) return value.length ? value.map((x) => words(x, who)).join(", ") : "nothing";
+  const fields = Object.entries(value);
+  return fields.length ? fields.map(([k, v]) => `${k.replace(/_/g, " ")} ${words(v, who)}`).join("; ") : "nothing";
+}
+
+/** One diff row: ``where``, its path as the view names it ("provinces › Kent › owner", kept to
+ * find it again), and in words: ``place`` ("provinces › Kent › owner", seats as their players),
+ * ``before`` and ``after`` ("none" → "Ada"). ``who(seat)`` names a seat's player. */
+export function describe(row, who = (seat) => seat) {
+  const place = row.path.map((k) => (typeof k === "number" ? `#${k + 1}` : who(String(k)).replace(/_/g, " "))).join(" › ");
+  const clip = (s) => (s.length > 80 ? `${s.slice(0, 77)}…` : s);
+  return { where: row.path.join(" › "), place, before: clip(words(row.before, who)), after: clip(words(row.after, who)) };
 }
 
 /** Where each identified piece stands: id -> the name of the keyed place holding it. */

@@ -53,6 +53,19 @@ export async function getJSON(url, { token = null, method = "GET", body = undefi
 }
 
 /** Human title case for ids like "henry-ii" or "ala_afdal". */
+// The player in ``seat`` ("Ada"), from the game's seats; the seat's id when it names no player.
+export function playerName(game, seat) {
+  const info = game && game.seats && game.seats[seat];
+  return info && info.player ? info.player : String(seat ?? "");
+}
+
+// The one seat whose hidden cards this view shows (the reader's own), else null: a spectator's
+// view shows none, and once the seed is revealed every seat's are shown, nobody's in particular.
+export function ownSeat(seats, shows) {
+  const shown = seats.filter(shows);
+  return shown.length === 1 ? shown[0] : null;
+}
+
 export function titleCase(id) {
   return String(id ?? "").replace(/[-_]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
 }

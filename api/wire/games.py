@@ -181,8 +181,12 @@ class LegalCommands(msgspec.Struct, frozen=True):
     command ``type``, a ``description``, the values each field may take). ``complete``: the
     rule system guarantees that every command it would accept is listed or described.
     ``labels``: one readable line per command, in the same order; ``prompt``: what the game
-    asks the seat now, in words (None when it asks nothing)."""
+    asks the seat now, in words (None when it asks nothing). ``rules`` names the game's rule
+    system, whose command union ``commands`` are (the contract's ``<System>LegalCommands``).
+    ``to_act``: the seats that may send a command now; for a seat that may not, ``waiting``
+    says why in words (who is to act and what the game asks them, the end, a freeze)."""
 
+    rules: str
     version: int
     seat: str
     commands: list[Any]
@@ -190,6 +194,8 @@ class LegalCommands(msgspec.Struct, frozen=True):
     choices: list[dict[str, Any]] = []
     labels: list[str] = []
     prompt: str | None = None
+    to_act: list[str] = []
+    waiting: str | None = None
 
 
 class CheckResult(msgspec.Struct, frozen=True):

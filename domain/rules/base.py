@@ -200,6 +200,13 @@ class RuleSystem(Generic[State, Command]):
         (the forms are the rule system's, documented in its RULES_NOTES.md). [] by default."""
         return []
 
+    def listing_complete(self, state: State, seat: str) -> bool:
+        """Whether :meth:`legal_commands` with :meth:`legal_choices` reaches every command
+        :meth:`decide` accepts from ``seat`` now (``complete`` of GET /legal-commands). By
+        default the class's :attr:`legal_complete`; a rule system complete in some states only
+        says which (tests/rules/test_legal_complete.py tries it in played games)."""
+        return self.legal_complete
+
     def decide(self, state: State, seat: str, command: Command, rng: Rng) -> list[EventData]:
         """Check ``command`` against the rules (raise :class:`RuleViolation`) and return
         the events it causes, dice and shuffles included, in order."""
@@ -287,10 +294,26 @@ class RuleSystem(Generic[State, Command]):
         module = self._module("view_types")
         return module.View if module else None
 
+    @property
+    def choice_type(self) -> Any:
+        """The type of each of :meth:`legal_choices` (its JSON converts to it), for the OpenAPI
+        contract: ``Choice`` in the package's ``choice_types.py``; None when the rule system
+        describes no choices."""
+        module = self._module("choice_types")
+        return module.Choice if module else None
+
     def _module(self, name: str) -> ModuleType | None:
         """A module of the rule system's package by the name the shared package layout gives it
-        (``labels``, ``view_types``), if the package has one."""
+        (``labels``, ``view_types``, ``choice_types``), if the package has one."""
         return _package_module(type(self).__module__.rpartition(".")[0], name)
+
+    def open_view(self, state: State) -> Any:
+        """The view once the seed is revealed, for every reader: every hand, objective and card
+        shown (what the record then proves each seat held). A rule system with secrets writes
+        its own; one without has nothing to show beyond a spectator's view."""
+        if self.has_secrets:
+            raise NotImplementedError(f"{self.id} keeps secrets: it says how its view shows them all")
+        return self.view(state, None)
 
     def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         """A one-line narrative of one of this rule system's own events (or of a ``DiceRolled``

@@ -1,8 +1,9 @@
 """JSON Schemas of each rule system's wire shapes, named by rule system, for the OpenAPI
-contract (issue 18): one component per command (``SaladinActivate``), the command union as
-``SaladinCommand`` (a discriminated union on ``type``), and the view as ``SaladinView`` when the
-rule system declares its view's type. Generated from the msgspec types themselves, so the
-schema a client reads is the one the server validates with."""
+contract (issues 18, 27): one component per command (``SaladinActivate``), the command union as
+``SaladinCommand`` (``oneOf`` its commands, discriminated on ``type``), the view as
+``SaladinView`` and the described choices as ``SaxonShoreChoice`` when the rule system declares
+their types. Generated from the msgspec types themselves, so the schema a client reads is the
+one the server validates with."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ def view_schema_name(system: RuleSystem) -> str:
     return f"{schema_prefix(system)}View"
 
 
+def choice_schema_name(system: RuleSystem) -> str:
+    return f"{schema_prefix(system)}Choice"
+
+
 def components(system: RuleSystem) -> dict[str, dict[str, Any]]:
     """The rule system's named components: its command union (and its view, when typed),
     every type they use prefixed with the rule system's name, so two rule systems' ``Pass``
@@ -36,6 +41,8 @@ def components(system: RuleSystem) -> dict[str, dict[str, Any]]:
     named = {command_schema_name(system): system.command_type}
     if system.view_type is not None:
         named[view_schema_name(system)] = system.view_type
+    if system.choice_type is not None:
+        named[choice_schema_name(system)] = system.choice_type
     types = list(named.values())
     refs, found = msgspec.json.schema_components(types, ref_template=REF.replace("{name}", prefix + "{name}"))
     out = {}
@@ -48,8 +55,9 @@ def components(system: RuleSystem) -> dict[str, dict[str, Any]]:
         if target in out:  # a Struct named otherwise (``DobView``): the component takes the contract's name
             out[name] = {**out.pop(target), "title": name}
             _rename_refs(out, REF.format(name=target), REF.format(name=name))
-        else:  # a union: its own component
-            out[name] = ref
+        else:  # a union: its own component, one of its members by ``type`` (each type is one member)
+            out[name] = {"oneOf": ref["anyOf"], **{k: v for k, v in ref.items() if k != "anyOf"}} \
+                if "discriminator" in ref else ref
     return out
 
 

@@ -196,7 +196,8 @@ def decide_create(tournament_id: UUID, created: TournamentCreated, now: datetime
     if created.format not in FORMATS:
         raise TournamentInvalid("unknown_format", f"format is one of {', '.join(FORMATS)}, not {created.format!r}")
     if not created.scenarios:
-        raise TournamentInvalid("no_scenario", "name at least one scenario")
+        raise TournamentInvalid("no_scenario", f"{rules.id} has {len(rules.scenarios)} scenarios: name at least one "
+                                f"in \"scenarios\" ({', '.join(rules.scenarios)})")
     for scenario_id in created.scenarios:
         if scenario_id not in rules.scenarios:
             raise TournamentInvalid("unknown_scenario", f"{rules.id} has no scenario {scenario_id!r}; "

@@ -44,3 +44,44 @@ def test_check_says_whether_a_command_would_be_recorded_and_records_nothing(clie
     assert after["version"] == before["version"] and after["view"] == before["view"]
     recorded = client.post(f"/games/{game['id']}/commands", json=good, headers=auth)
     assert recorded.status_code == 201, recorded.text  # the checked command is then recorded as said
+
+
+@pytest.mark.parametrize("system", sorted(set(RULE_SYSTEMS) - {"open-table"}))  # at the open table all may act
+def test_a_seat_not_to_act_is_told_who_is_and_why(client, system):
+    """Issue 27 point 2: "legal-commands for a seat not to act says who is and why"; its empty
+    listing is everything it may send, so it is ``complete``."""
+    game = new_game(client, system)
+    summary = client.get(f"/games/{game['id']}").json()
+    idle = [s for s in game["seat_tokens"] if s not in summary["to_act"]]
+    for _ in range(20):  # every seat acts at once at the start (Saline's preparation): the first answers
+        if idle:
+            break
+        seat = summary["to_act"][0]
+        auth = {"Authorization": f"Bearer {game['seat_tokens'][seat]}"}
+        listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": seat}, headers=auth).json()
+        assert client.post(f"/games/{game['id']}/commands", headers=auth,
+                           json={"seat": seat, "command": listed["commands"][0]}).status_code == 201
+        summary = client.get(f"/games/{game['id']}").json()
+        idle = [s for s in game["seat_tokens"] if s not in summary["to_act"]]
+    seat = idle[0]
+    auth = {"Authorization": f"Bearer {game['seat_tokens'][seat]}"}
+    listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": seat}, headers=auth).json()
+    assert listed["commands"] == [] and listed["complete"] is True and listed["prompt"] is None
+    assert listed["to_act"] == summary["to_act"] and listed["rules"] == system
+    for other in summary["to_act"]:
+        assert f"Player {other} ({other})" in listed["waiting"], listed["waiting"]
+    acting = summary["to_act"][0]
+    theirs = client.get(f"/games/{game['id']}/legal-commands", params={"seat": acting},
+                        headers={"Authorization": f"Bearer {game['seat_tokens'][acting]}"}).json()
+    assert theirs["waiting"] is None and theirs["prompt"] and theirs["prompt"] in listed["waiting"]
+
+
+def test_an_ended_game_says_so_to_every_seat(client):
+    game = new_game(client, "open-table")
+    for seat in game["seat_tokens"]:
+        auth = {"Authorization": f"Bearer {game['seat_tokens'][seat]}"}
+        end = {"type": "end", "outcome": {"draw": True, "reason": "agreed"}}
+        assert client.post(f"/games/{game['id']}/commands", headers=auth,
+                           json={"seat": seat, "command": end}).status_code == 201
+    listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": "p1"}).json()
+    assert listed["to_act"] == [] and listed["complete"] is True and "the game has ended" in listed["waiting"]

@@ -159,7 +159,7 @@ def test_tournament_table_bounds_are_documented(client):
     properties = SCHEMAS["CreateTournament"]["properties"]
     assert properties["min_table"]["anyOf"][0]["minimum"] >= 1 and properties["rounds"]["maximum"] == 50
     response = client.post("/tournaments", json={"name": "Cup", "rules": "day-of-battle", "format": "knockout",
-                                                 "min_table": 0})
+                                                 "scenarios": ["crusaders-seljuq-turks"], "min_table": 0})
     assert response.status_code == 422  # schema-invalid now (minimum), refused as before
     assert response.json()["code"] == "bad_table_size"
 

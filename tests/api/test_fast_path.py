@@ -66,8 +66,8 @@ def test_a_middleware_added_to_the_app_wraps_the_command_route_too(herald):
 def test_the_openapi_entry_is_the_declared_route_and_it_answers_the_same(client, monkeypatch):
     operation = client.get("/openapi.json").json()["paths"]["/games/{game_id}/commands"]["post"]
     assert operation["operationId"] == "post_command"
-    assert {p["name"] for p in operation["parameters"]} == {"game_id", "authorization", "Idempotency-Key",
-                                                            "If-Match"}
+    assert {p["name"] for p in operation["parameters"]} == {"game_id", "Idempotency-Key", "If-Match"}
+    assert operation["security"] == [{"bearer": []}]  # the seat's token: the bearer scheme (issue 27)
     game = new_game(client)
     fast = post(client, game, "alice", {"type": "note", "text": "fast"}).json()
     monkeypatch.setattr(api.app, "command_target", lambda scope: None)  # through FastAPI's router instead

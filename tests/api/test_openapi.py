@@ -66,16 +66,21 @@ def test_commands_views_and_lists_are_typed():
     spec = json.loads(COMMITTED.read_text())
     schemas = spec["components"]["schemas"]
     command = schemas["CommandRequest"]["properties"]["command"]
+    legal = schemas["LegalCommands"]
+    assert legal["discriminator"]["propertyName"] == "rules"
     for system in RULE_SYSTEMS.values():
+        ref = {"$ref": f"#/components/schemas/{command_schema_name(system)}"}
+        assert ref in command["anyOf"], f"{system.id}'s commands are not reachable from POST /commands"
         union = schemas[command_schema_name(system)]
-        assert union in command["anyOf"], f"{system.id}'s commands are not reachable from POST /commands"
-        assert union["discriminator"]["propertyName"] == "type"
+        assert union["discriminator"]["propertyName"] == "type" and "anyOf" not in union
         mapping = union["discriminator"]["mapping"]
-        assert len(mapping) == len(union["anyOf"]), system.id
+        assert sorted(mapping.values()) == sorted(o["$ref"] for o in union["oneOf"]), system.id
         assert {"$ref": f"#/components/schemas/{view_schema_name(system)}"} in \
             schemas["CommandResponse"]["properties"]["view"]["anyOf"]
-    assert schemas["LegalCommands"]["properties"]["commands"]["items"]["anyOf"] == command["anyOf"]
-    assert schemas["LegalCommands"]["properties"]["labels"]["items"] == {"type": "string"}
+        own = schemas[legal["discriminator"]["mapping"][system.id].rsplit("/", 1)[-1]]
+        assert own["properties"]["rules"] == {"const": system.id} and "rules" in own["required"]
+        assert own["properties"]["commands"]["items"] == ref
+        assert own["properties"]["labels"]["items"] == {"type": "string"}
 
     def walk(node, where):
         if isinstance(node, dict):
@@ -114,3 +119,43 @@ def test_the_document_is_the_same_under_every_supported_python():
     text = document()
     assert "Unprocessable Content" in text and "Content Too Large" in text
     assert "Unprocessable Entity" not in text and "Request Entity Too Large" not in text
+
+
+# -- issue 27: a contract that generated clients use as they are --------------------------------------
+def test_a_second_validator_accepts_the_document():
+    """openapi-spec-validator (the python-openapi project's) reads the whole document as OpenAPI
+    3.1: every schema, reference, parameter, security requirement."""
+    from openapi_spec_validator import validate
+    from openapi_spec_validator.validation.validators import OpenAPIV31SpecValidator
+
+    spec = json.loads(COMMITTED.read_text())
+    assert spec["openapi"].startswith("3.1")
+    validate(spec, cls=OpenAPIV31SpecValidator)
+
+
+def test_every_route_reading_a_token_says_so_with_the_bearer_scheme():
+    """"A bearer securitySchemes applied per route": the routes that act need a token; the reads
+    a seat's token widens (its hidden cards) accept one; the rest take none."""
+    spec = json.loads(COMMITTED.read_text())
+    assert spec["components"]["securitySchemes"]["bearer"] == {**spec["components"]["securitySchemes"]["bearer"],
+                                                               "type": "http", "scheme": "bearer"}
+    security = {op["operationId"]: op.get("security") for _, _, op in _operations(spec)}
+    needs, accepts = [{"bearer": []}], [{"bearer": []}, {}]
+    for name in ("post_command", "check_command", "annotate", "dispute", "rule", "inspection", "abandon",
+                 "release", "import_record", "claim", "my_games", "pair_round", "register_player"):
+        assert security[name] == needs, name
+    for name in ("get_game", "legal_commands", "list_events", "stream_events", "state_at", "timeline", "get_record",
+                 "fork", "game_analysis"):
+        assert security[name] == accepts, name
+    for name in ("create_game", "list_games", "list_rules", "health", "verify_record"):
+        assert security[name] is None, name
+    for _, _, operation in _operations(spec):  # the token travels by the scheme, never as a parameter
+        assert not [p for p in operation.get("parameters", []) if p["name"].lower() == "authorization"]
+
+
+def test_the_live_feed_is_an_event_stream():
+    spec = json.loads(COMMITTED.read_text())
+    answer = spec["paths"]["/games/{game_id}/events/stream"]["get"]["responses"]["200"]
+    assert list(answer["content"]) == ["text/event-stream"]
+    assert answer["content"]["text/event-stream"]["example"].startswith("id: ")
+

@@ -102,3 +102,15 @@ def test_bad_fork_requests(client):
     ]:
         response = client.post(f"/games/{original['id']}/fork", json=body)
         assert response.status_code == status and response.json()["code"] == code, response.text
+
+
+def test_a_forks_index_row_is_updated_no_earlier_than_it_was_created(client):
+    """Issue 27: "a fork's `updated_at` is earlier than its `created_at`" — its copied play keeps
+    the parent's times; the index's updated_at never goes back before the fork's creation."""
+    original = new_game(client)
+    play(client, original, PLAYS[:3])
+    forked = client.post(f"/games/{original['id']}/fork", json={"version": 5, "dice": "fresh"}).json()
+    rows = {g["id"]: g for g in client.get(f"/games/{original['id']}/forks").json()["forks"]}
+    row = rows[forked["id"]]
+    assert row["updated_at"] >= row["created_at"], row
+    assert row["version"] == 5

@@ -86,3 +86,28 @@ def test_fork_rules():
     with pytest.raises(ForkRefused) as refused:
         fork_seats({"a": SeatInfo("A")}, {"z": object()})
     assert refused.value.code == "unknown_seat"
+
+
+def test_a_scenario_is_named_where_the_rule_system_has_more_than_one():
+    """Issue 27 point 5: "A scenario is required where a rule system has more than one (422
+    naming them)"; where it has one, that one is the game's."""
+    from domain.rules.registry import RULE_SYSTEMS
+
+    for system in RULE_SYSTEMS.values():
+        scenario = next(iter(system.scenarios.values()))
+        players = {s: s.title() for s in scenario.seats[: max(2, scenario.min_players)]}
+        if len(system.scenarios) == 1:
+            assert game_created(system.id, None, players, SEED)[0].scenario == scenario.id
+            continue
+        with pytest.raises(SetupRefused) as refused:
+            game_created(system.id, None, players, SEED)
+        assert refused.value.code == "scenario_required", system.id
+        assert all(name in refused.value.message for name in system.scenarios), refused.value.message
+
+
+def test_a_game_without_its_scenario_is_refused_over_http(client):
+    answer = client.post("/games", json={"rules": "saladin", "seats": {"crusaders": {"player": "Guy"},
+                                                                       "ayyubids": {"player": "Yusuf"}}})
+    assert answer.status_code == 422 and answer.headers["content-type"] == "application/problem+json"
+    assert answer.json()["code"] == "scenario_required" and "arsuf, hattin" in answer.json()["detail"]
+    assert client.get("/games", params={"rules": "saladin"}).json()["games"] == []

@@ -55,7 +55,8 @@ def test_commands_past_the_token_limit_get_429_and_other_tokens_go_on(herald):
 
 
 def test_a_limit_of_zero_is_off(herald):
-    with limited_client(herald, writes_per_token=0, writes_per_address=0) as client:
+    with limited_client(herald, writes_per_token=0, writes_per_address=0, checks_per_token=0,
+                        checks_per_address=0) as client:
         game = new_game(client, seats=("p1", "p2"))
         assert all(post(client, game, "p1", ROLL).status_code == 201 for _ in range(40))
         assert client.app.limits is None  # nothing is checked at all
@@ -68,3 +69,27 @@ def test_the_defaults_let_a_busy_table_play():
     limits = Settings.from_env({"HERALD_WRITES_PER_TOKEN": "0", "HERALD_WRITES_PER_ADDRESS": "5",
                                 "HERALD_WRITE_BURST_PER_ADDRESS": "50"})
     assert (limits.writes_per_token, limits.writes_per_address, limits.write_burst_per_address) == (0, 5, 50)
+
+
+def test_dry_runs_are_not_writes_and_have_their_own_limit(herald):
+    """Issue 27 point 2: "dry runs not counted as writes (their own, cheaper limit)". A bot that
+    checks before it posts spends none of its writes on checks; checks past their own bucket are
+    429 too, and leave the writes untouched."""
+    with limited_client(herald, writes_per_token=0.1, write_burst_per_token=2,
+                        checks_per_token=0.1, check_burst_per_token=5) as client:
+        game = new_game(client, seats=("p1", "p2"))
+        body = {"seat": "p1", "command": ROLL}
+        auth = {"Authorization": f"Bearer {game['seat_tokens']['p1']}"}
+        checked = [client.post(f"/games/{game['id']}/commands/check", json=body, headers=auth) for _ in range(6)]
+        assert [r.status_code for r in checked] == [200] * 5 + [429]
+        assert checked[0].json() == {"accepted": True, "problem": None}
+        assert checked[-1].json()["code"] == "rate_limited"
+        assert [post(client, game, "p1", ROLL).status_code for _ in range(3)] == [201, 201, 429]
+
+
+def test_the_default_dry_run_limit_is_wider_than_the_write_limit():
+    settings = Settings.from_env({})
+    assert settings.checks_per_token >= 5 * settings.writes_per_token
+    assert settings.check_burst_per_token >= 5 * settings.write_burst_per_token
+    assert settings.checks_per_address >= 5 * settings.writes_per_address
+    assert Settings.from_env({"HERALD_CHECKS_PER_TOKEN": "7"}).checks_per_token == 7

@@ -133,3 +133,12 @@ def test_open_table_and_audit_lines_through_the_api(client):
     assert lines[-2] == "Bob wins: rout (Alice 1, Bob 3)"
     for line in lines[1:-1]:
         assert not problems(line.replace("standard-54", "standard deck"), ("alice", "bob")), line
+
+
+def test_a_roll_whose_label_names_its_dice_says_them_once():
+    """Issue 27: the timeline said "rolls 3d6 for 3d6 for the charge" (the README's label)."""
+    from domain.rules.open_table.narrate import describe_command
+
+    assert describe_command({"type": "roll", "dice": "3d6", "label": "3d6 for the charge"}, {}) == \
+        "rolls 3d6 for the charge"
+    assert describe_command({"type": "roll", "dice": "2d6", "label": "the charge"}, {}) == "rolls 2d6 for the charge"

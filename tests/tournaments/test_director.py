@@ -77,7 +77,9 @@ def test_bad_requests_are_problems_not_crashes(client):
          "bad_table_size"),
         ({"name": "X", "rules": "open-table", "format": "knockout", "table_size": 4}, "bad_format"),
         ({"name": " ", "rules": "open-table", "format": "swiss", "rounds": 1}, "bad_name"),
-        ({"name": "X", "rules": "saladin", "format": "swiss", "rounds": 1, "options": {"fog": True}}, "bad_option"),
+        ({"name": "X", "rules": "saladin", "scenarios": ["hattin"], "format": "swiss", "rounds": 1,
+          "options": {"fog": True}}, "bad_option"),
+        ({"name": "X", "rules": "saladin", "format": "swiss", "rounds": 1}, "no_scenario"),
     ]:
         r = client.post("/tournaments", json=body)
         assert r.status_code == 422 and r.json()["code"] == code, (body, r.text)

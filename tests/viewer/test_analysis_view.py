@@ -51,6 +51,10 @@ def test_the_graph_draws_every_point_marks_the_swings_and_ranks_the_commands(pag
             y = float(x_y.split(",")[1])
             assert abs((148 - y) / 138 - p["win"][seat]) < 0.005, (seat, p)
         assert graph.locator(f'polygon.band[data-seat="{seat}"]').count() == 1
+    # issue 27: the axis counts turns (where each begins, from the outline), not versions
+    turns = graph.locator("text.axis.turn").all_text_contents()
+    assert turns and all(t.startswith("turn ") for t in turns), turns
+    assert not [t for t in graph.locator("text.axis").all_text_contents() if t.startswith("v")]
     key = page.locator("#analysis-graph .graph-key").inner_text()
     assert ARSUF_SEATS["crusaders"] in key and ARSUF_SEATS["ayyubids"] in key and f"{ROLLOUTS} rollouts" in key
     # The swings are marked with the decision that caused them; a click on one jumps there.

@@ -132,3 +132,18 @@ def test_the_board_fits_a_phone_without_sideways_scrolling(browser, server, game
             scroll = tab.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert scroll <= 1, f"{players} players, {viewport}: scrolls sideways by {scroll}px"
             context.close()
+
+
+def test_the_board_names_the_players_and_the_page_the_game_as_its_rules_do(page, server, games):
+    """Issue 27 point 4: "player names on every board", "titles as the rule systems name
+    themselves" (not "Kingdoms Of Crusaders"); point 3: after the reveal the viewer shows every
+    hand at every step, to a spectator too."""
+    game = games[2]
+    show(page, server, game, game["head"] // 2, None)
+    title = page.inner_text("#title")
+    assert title.startswith("The Kingdoms of Crusaders") and "Of Crusaders" not in title, title
+    labels = page.eval_on_selector_all("#board svg.koc text", "ts => ts.map((t) => t.textContent)")
+    assert any(t.startswith("Baldwin") for t in labels) and any(t.startswith("Bohemond") for t in labels), labels
+    assert not [t for t in labels if t.split(":")[0].split(" ")[0] in ("p1", "p2")], labels
+    drawn = page.evaluate(READ_BOARD)
+    assert all(h["backs"] == 0 and len(h["faceUp"]) == h["count"] for h in drawn["hands"].values()), drawn["hands"]

@@ -95,6 +95,14 @@ def test_the_dice_of_the_step_and_what_changed_since_the_previous_step(page, ser
     want = {" › ".join(p) for p in changed_paths(view_at(api, arsuf["id"], v - 1), view_at(api, arsuf["id"], v))}
     drawn = set(page.locator("#changes-table tr").evaluate_all("rows => rows.map((r) => r.dataset.path)"))
     assert drawn == want
+    # issue 27: in words, not JSON; seats as their players (at the first later step that changes the board)
+    changed = next(u for u in range(v + 1, v + 40)
+                   if changed_paths(view_at(api, arsuf["id"], u - 1), view_at(api, arsuf["id"], u)))
+    page.goto(f"{server.url}/viewer/{arsuf['id']}?v={changed}")
+    at_version(page, changed)
+    page.wait_for_function("() => document.querySelectorAll('#changes-table tr').length > 0")
+    table = page.locator("#changes-table").text_content()
+    assert table and '{"' not in table and '":' not in table and "null" not in table, table
     # A step with no dice of its own decision shows no tray.
     decision = next(e for e in events if e["type"] == "DecisionTaken" and e["version"] > v)
     page.keyboard.press("End")
@@ -102,6 +110,8 @@ def test_the_dice_of_the_step_and_what_changed_since_the_previous_step(page, ser
     page.locator("#step").dispatch_event("change")
     at_version(page, decision["version"])
     assert page.locator("#step-dice").is_hidden()
+    count = page.locator("#changes-count").inner_text()  # the decision's own step: said, not "0 changes"
+    assert not count.startswith("0 changes"), count
     # Compared with the board before the decision began.
     page.select_option("#changes-since", "decision")
     page.wait_for_function("() => document.querySelector('#changes-count').textContent.includes('since step')")

@@ -3,7 +3,9 @@
 // hands: the reader's own face up when the view carries it (a seat's token), every other hand as
 // card backs with a count. Two players sit in the mirror position (the other across the table,
 // sector 1 facing sector 1). Drawn only from the rule system's view JSON.
-import { esc, tag, text, titleCase } from "../dom.js";
+import { esc, ownSeat, playerName, tag, text } from "../dom.js";
+
+let who = (seat) => seat; // the player in a seat, set by render
 
 const PAD = 8;
 const CARD_W = 34;
@@ -36,12 +38,12 @@ function army(seat, sector, a, x, y, w, toAct) {
   return tag("g", { class: `army${a.complete ? " complete" : ""}`, "data-seat": seat, "data-sector": sector,
     "data-cards": a.cards.length, "data-complete": a.complete ? "yes" : "no" },
     tag("rect", { x, y, width: w, height: CARD_H + 34, rx: 5, class: `army-frame${seat === toAct ? " to-act" : ""}` }),
-    text(x + 4, y + 12, `${seat}${a.complete ? ` ✓${a.completed_order}` : ""}`, { class: "small strong" }),
+    text(x + 4, y + 12, `${who(seat)}${a.complete ? ` ✓${a.completed_order}` : ""}`, { class: "small strong" }),
     cards, text(x + 4, y + CARD_H + 30, squadLine(a.squads), { class: "tiny" }));
 }
 
 function hand(seat, h, x, y, width, own) {
-  const parts = [text(x, y + 12, `${seat}${own ? " (you)" : ""}: ${h.count} card${h.count === 1 ? "" : "s"}`,
+  const parts = [text(x, y + 12, `${who(seat)}${own ? " (you)" : ""}: ${h.count} card${h.count === 1 ? "" : "s"}`,
     { class: "small strong" })];
   const step = Math.min(CARD_W + 3, (width - CARD_W) / Math.max(1, h.count - 1));
   for (let i = 0; i < h.count; i++) {
@@ -56,7 +58,8 @@ export function render(target, ctx) {
   const narrow = ctx.width < 700;
   const W = narrow ? 390 : 1016;
   const seats = view.seats;
-  const own = seats.find((s) => view.hands[s] && view.hands[s].cards && !view.outcome) || null;
+  who = (seat) => playerName(ctx.game, seat);
+  const own = view.outcome ? null : ownSeat(seats, (s) => view.hands[s] && view.hands[s].cards);
   const colW = narrow ? W - 2 * PAD : (W - PAD * 6) / 5;
   const armyW = 4 * (CARD_W + 2) + 8;
   const perRow = Math.max(1, Math.floor((colW - 4) / (armyW + 4)));
@@ -69,7 +72,7 @@ export function render(target, ctx) {
   const out = [];
   let y = PAD;
   out.push(text(PAD, y + 14, "The Kingdoms of Crusaders", { class: "title" }));
-  const status = view.outcome ? "game over" : view.to_act ? `turn ${view.turn}: ${view.to_act} to act` : view.phase;
+  const status = view.outcome ? "game over" : view.to_act ? `turn ${view.turn}: ${who(view.to_act)} to act` : view.phase;
   const counts = `${status} · deck ${view.deck.left}/${view.deck.size}`;
   if (narrow) {
     out.push(text(PAD, y + 32, counts, { class: "counts" }));
@@ -80,9 +83,9 @@ export function render(target, ctx) {
   y += 24;
   if (view.outcome) {
     const o = view.outcome;
-    const scores = Object.entries(o.scores || {}).map(([s, n]) => `${s} ${n}`).join(", ");
+    const scores = Object.entries(o.scores || {}).map(([s, n]) => `${who(s)} ${n}`).join(", ");
     out.push(tag("rect", { x: PAD, y, width: W - 2 * PAD, height: 24, rx: 5, class: "ended-band" }));
-    out.push(text(W / 2, y + 16, `${o.draw ? "Draw" : `${o.winner} wins`}: ${o.reason} (${scores})`.slice(0, narrow ? 58 : 150),
+    out.push(text(W / 2, y + 16, `${o.draw ? "Draw" : `${who(o.winner)} wins`}: ${o.reason} (${scores})`.slice(0, narrow ? 58 : 150),
       { class: "ended-text", "text-anchor": "middle", "data-outcome": o.winner || "draw" }));
     y += 32;
   }
@@ -106,7 +109,7 @@ export function render(target, ctx) {
     parts.push(tag("g", { class: "territory-name" },
       tag("rect", { x, y: cy, width: colW, height: 34, rx: 6, class: `name-band${m ? " won" : ""}` }),
       text(x + 6, cy + 14, `${t.sector} · ${t.name}`, { class: "small strong" }),
-      text(x + 6, cy + 28, m ? `marker ${m.number}: ${m.seat}` : "not yet won", { class: "tiny" }),
+      text(x + 6, cy + 28, m ? `marker ${m.number}: ${who(m.seat)}` : "not yet won", { class: "tiny" }),
       m ? tag("g", { class: "marker", "data-number": m.number, "data-seat": m.seat },
         tag("circle", { cx: x + colW - 16, cy: cy + 17, r: 11, class: "victory-marker" }),
         text(x + colW - 16, cy + 21, String(m.number), { class: "small strong", "text-anchor": "middle" })) : ""));
@@ -127,7 +130,7 @@ export function render(target, ctx) {
     out.push(hand(s, view.hands[s], x, hy, handW, s === own));
   });
   y += narrow ? order.length * (CARD_H + 28) : CARD_H + 28;
-  const title = `The Kingdoms of Crusaders${own ? ` — ${titleCase(own)}'s view` : ""}`;
+  const title = `The Kingdoms of Crusaders${own ? ` — ${who(own)}'s view` : ""}`;
   target.innerHTML = `<svg class="board koc" data-renderer="kingdoms-of-crusaders" data-layout="${esc(view.layout)}"
     viewBox="0 0 ${W} ${Math.ceil(y + PAD)}" width="100%" role="img" aria-label="${esc(title)} at version ${esc(ctx.version)}">${out.join("")}</svg>`;
 }

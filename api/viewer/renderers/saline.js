@@ -4,7 +4,9 @@
 // objectives; the reader's own hand and secret objective face up when the view carries them
 // (a seat's token), every other hand as card backs with a count and every other secret objective
 // face down. Drawn only from the rule system's view JSON.
-import { esc, tag, text, titleCase } from "../dom.js";
+import { esc, ownSeat, playerName, tag, text } from "../dom.js";
+
+let who = (seat) => seat; // the player in a seat, set by render
 
 const PAD = 8;
 const CELL = 44;
@@ -46,7 +48,7 @@ function objective(o, x, y, w, cls) {
 function saline(seat, p, x, y, w, own, toAct) {
   const parts = [tag("rect", { x, y, width: w, height: 3 * CELL + 120, rx: 6, class: `army-frame${seat === toAct ? " to-act" : ""}`,
     fill: "#fbf8f0", stroke: seat === toAct ? "#c9932e" : "#b8b0a0", "stroke-width": seat === toAct ? 2 : 1 }),
-    text(x + 6, y + 14, `${seat}${own ? " (you)" : ""} · ${p.liards} liards · favour ${p.favour ? "unused" : "used"}`,
+    text(x + 6, y + 14, `${who(seat)}${own ? " (you)" : ""} · ${p.liards} liards · favour ${p.favour ? "unused" : "used"}`,
       { class: "small strong" })];
   const gx = x + 6, gy = y + 20;
   for (const [pos, [cx, cy]] of Object.entries(GRID)) {
@@ -81,19 +83,20 @@ export function render(target, ctx) {
   const narrow = ctx.width < 700;
   const W = narrow ? 390 : 1016;
   const seats = view.seats;
-  const own = seats.find((s) => view.players[s] && view.players[s].hand.cards && !view.outcome) || null;
+  who = (seat) => playerName(ctx.game, seat);
+  const own = view.outcome ? null : ownSeat(seats, (s) => view.players[s] && view.players[s].hand.cards);
   const out = [];
   let y = PAD;
   out.push(text(PAD, y + 14, "Saline", { class: "title" }));
-  const status = view.outcome ? "game over" : `day ${view.day} · ${view.phase}${view.to_act ? ` · ${view.to_act} to act` : ""}`;
+  const status = view.outcome ? "game over" : `day ${view.day} · ${view.phase}${view.to_act ? ` · ${who(view.to_act)} to act` : ""}`;
   out.push(text(W - PAD, y + 14, `${status} · gabelle ${view.gabelle} · rain ${view.rain}/3`,
     { class: "counts", "text-anchor": "end", "data-gabelle": view.gabelle, "data-rain": view.rain }));
   y += 24;
   if (view.outcome) {
     const o = view.outcome;
-    const scores = Object.entries(o.scores || {}).map(([s, n]) => `${s} ${n}`).join(", ");
+    const scores = Object.entries(o.scores || {}).map(([s, n]) => `${who(s)} ${n}`).join(", ");
     out.push(tag("rect", { x: PAD, y, width: W - 2 * PAD, height: 24, rx: 5, class: "ended-band" }));
-    out.push(text(W / 2, y + 16, `${o.draw ? "Draw" : `${o.winner} wins`}: ${o.reason} (${scores})`.slice(0, narrow ? 58 : 150),
+    out.push(text(W / 2, y + 16, `${o.draw ? "Draw" : `${who(o.winner)} wins`}: ${o.reason} (${scores})`.slice(0, narrow ? 58 : 150),
       { class: "ended-text", "text-anchor": "middle", "data-outcome": o.winner || "draw" }));
     y += 32;
   }
@@ -123,7 +126,7 @@ export function render(target, ctx) {
     out.push(saline(s, view.players[s], x, sy, sw, s === own, view.to_act));
   });
   y += Math.ceil(order.length / per) * (sh + PAD);
-  const title = `Saline${own ? ` — ${titleCase(own)}'s view` : ""}`;
+  const title = `Saline${own ? ` — ${who(own)}'s view` : ""}`;
   target.innerHTML = `<svg class="board saline" data-renderer="saline"
     viewBox="0 0 ${W} ${Math.ceil(y + PAD)}" width="100%" role="img" aria-label="${esc(title)} at version ${esc(ctx.version)}">${out.join("")}</svg>`;
 }

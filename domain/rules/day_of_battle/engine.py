@@ -109,6 +109,11 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def legal_choices(self, state: DobState, seat: str) -> list[dict[str, Any]]:
         return rules.choices(state, seat)
 
+    def listing_complete(self, state: DobState, seat: str) -> bool:
+        """Complete only while a ruling awaits the seat's answer (accept or reject, listed):
+        otherwise a ruling of the seat's own words may be proposed, and units placed anywhere."""
+        return state.ruling is not None
+
     def decide(self, state: DobState, seat: str, command: Any, rng: Rng) -> list[EventData]:
         return rules.decide(state, seat, command, rng)
 
@@ -128,6 +133,9 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
 
     def view(self, state: DobState, seat: str | None) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, seat))
+
+    def open_view(self, state: DobState) -> dict[str, Any]:
+        return msgspec.to_builtins(board.view(state, None, everything=True))
 
     def render_text(self, state: DobState, names: Names = NO_NAMES) -> str:
         return board.render_text(state)

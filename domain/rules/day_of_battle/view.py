@@ -108,9 +108,10 @@ def _counts_as(unit) -> str | None:
     return "spearmen against cavalry, men at arms against all others" if unit.dismounted else None
 
 
-def view(state: DobState, seat: str | None) -> DobView:
-    """The battle from ``seat``'s chair (None: a spectator)."""
-    over = state.phase == "over"
+def view(state: DobState, seat: str | None, everything: bool = False) -> DobView:
+    """The battle from ``seat``'s chair (None: a spectator); ``everything``: every leader's
+    cards and dice shown, as once the seed is revealed."""
+    over = state.phase == "over" or everything
     armies = []
     for s in state.seats:
         a = state.armies[s]

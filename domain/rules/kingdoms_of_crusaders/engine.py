@@ -67,7 +67,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     # 1.0.0's records replay as they were played (RULES_NOTES.md, Versions): its points variant
     # gave places to players with no card in a territory; its owner deck hashed as listed.
     older_versions = ("1.0.0",)
-    legal_complete = True  # legal_commands lists every command decide accepts (tests/.../test_legal_complete.py)
+    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
     title = "The Kingdoms of Crusaders"
     scenarios = {
         "standard": Scenario(id="standard", title="The Kingdoms of Crusaders: 2 to 4 players", seats=SEATS,
@@ -142,6 +142,9 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     def view(self, state: KocState, seat: str | None) -> dict[str, Any]:
         """Own hand face up, other hands as counts, the deck as a count; the territories open."""
         return board.view(state, seat)
+
+    def open_view(self, state: KocState) -> dict[str, Any]:
+        return board.view(state, None, everything=True)
 
     def render_text(self, state: KocState, names: Names = NO_NAMES) -> str:
         return board.render_text(state, names)

@@ -18,8 +18,9 @@ def _cards(state: KocState, ids: tuple[str, ...]) -> list[dict[str, Any]]:
     return [{"id": c, "symbols": symbols(state.cards[c])} for c in ids]
 
 
-def view(state: KocState, seat: str | None) -> dict[str, Any]:
-    """The board from ``seat``'s chair (None: a spectator)."""
+def view(state: KocState, seat: str | None, everything: bool = False) -> dict[str, Any]:
+    """The board from ``seat``'s chair (None: a spectator); ``everything``: every hand shown,
+    as once the seed is revealed."""
     territories = []
     for n in TERRITORIES:
         marker = state.winner_of(n)
@@ -42,7 +43,7 @@ def view(state: KocState, seat: str | None) -> dict[str, Any]:
     hands = {}
     for p in state.seats:
         held = state.hands[p]
-        hands[p] = {"count": len(held), "cards": _cards(state, held) if p == seat or state.shown else None}
+        hands[p] = {"count": len(held), "cards": _cards(state, held) if p == seat or state.shown or everything else None}
     return {
         "phase": state.phase,
         "seats": list(state.seats),

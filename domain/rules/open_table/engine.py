@@ -82,6 +82,9 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
         other hand is a count, until the end reveals them all. Deck orders are never in the state."""
         return board.view(state, seat)
 
+    def open_view(self, state: OpenTableState) -> dict[str, Any]:
+        return board.view(state, None, everything=True)
+
     def render_text(self, state: OpenTableState, names: Names = NO_NAMES) -> str:
         return board.render_text(state, names)
 

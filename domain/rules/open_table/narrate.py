@@ -15,7 +15,10 @@ def describe_command(command: dict[str, Any], names: Names) -> str:
         case "note":
             return f"notes: {command.get('text', '')}"
         case "roll":
-            return f"rolls {command.get('dice')} for {command.get('label') or 'no stated reason'}"
+            dice, label = str(command.get("dice")), command.get("label") or "no stated reason"
+            if label == dice or label.startswith(f"{dice} "):  # "3d6 for the charge" names its dice already
+                return f"rolls {label}"
+            return f"rolls {dice} for {label}"
         case "draw":
             return f"draws {plural(command.get('count', 1), 'card')} face up from {deck}"
         case "shuffle":

@@ -11,9 +11,10 @@ from domain.rules.open_table.state import OpenTableState, cards_in_hand
 from domain.rules.words import NO_NAMES, Names, plural, seat_name
 
 
-def view(state: OpenTableState, seat: str | None) -> dict[str, Any]:
+def view(state: OpenTableState, seat: str | None, everything: bool = False) -> dict[str, Any]:
     """Everything on the table is open but the hands: ``seat`` sees its own hand, every
-    other hand is a count, until the end reveals them all. Deck orders are never in the state."""
+    other hand is a count, until the end reveals them all (``everything``: at every step, as
+    once the seed is revealed). Deck orders are never in the state."""
     return {
         "seats": list(state.seats),
         "decisions": state.decisions,
@@ -24,7 +25,7 @@ def view(state: OpenTableState, seat: str | None) -> dict[str, Any]:
                    "shuffled": d.shuffle is not None}
             for name, d in sorted(state.decks.items())
         },
-        "hands": {s: cards_in_hand(state, s) if s == seat or state.ended else len(h)
+        "hands": {s: cards_in_hand(state, s) if s == seat or state.ended or everything else len(h)
                   for s, h in sorted(state.hands.items())},
         "played": [{"seat": s, "card": c} for s, c in state.played],
         "face_down": dict(sorted(state.face_down.items())),

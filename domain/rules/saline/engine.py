@@ -60,6 +60,7 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     version = "1.1.0"
     older_versions = ("1.0.0",)
     legacy = False
+    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
     title = "Saline"
     scenarios = {
         "standard": Scenario(id="standard", title="Saline: 3 and 4 players (2 allowed)", seats=SEATS,
@@ -127,6 +128,9 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
 
     def view(self, state: SalineState, seat: str | None) -> dict[str, Any]:
         return board.view(state, seat)
+
+    def open_view(self, state: SalineState) -> dict[str, Any]:
+        return board.view(state, None, everything=True)
 
     def render_text(self, state: SalineState, names: Names = NO_NAMES) -> str:
         return board.render_text(state, names)

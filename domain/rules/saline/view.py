@@ -29,13 +29,14 @@ def _card(state: SalineState, cid: str) -> dict[str, Any]:
                                    for e in state.cat.events[cid]]}
 
 
-def view(state: SalineState, seat: str | None) -> dict[str, Any]:
-    """The game from ``seat``'s chair (None: a spectator)."""
+def view(state: SalineState, seat: str | None, everything: bool = False) -> dict[str, Any]:
+    """The game from ``seat``'s chair (None: a spectator); ``everything``: every hand and
+    secret objective shown, as once the seed is revealed."""
     players = {}
     for p in state.seats:
         saline = state.salines.get(p, {})
         held = state.hands.get(p, ())
-        sees = p == seat or state.shown
+        sees = p == seat or state.shown or everything
         secret = state.secrets.get(p)
         claimed = state.claimed.get(p, ())
         players[p] = {
