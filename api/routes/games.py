@@ -100,7 +100,7 @@ def games_router(settings: Settings) -> APIRouter:
     @router.post("/games", **doc(body=CreateGame, limit=settings.max_command_body,
                                  response=GameCreatedResponse, status=201,
                               errors=(400, 401, 403, 404, 413, 422),  # 404: a player_token for no registered name
-                              example=GAME_EXAMPLE))
+                              example=GAME_EXAMPLE, token="accepts"))
     async def create_game(request: Request, authorization: Annotated[str | None, Header(
             description="Bearer <director token> (or the admin token): a game naming a tournament only")] = None
                           ) -> Response:

@@ -57,7 +57,7 @@ router = APIRouter(tags=["tournaments"])
 
 @router.post("/tournaments", **doc(body=CreateTournament, limit=MAX_BODY, setting=None,
                                    response=TournamentCreatedResponse, status=201,
-                                   errors=(400, 413, 422)))
+                                   errors=(400, 401, 403, 404, 413, 422), token="accepts"))
 async def create_tournament(request: Request, authorization: Annotated[str | None, Header(
         description="Bearer <player token> of the director, a registered player: a rated tournament only")] = None
                             ) -> Response:
