@@ -148,7 +148,7 @@ class Game(msgspec.Struct, frozen=True):
 
     @property
     def rules(self) -> RuleSystem:
-        return RULE_SYSTEMS[self.created.rules]
+        return pinned_rules(self.created)
 
     @property
     def ended(self) -> bool:
@@ -192,15 +192,23 @@ class IncompatibleRecord(Exception):
     """A record made under rules or data this server does not have."""
 
 
+def pinned_rules(created: GameCreated) -> RuleSystem:
+    """The rule system at the version the game was created under (``GameCreated.rules_version``:
+    a rule system may keep older versions, :meth:`RuleSystem.at_version`), else the current one."""
+    rules = RULE_SYSTEMS[created.rules]
+    return rules.at_version(created.rules_version) or rules
+
+
 def rule_system_for(created: GameCreated) -> RuleSystem:
-    """The registered rule system a game was created under, checking version and data."""
+    """The registered rule system a game was created under, at its version, checking data."""
     try:
-        rules = RULE_SYSTEMS[created.rules]
+        current = RULE_SYSTEMS[created.rules]
     except KeyError:
         raise IncompatibleRecord(f"unknown rule system {created.rules!r}") from None
-    if created.rules_version != rules.version:
+    rules = current.at_version(created.rules_version)
+    if rules is None:
         raise IncompatibleRecord(
-            f"recorded under {created.rules} {created.rules_version}; this server has {rules.version}"
+            f"recorded under {created.rules} {created.rules_version}; this server has {current.version}"
         )
     if created.data_hash != rules.data_hash(created.scenario, created.options):
         raise IncompatibleRecord(f"the {created.scenario} data changed since this game was recorded")
@@ -271,7 +279,7 @@ def refold_state(created: GameCreated, played: list[tuple[int, EventData]],
                  voided: tuple[tuple[int, int], ...]) -> Any:
     """The rule state from the start over ``played`` (version, event) pairs, leaving out
     every voided range of play."""
-    rules = RULE_SYSTEMS[created.rules]
+    rules = pinned_rules(created)
     state = rules.setup(created.scenario, tuple(created.seats), created.options)
     cuts = _merged(voided)
     firsts = [a for a, _ in cuts]
@@ -318,7 +326,7 @@ def retry_fingerprint(game: Game, seat: str, raw_command: Any) -> str | None:
 
 def create_game(game_id: UUID, created: GameCreated, now: datetime) -> list[Recorded]:
     """Validate a new game and return its first event (version 1)."""
-    rules = RULE_SYSTEMS[created.rules]
+    rules = pinned_rules(created)
     rules.setup(created.scenario, tuple(created.seats), created.options)  # raises RuleViolation
     return chain(game_id, 1, GENESIS_HASH, [created], now)
 

@@ -248,6 +248,13 @@ class RuleSystem(Generic[State, Command]):
         """Every way ``data`` breaks the schema or the rulebook's constraints (empty: usable)."""
         return [f"{self.id} takes no owner-supplied data"]
 
+    def at_version(self, version: str) -> RuleSystem | None:
+        """The rule system as it was at ``version``, so a record made then still folds and
+        replays under the rules that made it; None for a version it cannot play (by default
+        every version but the current one: a rule system that changes its record keeps its
+        older versions here, as Day of Battle keeps 1.0.0)."""
+        return self if version == self.version else None
+
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
         """SHA-256 of the data the game plays with: the owner's data (``owner_data_option``,
         canonical JSON with sorted keys) when given, else the scenario's data file (or the rule

@@ -37,7 +37,8 @@ class DobOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class DayOfBattle(RuleSystem[DobState, DobCommand]):
     id = SYSTEM
-    version = "1.0.0"
+    version = "2.0.0"
+    edition = 2  # the rules' edition the state carries (RULES_NOTES.md, "Versions")
     title = "Day of Battle: The First Crusade"
     scenarios = {
         s.id: Scenario(id=s.id, title=s.title, seats=tuple(x.seat for x in s.seats), min_players=len(s.seats),
@@ -49,6 +50,11 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     view_type = board.DobView
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
+
+    def at_version(self, version: str) -> RuleSystem | None:
+        """2.0.0 (issue 25) records the melee, every response to a charge and positions; a 1.0.0
+        record replays under the 1.0.0 rules (``DobState.edition`` 1), as it was made."""
+        return {self.version: self, DayOfBattle1.version: DAY_OF_BATTLE_1}.get(version)
 
     def owner_data_schema(self) -> dict[str, Any]:
         """The JSON Schema of the option ``armies``: seat → Army Profile (``armies.json``'s shape)."""
@@ -96,7 +102,7 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
             profiles = {x.seat: ARMIES[x.army] for x in data.seats}
         else:
             profiles = validate_armies(opts.armies, spec.seats)
-        return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, profiles)
+        return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, profiles, self.edition)
 
     def to_act(self, state: DobState) -> list[str]:
         return rules.to_act(state)
@@ -137,3 +143,13 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
 
     def describe_event(self, event_type: str, data: dict[str, Any], names: Any = None) -> str | None:
         return narrate.describe_event(event_type, data)
+
+
+class DayOfBattle1(DayOfBattle):
+    """Day of Battle as recorded under 1.0.0: kept so that its records fold and replay as made."""
+
+    version = "1.0.0"
+    edition = 1
+
+
+DAY_OF_BATTLE_1 = DayOfBattle1()
