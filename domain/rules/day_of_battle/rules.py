@@ -431,17 +431,23 @@ def candidates(state: DobState, seat: str) -> list[Any]:
             out.append(c.FinishDeployment())
         return out
     if state.charge is not None:
-        return [c.FallBack("15-inches-away"), c.FallBack("into-rough-or-difficult-terrain"),
-                c.FallBack("through-supporting-friend-in-good-order"), c.TerrainCheck(), c.DefensiveFire(), c.Stand()]
+        return responses_listed(state, seat)
+    if state.melee is not None:
+        u = state.units[fighting(state)]
+        return [c.Fight(u.id, dice=max(min(u.cos, MAX_COS), 1), target_number=min(u.combat_value, 20))]
     if state.fire is not None:
-        return [c.ReturnFire(), c.HoldFire()]
+        return [c.ReturnFire(), c.HoldFire(), c.ReturnFire(modifiers={"the players' modifier": -1})]
     if not state.move_begun:
-        return [c.BeginMove(), *end_of_battle(state, seat)]
-    out = []
-    mine = [u for u in state.units.values() if u.seat == seat and u.deployed and u.condition not in ("routed", "lost")]
-    enemies = [u for u in state.units.values() if u.seat in state.opponents(seat) and u.deployed
-               and u.condition != "lost"]
-    for u in mine:
+        return [*end_asked(state), c.BeginMove(), *end_of_battle(state, seat)]
+    if state.edition == 1:
+        return orders_1(state, seat) + [c.EndMove()] + end_of_battle(state, seat)
+    return [*end_asked(state), *orders(state, seat), c.EndMove(), *end_of_battle(state, seat)]
+
+
+def orders_1(state: DobState, seat: str) -> list[Any]:
+    """The orders 1.0.0 listed (kept as they were for its records' listings)."""
+    out: list[Any] = []
+    for u, enemies in _order_targets(state, seat):
         w = weapon_of(u)
         for t in enemies:
             if t.troop_type == "horse-holders":
@@ -454,8 +460,104 @@ def candidates(state: DobState, seat: str) -> list[Any]:
         if u.may_dismount:
             out.append(c.Dismount(u.id, u.x, max(u.y - 2, 0.0)))
         out.append(c.ChangeFormation(u.id, "column" if u.formation == "line" else "line"))
-    out.append(c.EndMove())
-    return out + end_of_battle(state, seat)
+    return out
+
+
+def _order_targets(state: DobState, seat: str) -> list[tuple[Unit, list[Unit]]]:
+    mine = [u for u in state.units.values() if u.seat == seat and u.deployed and u.condition not in ("routed", "lost")]
+    enemies = [u for u in state.units.values() if u.seat in state.opponents(seat) and u.deployed
+               and u.condition != "lost"]
+    return [(u, enemies) for u in mine]
+
+
+def orders(state: DobState, seat: str) -> list[Any]:
+    """Every kind of order, concretely (each checked by :func:`check` before it is listed): fire
+    in and out of the open; charges caught or not, from the front or a flank, with the unit's
+    leader attached, a Note 8 charger firing before contact, each ending in contact; each other
+    formation; a Note 8 unit's move 1" forward with a free fire before or after; dismounting."""
+    out: list[Any] = []
+    for u, enemies in _order_targets(state, seat):
+        w = weapon_of(u)
+        for t in enemies:
+            if t.troop_type == "horse-holders":
+                out.append(c.ContactHorseHolders(u.id, t.id))
+                continue
+            x, y = in_frame(state, t.x, t.y, t.seat, seat)
+            if w is not None:
+                out += [c.Fire(u.id, t.id, float(w.effective)), c.Fire(u.id, t.id, float(w.effective), in_open=False)]
+            for caught in (True, False):
+                out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=caught, x=x, y=y))
+            out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=True, from_front=False, x=x, y=y))
+            out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=True, attached_leader=u.leader, x=x, y=y))
+            if u.note8 and w is not None:
+                out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=True, fire_before_contact=True, x=x, y=y))
+                for when in ("before", "after"):
+                    out.append(c.Move(u.id, u.x, min(u.y + 1, TABLE_DEPTH), fire_at=t.id,
+                                      fire_range_inches=float(w.effective), fire_when=when))
+        if u.may_dismount:
+            out.append(c.Dismount(u.id, u.x, max(u.y - 2, 0.0)))
+        for formation in ("line", "column", "square", "wedge"):
+            out.append(c.ChangeFormation(u.id, formation))
+        out.append(c.Move(u.id, u.x, min(u.y + 1, TABLE_DEPTH)))
+    return out
+
+
+def responses_listed(state: DobState, seat: str) -> list[Any]:
+    """Every response to the charge, concretely: falling back or evading 15" directly away from
+    the charger (on the table), with or without the unit's leader attached where one may be."""
+    ch = state.charge
+    target, charger = state.units[ch.target], state.units[ch.charger]
+    if state.edition == 1:
+        return [c.FallBack("15-inches-away"), c.FallBack("into-rough-or-difficult-terrain"),
+                c.FallBack("through-supporting-friend-in-good-order"), c.TerrainCheck(), c.DefensiveFire(), c.Stand()]
+    x, y = away(state, target, charger, 15)
+    hows = ("15-inches-away", "into-rough-or-difficult-terrain", "through-supporting-friend-in-good-order")
+    out: list[Any] = [c.FallBack(how, x=x, y=y) for how in hows] + [c.FallBack(x=x, y=y), c.Evade(x=x, y=y)]
+    out += [c.TerrainCheck(), c.TerrainCheck(in_open=False)]
+    for lid in (None, target.leader):
+        out += [c.DefensiveFire(attached_leader=lid), c.Stand(attached_leader=lid),
+                c.CounterCharge(attached_leader=lid)]
+    out.append(c.DefensiveFire(in_open=False))
+    return out
+
+
+def away(state: DobState, unit: Unit, charger: Unit, inches: float) -> tuple[float, float]:
+    """The point ``inches`` directly away from the charger, in the unit's frame, kept on the table."""
+    cx, cy = in_frame(state, charger.x, charger.y, charger.seat, unit.seat)
+    dx, dy = unit.x - cx, unit.y - cy
+    length = math.hypot(dx, dy) or 1.0
+    if dx == 0 and dy == 0:
+        dx, dy, length = 0.0, -1.0, 1.0
+    x = min(max(unit.x + dx / length * inches, 0.0), float(state.width_inches))
+    y = min(max(unit.y + dy / length * inches, 0.0), float(TABLE_DEPTH))
+    return round(x, 1), round(y, 1)
+
+
+def decided(state: DobState) -> tuple[str, str] | None:
+    """An army destroyed or routed (every unit but horse holders routed or lost, none left on the
+    table to fight): the side still standing (its first seat) and why; None while both stand."""
+    sides: dict[str, list[str]] = {}
+    for s in state.seats:
+        sides.setdefault(state.armies[s].edge, []).append(s)
+    beaten, standing = [], []
+    for allies in sides.values():
+        units = [u for u in state.units.values() if u.seat in allies and u.troop_type != "horse-holders"]
+        (beaten if all(u.condition in ("routed", "lost") for u in units) else standing).append(allies)
+    if not beaten:
+        return None
+    names = " and ".join(state.armies[s].name for a in beaten for s in a)
+    return (standing[0][0] if standing else ""), f"{names} destroyed or routed"
+
+
+def end_asked(state: DobState) -> list[c.ProposeRuling]:
+    """The end the battle asks for once an army is destroyed or routed (since 2.0.0): listed
+    first, naming the side still standing the winner (the view says so too)."""
+    due = decided(state) if state.edition > 1 else None
+    if due is None:
+        return []
+    winner, why = due
+    return [c.ProposeRuling(topic="end-of-battle", rule=R_END, decision=f"the battle is over: {why}",
+                            end=c.EndOfBattle(winner=winner or None, reason=why))]
 
 
 def end_of_battle(state: DobState, seat: str) -> list[c.ProposeRuling]:
@@ -493,30 +595,78 @@ def suggested_position(state: DobState, seat: str, unit: Unit) -> tuple[float, f
     return round(x, 1), y
 
 
+def _may(state: DobState, seat: str, uid: str, order: str) -> bool:
+    try:
+        _order(state, seat, uid, order, R_CORE)
+    except RuleViolation:
+        return False
+    return True
+
+
 def choices(state: DobState, seat: str) -> list[dict[str, Any]]:
-    """The spaces a client composes (RULES_NOTES.md, "Legal commands"): positions and ranges."""
+    """The spaces a client composes (RULES_NOTES.md, "Legal commands"): positions, ranges,
+    modifiers and the players' statements; a unit is named only when its order is accepted."""
     if seat not in to_act(state) or state.ruling is not None:
         return []
     out = []
+    frame = {"x": {"min": 0, "max": state.width_inches}, "y": {"min": 0, "max": TABLE_DEPTH}}
     if state.phase == "deployment":
-        units = [u.id for u in state.units.values() if u.seat == seat and u.troop_type != "horse-holders"]
+        units = [u.id for u in state.units.values() if u.seat == seat and u.troop_type != "horse-holders"
+                 and not u.deployed]
         out.append({"type": "deploy", "description": "place a unit anywhere its army's deployment zone allows (1-1.2)",
-                    "unit": units, "x": {"min": 0, "max": state.width_inches}, "y": {"min": 0, "max": 48},
-                    "zone": deployment_zone(state, seat)})
-    if state.phase == "battle" and state.move_begun and state.charge is None and state.fire is None:
-        out.append({"type": "move", "description": "move a unit to any point on the table, inches in its army's frame",
-                    "unit": [u.id for u in state.units.values() if u.seat == seat and u.deployed
-                             and u.troop_type != "horse-holders" and u.condition not in ("routed", "lost")],
-                    "x": {"min": 0, "max": state.width_inches}, "y": {"min": 0, "max": 48}})
-        out.append({"type": "fire", "description": "fire at any range up to the weapon's reach (1-9)",
-                    "range_inches": {"min": 0, "exclusive_min": True, "max": "the weapon's ineffective (or effective) range"},
-                    "modifiers": "reason → value, added after the weapon bonus"})
+                    "unit": units, **frame, "zone": deployment_zone(state, seat)})
+    idle = state.phase == "battle" and state.charge is None and state.fire is None and state.melee is None
+    if idle and state.move_begun:
+        mine = [u.id for u in state.units.values() if u.seat == seat and u.deployed]
+        movers = [u for u in mine if _may(state, seat, u, "move")]
+        note8 = [u for u in movers if state.units[u].note8 and weapon_of(state.units[u]) is not None
+                 and (state.edition == 1 or u not in state.fired)]
+        firers = [u for u in mine if _may(state, seat, u, "fire") and weapon_of(state.units[u]) is not None
+                  and u not in state.free_fired]
+        enemies = [u.id for u in state.units.values() if u.seat in state.opponents(seat) and u.deployed
+                   and u.condition != "lost" and u.troop_type != "horse-holders"]
+        if movers:
+            out.append({"type": "move", "description": "move a unit to any point on the table, inches in its army's "
+                        "frame; a Note 8 unit may fire freely before or after (fire_at, fire_range_inches, "
+                        "fire_when, fire_in_open, fire_modifiers: 1-8)", "unit": movers, **frame,
+                        "note8_units": note8, "fire_at": {"one_of": [None, *enemies]},
+                        "fire_when": ["before", "after"]})
+            out.append({"type": "change-formation", "description": "a manoeuvre; Eastern spearmen may not form "
+                        "square (1-6); a Note 8 unit may fire freely before or after (1-8)", "unit": movers,
+                        "formation": ["line", "column", "square", "wedge"]})
+            if enemies and state.edition > 1:
+                out.append({"type": "charge", "description": "charge an enemy unit and end at (x, y), its army's "
+                            "frame: caught in one normal move or not, from the front or a flank, a leader "
+                            "attached, a Note 8 charger firing before contact (fire_in_open, fire_modifiers)",
+                            "unit": movers, "target": enemies, **frame,
+                            "caught_in_one_normal_move": [True, False], "from_front": [True, False]})
+        if firers and enemies:
+            out.append({"type": "fire", "description": "fire at any range up to the weapon's reach (1-9), in the "
+                        "open or not, with modifiers the players agree", "unit": firers, "target": enemies,
+                        "range_inches": {"min": 0, "exclusive_min": True,
+                                         "max": "the weapon's ineffective (or effective) range"},
+                        "in_open": [True, False], "modifiers": "reason → value, added after the weapon bonus"})
+    if state.charge is not None and state.edition > 1:
+        out.append({"type": "fall-back", "description": "the charged unit falls back to (x, y), its army's frame "
+                    "(horse archers say how: 1-10 A)", **frame})
+        out.append({"type": "evade", "description": "the charged unit evades to (x, y), its army's frame (core rules: "
+                    "players' statement)", **frame})
+    if state.melee is not None:
+        out.append({"type": "fight", "description": "the unit's combat dice as the players state them (core rules: "
+                    "players' statement); Herald halves them for a unit fighting with half dice (1-10)",
+                    "unit": [fighting(state)], "dice": {"min": 1, "max": MAX_COS}, "target_number": {"min": 0, "max": 20},
+                    "modifiers": "reason → value, the modifiers the target number includes"})
     out.append({"type": "propose-ruling", "description": "a ruling the other seats accept: topic, rule, decision "
-                "(1 to 500 characters), ruled_by and its effects (honour deeds, unit conditions, casualties; an "
-                "end-of-battle ruling carries end: the winner, a seat whose side wins, or null for a draw, and a "
-                "reason)", "topic": ["combat-result", "response", "morale", "honour", "casualties",
-                                      "end-of-battle", "other"],
-                "deeds": dict(CHARTS.honour.deeds), "end": {"winner": {"one_of": [*state.seats, None]}}})
+                "(1 to 500 characters), ruled_by and its effects (honour deeds, unit conditions, casualties, "
+                "leaders killed or captured, rolls the core rules call for — purpose, unit, dice, target_number, "
+                "modifiers — which Herald rolls once accepted; an end-of-battle ruling carries end: the winner, a "
+                "seat whose side wins, or null for a draw, and a reason)",
+                "topic": ["combat-result", "response", "morale", "honour", "casualties", "end-of-battle", "other"],
+                "deeds": dict(CHARTS.honour.deeds), "end": {"winner": {"one_of": [*state.seats, None]}},
+                "rolls": {"purpose": ["morale", "rally", "order-test", "combat", "personal-combat", "other"],
+                          "dice": {"min": 1, "max": MAX_COS}, "target_number": {"min": 0, "max": 20}},
+                "leaders": {"fate": ["killed", "captured"],
+                            "leader": [l.id for l in state.leaders.values() if not l.lost]}})
     return out
 
 
