@@ -319,7 +319,7 @@ def retry_fingerprint(game: Game, seat: str, raw_command: Any) -> str | None:
     system reads it, its defaults filled in as in the DecisionTaken, so a retry that leaves
     out an optional field is the same command. None when the rule system cannot read it."""
     try:
-        return fingerprint(seat, msgspec.to_builtins(game.rules.parse_command(raw_command)))
+        return fingerprint(seat, game.rules.recorded_command(game.rules.parse_command(raw_command)))
     except RuleViolation:
         return None
 
@@ -373,7 +373,7 @@ def resolve_decision(
     if seat not in to_act:
         raise RuleViolation(NOT_YOUR_TURN, f"{seat} may not act now; to act: {', '.join(to_act) or 'nobody'}")
     command = rules.parse_command(raw_command)
-    accepted = msgspec.to_builtins(command)
+    accepted = rules.recorded_command(command)
     typed: list[EventData] = [DecisionTaken(seat=seat, command=accepted, idempotency_key=idempotency_key)]
     try:
         typed += rules.decide(game.state, seat, command, rng)

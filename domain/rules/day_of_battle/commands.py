@@ -259,3 +259,38 @@ DobCommand = (
     | ChangeFormation | Fire | ReturnFire | HoldFire | Charge | FallBack | Evade | CounterCharge | TerrainCheck
     | DefensiveFire | Stand | Fight | Dismount | ContactHorseHolders | EndMove | ProposeRuling | AcceptRuling | RejectRuling
 )
+
+
+# -- 1.0.0's commands ---------------------------------------------------------------------------------------------
+ADDED_IN_2: dict[str, tuple[str, ...]] = {
+    "move": ("fire_in_open", "fire_modifiers"),
+    "change-formation": ("fire_at", "fire_range_inches", "fire_when", "fire_in_open", "fire_modifiers"),
+    "charge": ("x", "y", "fire_in_open", "fire_modifiers"),
+    "fall-back": ("x", "y"),
+    "terrain-check": ("in_open", "modifiers"),
+    "defensive-fire": ("in_open", "modifiers"),
+    "propose-ruling": ("rolls", "leaders"),
+}
+NEW_IN_2 = ("evade", "counter-charge", "fight")
+
+
+def recorded(command: msgspec.Struct, edition: int) -> dict:
+    """The command as ``DecisionTaken`` (and a proposed ruling) records it: under 1.0.0 without
+    the fields 2.0.0 added, so that 1.0.0's records replay byte for byte."""
+    data = msgspec.to_builtins(command)
+    if edition == 1:
+        for name in ADDED_IN_2.get(data["type"], ()):
+            data.pop(name, None)
+    return data
+
+
+def beyond_1(command: msgspec.Struct) -> str | None:
+    """What in ``command`` 1.0.0 did not have (a command type, or a field not at its default)."""
+    tag = command.__struct_config__.tag
+    if tag in NEW_IN_2:
+        return f"the command {tag}"
+    for field in msgspec.structs.fields(command):
+        if field.name in ADDED_IN_2.get(tag, ()) and getattr(command, field.name) != (
+                field.default if field.default is not msgspec.NODEFAULT else field.default_factory()):
+            return f"the field {field.name} of {tag}"
+    return None

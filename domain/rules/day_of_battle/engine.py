@@ -14,11 +14,11 @@ import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import narrate, rules
 from domain.rules.day_of_battle import view as board
-from domain.rules.day_of_battle.commands import DobCommand
+from domain.rules.day_of_battle.commands import DobCommand, beyond_1, recorded
 from domain.rules.day_of_battle.data import (
     ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM, armies_problems,
     validate_armies,
@@ -115,6 +115,9 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def legal_choices(self, state: DobState, seat: str) -> list[dict[str, Any]]:
         return rules.choices(state, seat)
 
+    def recorded_command(self, command: DobCommand) -> dict[str, Any]:
+        return recorded(command, self.edition)
+
     def decide(self, state: DobState, seat: str, command: Any, rng: Rng) -> list[EventData]:
         return rules.decide(state, seat, command, rng)
 
@@ -146,10 +149,18 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
 
 
 class DayOfBattle1(DayOfBattle):
-    """Day of Battle as recorded under 1.0.0: kept so that its records fold and replay as made."""
+    """Day of Battle as recorded under 1.0.0: kept so that its records fold and replay as made
+    (and a game of 1.0.0 plays on by 1.0.0's commands only)."""
 
     version = "1.0.0"
     edition = 1
+
+    def parse_command(self, raw: Any) -> DobCommand:
+        command = super().parse_command(raw)
+        beyond = beyond_1(command)
+        if beyond is not None:
+            raise RuleViolation(UNKNOWN_COMMAND, f"{beyond} is not in {SYSTEM} 1.0.0, which this game is played by")
+        return command
 
 
 DAY_OF_BATTLE_1 = DayOfBattle1()

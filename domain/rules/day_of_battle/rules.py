@@ -778,7 +778,7 @@ def decide(state: DobState, seat: str, command: Any, rng: Rng) -> list[EventData
             i = state.seats.index(seat)
             step.emit(ev.MoveEnded(seat=seat, move=state.move, next_seat=state.seats[(i + 1) % len(state.seats)]))
         case c.ProposeRuling():
-            proposal = msgspec.to_builtins(command)
+            proposal = c.recorded(command, state.edition)
             proposal.pop("type", None)
             step.emit(ev.RulingProposed(number=state.rulings + 1, proposed_by=seat,
                                         awaiting=[s for s in state.seats if s != seat], proposal=proposal))
