@@ -9,7 +9,7 @@ import msgspec
 
 from domain.events import Outcome
 from domain.rules.day_of_battle.data import DECK, WEAPONS
-from domain.rules.day_of_battle.rules import deployment_zone, to_act
+from domain.rules.day_of_battle.rules import decided, deployment_zone, to_act
 from domain.rules.day_of_battle.state import DobState
 
 
@@ -52,6 +52,7 @@ class LeaderView(msgspec.Struct, frozen=True):
     personal_combat: int | None = None
     command_points: int | None = None
     command_cards: list[str] | None = None
+    lost: str | None = None  # "killed" or "captured"
 
 
 class ArmyView(msgspec.Struct, frozen=True):
@@ -83,7 +84,7 @@ class TableView(msgspec.Struct, frozen=True):
 
 
 class PendingView(msgspec.Struct, frozen=True):
-    kind: str  # "fire", "charge" or "ruling"
+    kind: str  # "fire", "charge", "combat" or "ruling"
     number: int
     by: str | None = None
     target: str | None = None
@@ -102,6 +103,7 @@ class DobView(msgspec.Struct, frozen=True):
     armies: list[ArmyView]
     pending: PendingView | None
     outcome: Outcome | None
+    end_asked: str | None = None  # an army destroyed or routed: the battle asks for its end
 
 
 def _counts_as(unit) -> str | None:
@@ -119,7 +121,7 @@ def view(state: DobState, seat: str | None) -> DobView:
             mine = over or s == seat
             leaders.append(LeaderView(
                 id=l.id, name=l.name, title=l.title, social_rank=l.social_rank, honour=l.honour,
-                distraction=l.distraction, drawn=l.drawn,
+                distraction=l.distraction, drawn=l.drawn, lost=l.lost,
                 **({"esteem": l.esteem, "household": l.household, "motivation": l.motivation,
                     "initiative": l.initiative, "morale": l.morale, "combat": l.combat,
                     "personal_combat": l.personal_combat, "command_points": l.command_points,
@@ -143,14 +145,18 @@ def view(state: DobState, seat: str | None) -> DobView:
     elif state.charge is not None:
         pending = PendingView("charge", 0, by=state.charge.charger, target=state.charge.target,
                               answer_from=to_act(state))
+    elif state.melee is not None:
+        pending = PendingView("combat", 0, by=state.melee.units[0], target=state.melee.units[1],
+                              answer_from=to_act(state))
     elif state.fire is not None:
         pending = PendingView("fire", state.fire.exchange, by=state.fire.firer, target=state.fire.target,
                               answer_from=to_act(state))
+    due = decided(state) if state.phase == "battle" and state.edition > 1 else None
     return DobView(
         scenario=state.scenario, phase=state.phase, move=state.move, mover=state.mover, to_act=to_act(state),
         table=TableView(state.width_feet, 4, sum(a.points + a.handicap for a in state.armies.values())),
         deck=DeckView(len(DECK), len(DECK) - len(state.out) if state.shuffle else len(DECK), state.shuffles),
-        armies=armies, pending=pending, outcome=state.result)
+        armies=armies, pending=pending, outcome=state.result, end_asked=due[1] if due else None)
 
 
 def render_text(state: DobState) -> str:
