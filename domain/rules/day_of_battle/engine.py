@@ -20,13 +20,18 @@ from domain.rules.day_of_battle import narrate, rules
 from domain.rules.day_of_battle import view as board
 from domain.rules.day_of_battle.commands import DobCommand, beyond_1, recorded
 from domain.rules.day_of_battle.data import (
-    ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM, armies_problems,
-    validate_armies,
+    ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM, WEAPONS, Armies,
+    armies_problems, validate_armies,
 )
 from domain.rules.day_of_battle.state import DobState
 from domain.rules.words import NO_NAMES, Names
 
 SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
+
+
+def seat_armies(scenario: str) -> dict[str, str]:
+    """Each seat of ``scenario`` and the army (its id in an armies file) it fields."""
+    return {x.seat: x.army for x in SCENARIOS[scenario].seats}
 
 
 class DobOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -67,8 +72,8 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
         if scenario_id is not None:
             if scenario_id not in self.scenarios:
                 return [f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}"]
-            return armies_problems(data, self.scenarios[scenario_id].seats)
-        if any(not armies_problems(data, spec.seats) for spec in self.scenarios.values()):
+            return armies_problems(data, seat_armies(scenario_id))
+        if any(not armies_problems(data, seat_armies(s)) for s in self.scenarios):
             return []
         problems = armies_problems(data)
         if problems:
@@ -99,10 +104,10 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
             raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "1-1") from None
         data = SCENARIOS[scenario]
         if opts.armies is None:
-            profiles = {x.seat: ARMIES[x.army] for x in data.seats}
+            armies = Armies({x.seat: ARMIES[x.army] for x in data.seats}, WEAPONS)
         else:
-            profiles = validate_armies(opts.armies, spec.seats)
-        return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, profiles, self.edition)
+            armies = validate_armies(opts.armies, seat_armies(scenario))
+        return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, armies, self.edition)
 
     def to_act(self, state: DobState) -> list[str]:
         return rules.to_act(state)

@@ -10,7 +10,7 @@ import msgspec
 
 from domain.rules.base import default_label
 from domain.rules.day_of_battle import commands as c
-from domain.rules.day_of_battle.data import CHARTS, WEAPONS
+from domain.rules.day_of_battle.data import CHARTS
 from domain.rules.day_of_battle.rules import to_act
 from domain.rules.day_of_battle.state import DobState
 
@@ -62,7 +62,7 @@ def _label(state: DobState, command: Any) -> str:
             return f"Form {_unit(state, uid)} in {form} ({m} command points)"
         case c.Fire(unit=uid, target=tid, range_inches=r):
             u = state.units[uid]
-            return (f"{u.name} fire their {WEAPONS[u.weapon].name.lower()} on {_unit(state, tid)} at {r:g}\" "
+            return (f"{u.name} fire their {u.arms.name.lower()} on {_unit(state, tid)} at {r:g}\" "
                     f"({f} command points)")
         case c.ReturnFire():
             return f"Return the fire of {_unit(state, state.fire.firer)}" if state.fire else "Return fire"

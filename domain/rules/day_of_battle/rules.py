@@ -16,7 +16,7 @@ from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation, Step as B
 from domain.rules.day_of_battle import commands as c
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle.data import (
-    CHARTS, D20, DECK, DECK_NAME, MAX_COS, NOTE_SKIRMISH_WEAPONS, SYSTEM, TABLE_DEPTH, ArmyProfile, army_points,
+    CHARTS, D20, DECK, DECK_NAME, MAX_COS, NOTE_SKIRMISH_WEAPONS, SYSTEM, TABLE_DEPTH, Armies, army_points,
     card_value, rank_of,
 )
 from domain.rules.day_of_battle.evolve import evolve
@@ -37,12 +37,12 @@ def violation(reason: str, message: str, rule: str) -> RuleViolation:
 
 
 # -- the opening --------------------------------------------------------------------------------------
-def opening(scenario: str, seats: tuple[str, ...], edges: dict[str, str], profiles: dict[str, ArmyProfile],
+def opening(scenario: str, seats: tuple[str, ...], edges: dict[str, str], given: Armies,
             edition: int = 2) -> DobState:
     """The armies from their profiles, the table sized by 1-1, nothing drawn or deployed."""
     armies, units, leaders = {}, {}, {}
     for seat in seats:
-        p = profiles[seat]
+        p = given.profiles[seat]
         armies[seat] = Army(p.id, p.name, edges[seat], p.western, p.eastern, p.handicap, army_points(p))
         for l in p.leaders:
             lid = f"{seat}/{l.id}"
@@ -51,7 +51,7 @@ def opening(scenario: str, seats: tuple[str, ...], edges: dict[str, str], profil
             uid = f"{seat}/{u.id}"
             units[uid] = Unit(
                 uid, seat, u.name, u.troop_type, u.figures_per_cos, u.cos * u.figures_per_cos, u.combat_value,
-                f"{seat}/{u.leader}", weapon=u.weapon, note8=NOTE_SKIRMISH_WEAPONS in u.notes, skirmish=u.skirmish,
+                f"{seat}/{u.leader}", weapon=u.weapon, arms=given.weapons.get(u.weapon) if u.weapon else None, note8=NOTE_SKIRMISH_WEAPONS in u.notes, skirmish=u.skirmish,
                 eastern_spearmen=u.eastern_spearmen, mounted=u.mounted,
                 may_dismount=u.mounted and u.dismounted is not None, dismounted_as=u.dismounted)
     total = sum(a.points + a.handicap for a in armies.values())

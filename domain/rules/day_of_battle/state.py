@@ -12,7 +12,7 @@ from typing import Literal
 import msgspec
 
 from domain.events import CardsShuffled, Outcome
-from domain.rules.day_of_battle.data import Dismounted
+from domain.rules.day_of_battle.data import Dismounted, Weapon
 
 Phase = Literal["leaders", "deployment", "battle", "over"]
 Condition = Literal["good-order", "disordered", "routed", "lost"]
@@ -28,6 +28,7 @@ class Unit(msgspec.Struct, frozen=True):
     combat_value: int
     leader: str  # seat/leader
     weapon: str | None = None
+    arms: Weapon | None = None  # the weapon's line of the chart the battle uses (1-9, or the owner's)
     note8: bool = False
     skirmish: bool = False
     eastern_spearmen: bool = False

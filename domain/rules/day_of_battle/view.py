@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.day_of_battle.data import DECK, WEAPONS
+from domain.rules.day_of_battle.data import DECK
 from domain.rules.day_of_battle.rules import decided, deployment_zone, to_act
 from domain.rules.day_of_battle.state import DobState
 
@@ -128,7 +128,7 @@ def view(state: DobState, seat: str | None) -> DobView:
                     "command_cards": list(l.command_cards)} if mine else {})))
         units = [UnitView(
             id=u.id, name=u.name, troop_type=u.troop_type, counts_as=_counts_as(u), cos=u.cos, figures=u.figures,
-            combat_value=u.combat_value, weapon=u.weapon, rate_of_fire=WEAPONS[u.weapon].rate_of_fire if u.weapon else None,
+            combat_value=u.combat_value, weapon=u.weapon, rate_of_fire=u.arms.rate_of_fire if u.arms else None,
             note8=u.note8, skirmish=u.skirmish, eastern_spearmen=u.eastern_spearmen, leader=u.leader,
             condition=u.condition, formation=u.formation, x=u.x, y=u.y, dismounted=u.dismounted,
             half_dice_in_fight=u.half_dice_in_fight) for u in state.units.values() if u.seat == s]
