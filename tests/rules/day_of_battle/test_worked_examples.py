@@ -6,7 +6,7 @@ import msgspec
 
 from domain.events import CardsShuffled, GameEnded
 from domain.rules.day_of_battle import events as ev
-from domain.rules.day_of_battle.data import DECK
+from domain.rules.day_of_battle.data import DECK, WEAPONS
 from domain.rules.day_of_battle.fire import order_of_fire, volley
 from domain.rules.day_of_battle.rules import rank_from
 from domain.rules.day_of_battle.state import Unit
@@ -65,7 +65,7 @@ def test_1_8_with_composite_bows_the_range_is_20_inches_and_the_bonus_2():
     spear = game.state.units[SPEARMEN]
     knights = game.state.units[KNIGHTS]
     assert volley(spear, knights, 6, True) is None  # skirmish weapons reach 5"
-    bows = msgspec.structs.replace(spear, weapon="composite-bow")
+    bows = msgspec.structs.replace(spear, weapon="composite-bow", arms=WEAPONS["composite-bow"])
     v = volley(bows, knights, 20, True)
     assert v.modifiers[0].add == 2 and v.dice == 4 and v.range_band == "ineffective"
 
@@ -85,7 +85,7 @@ def test_1_8_a_note_8_unit_fires_freely_before_or_after_a_manoeuvre():
 def unit(**kw) -> Unit:
     base = dict(id="a/u", seat="a", name="u", troop_type="archers", figures_per_cos=1, figures=6,
                 combat_value=12, leader="a/l")
-    return Unit(**(base | kw))
+    return Unit(**(base | kw), arms=WEAPONS[kw["weapon"]])
 
 
 def test_1_9_weapon_bonus_first_then_halved_for_firing_at_or_as_skirmishers_in_the_open():
