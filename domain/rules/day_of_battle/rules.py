@@ -439,28 +439,7 @@ def candidates(state: DobState, seat: str) -> list[Any]:
         return [c.ReturnFire(), c.HoldFire(), c.ReturnFire(modifiers={"the players' modifier": -1})]
     if not state.move_begun:
         return [*end_asked(state), c.BeginMove(), *end_of_battle(state, seat)]
-    if state.edition == 1:
-        return orders_1(state, seat) + [c.EndMove()] + end_of_battle(state, seat)
     return [*end_asked(state), *orders(state, seat), c.EndMove(), *end_of_battle(state, seat)]
-
-
-def orders_1(state: DobState, seat: str) -> list[Any]:
-    """The orders 1.0.0 listed (kept as they were for its records' listings)."""
-    out: list[Any] = []
-    for u, enemies in _order_targets(state, seat):
-        w = weapon_of(u)
-        for t in enemies:
-            if t.troop_type == "horse-holders":
-                out.append(c.ContactHorseHolders(u.id, t.id))
-                continue
-            if w is not None:
-                out.append(c.Fire(u.id, t.id, float(w.effective)))
-            out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=True))
-            out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=False))
-        if u.may_dismount:
-            out.append(c.Dismount(u.id, u.x, max(u.y - 2, 0.0)))
-        out.append(c.ChangeFormation(u.id, "column" if u.formation == "line" else "line"))
-    return out
 
 
 def _order_targets(state: DobState, seat: str) -> list[tuple[Unit, list[Unit]]]:
@@ -473,18 +452,24 @@ def _order_targets(state: DobState, seat: str) -> list[tuple[Unit, list[Unit]]]:
 def orders(state: DobState, seat: str) -> list[Any]:
     """Every kind of order, concretely (each checked by :func:`check` before it is listed): fire
     in and out of the open; charges caught or not, from the front or a flank, with the unit's
-    leader attached, a Note 8 charger firing before contact, each ending in contact; each other
-    formation; a Note 8 unit's move 1" forward with a free fire before or after; dismounting."""
+    leader attached, a Note 8 charger firing before contact, each ending in contact; every other
+    formation; a Note 8 unit's move 1" forward with a free fire before or after; dismounting.
+    A 1.0.0 game is listed what 1.0.0 listed (its commands have no positions or variants)."""
     out: list[Any] = []
+    later = state.edition > 1
     for u, enemies in _order_targets(state, seat):
         w = weapon_of(u)
         for t in enemies:
             if t.troop_type == "horse-holders":
                 out.append(c.ContactHorseHolders(u.id, t.id))
                 continue
-            x, y = in_frame(state, t.x, t.y, t.seat, seat)
             if w is not None:
-                out += [c.Fire(u.id, t.id, float(w.effective)), c.Fire(u.id, t.id, float(w.effective), in_open=False)]
+                out += [c.Fire(u.id, t.id, float(w.effective))] + (
+                    [c.Fire(u.id, t.id, float(w.effective), in_open=False)] if later else [])
+            if not later:
+                out += [c.Charge(u.id, t.id, caught_in_one_normal_move=caught) for caught in (True, False)]
+                continue
+            x, y = in_frame(state, t.x, t.y, t.seat, seat)
             for caught in (True, False):
                 out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=caught, x=x, y=y))
             out.append(c.Charge(u.id, t.id, caught_in_one_normal_move=True, from_front=False, x=x, y=y))
@@ -496,8 +481,10 @@ def orders(state: DobState, seat: str) -> list[Any]:
                                       fire_range_inches=float(w.effective), fire_when=when))
         if u.may_dismount:
             out.append(c.Dismount(u.id, u.x, max(u.y - 2, 0.0)))
-        for formation in ("line", "column", "square", "wedge"):
-            out.append(c.ChangeFormation(u.id, formation))
+        if not later:
+            out.append(c.ChangeFormation(u.id, "column" if u.formation == "line" else "line"))
+            continue
+        out += [c.ChangeFormation(u.id, formation) for formation in ("line", "column", "square", "wedge")]
         out.append(c.Move(u.id, u.x, min(u.y + 1, TABLE_DEPTH)))
     return out
 
@@ -628,9 +615,8 @@ def choices(state: DobState, seat: str) -> list[dict[str, Any]]:
         if movers:
             out.append({"type": "move", "description": "move a unit to any point on the table, inches in its army's "
                         "frame; a Note 8 unit may fire freely before or after (fire_at, fire_range_inches, "
-                        "fire_when, fire_in_open, fire_modifiers: 1-8)", "unit": movers, **frame,
-                        "note8_units": note8, "fire_at": {"one_of": [None, *enemies]},
-                        "fire_when": ["before", "after"]})
+                        "fire_when, fire_in_open, fire_modifiers: 1-8; the units with integral skirmish weapons: "
+                        f"{', '.join(note8) or 'none now'})", "unit": movers, **frame})
             out.append({"type": "change-formation", "description": "a manoeuvre; Eastern spearmen may not form "
                         "square (1-6); a Note 8 unit may fire freely before or after (1-8)", "unit": movers,
                         "formation": ["line", "column", "square", "wedge"]})

@@ -8,6 +8,7 @@ end agreed; its seed revealed."""
 from __future__ import annotations
 
 import json
+from uuid import UUID
 from pathlib import Path
 
 import msgspec
@@ -67,3 +68,24 @@ def test_a_1_0_0_game_takes_only_1_0_0_commands():
         "type": "charge", "unit": "a", "target": "b", "caught_in_one_normal_move": True, "from_front": True,
         "attached_leader": None, "fire_before_contact": False}
     assert old.recorded_command(stand) == {"type": "stand", "attached_leader": None}
+
+
+def test_a_1_0_0_game_is_listed_only_what_1_0_0_takes():
+    """A game created under 1.0.0 (a fork or an import of an old record plays on) folds under the
+    1.0.0 rules, and every command its listing offers is one 1.0.0 takes."""
+    from domain.events import SeatInfo
+    from domain.game import create_game, project_game
+    from tests.rules.day_of_battle.helpers import CS, NOW, deployed, legal, play
+
+    created = GameCreated(rules=DOB.id, rules_version="1.0.0", scenario=CS, data_hash=DOB.data_hash(CS),
+                          seats={s: SeatInfo(player=s) for s in DOB.scenarios[CS].seats}, seed_commitment="0" * 64)
+    game = deployed(project_game(None, create_game(UUID(int=99), created, NOW)))
+    assert game.rules.version == "1.0.0" and game.state.edition == 1
+    game = play(game, "crusaders", {"type": "begin-move"}, faces=[1, 1])
+    listed = legal(game, "crusaders")
+    assert {c["type"] for c in listed} >= {"fire", "charge", "dismount", "change-formation", "end-move"}
+    for command in listed:
+        game.rules.parse_command(command)  # no 2.0.0 command or field
+    charge = next(c for c in listed if c["type"] == "charge" and "spearmen" in c["target"])
+    game = play(game, "crusaders", charge)
+    assert {c["type"] for c in legal(game, "seljuq-turks")} == {"defensive-fire", "stand"}
