@@ -306,10 +306,9 @@ def _check_response(state: DobState, seat: str, command: Any) -> None:
                         "difficult terrain, or through a supporting friend in good order)", R_REACTION)
     if isinstance(command, c.FallBack) and target.troop_type != "horse-archers" and command.how is not None:
         raise violation("not_horse_archers", "1-10 A's ways to fall back are the horse archers'", R_REACTION)
-    if isinstance(command, (c.FallBack, c.Evade)):
-        if command.x is None or command.y is None or not on_table(state, command.x, command.y):
-            raise violation("say_where", f"say where {target.name} stands after ({name}): a point on the table",
-                            rule)
+    if isinstance(command, (c.FallBack, c.Evade)) and (
+            command.x is None or command.y is None or not on_table(state, command.x, command.y)):
+        raise violation("say_where", f"say where {target.name} stands after ({name}): a point on the table", rule)
 
 
 def _check_move(state: DobState, seat: str, command: Any) -> None:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 import msgspec
 
 from domain.events import CardsShuffled, GameEnded
 from domain.rules.day_of_battle import events as ev
-from domain.rules.day_of_battle.data import DECK, WEAPONS
-from domain.rules.day_of_battle.fire import order_of_fire, volley
+from domain.rules.day_of_battle.data import DECK, PACKAGE
 from domain.rules.day_of_battle.rules import rank_from
-from domain.rules.day_of_battle.state import Unit
 from domain.game import project_game, take_decision
 from tests.rules.day_of_battle.helpers import (
-    DOB, NOW, SEED, Loaded, battle, charge, deployed, events, legal, new_game, play, refused,
+    CS, DOB, NOW, SEED, Loaded, battle, charge, deployed, events, legal, new_game, play, refused,
 )
 
 CRUSADERS, TURKS = "crusaders", "seljuq-turks"
@@ -58,16 +58,30 @@ def test_1_8_the_spearmen_charging_fire_before_contact_again_4_dice_for_5_or_les
     assert (v.firer, v.dice, v.target_number, v.reaction) == (SPEARMEN, 4, 5, False)
 
 
+def owned(scenario, change):
+    """armies.json as the players' own option, with ``change(profiles by army id)`` applied."""
+    data = json.loads((PACKAGE / "armies.json").read_bytes())
+    change({a["id"]: a for a in data["armies"]})
+    return new_game(scenario, options={"armies": data})
+
+
+def unit_of(army, uid):
+    return next(u for u in army["units"] if u["id"] == uid)
+
+
 def test_1_8_with_composite_bows_the_range_is_20_inches_and_the_bonus_2():
-    """1-8: "The range would have been 20" for composite bow rather than 5" for skirmish weapons. And they
-    would have had a weapon bonus of +2 instead of a +1.\""""
-    game = battle()
-    spear = game.state.units[SPEARMEN]
-    knights = game.state.units[KNIGHTS]
-    assert volley(spear, knights, 6, True) is None  # skirmish weapons reach 5"
-    bows = msgspec.structs.replace(spear, weapon="composite-bow", arms=WEAPONS["composite-bow"])
-    v = volley(bows, knights, 20, True)
-    assert v.modifiers[0].add == 2 and v.dice == 4 and v.range_band == "ineffective"
+    """1-8: "If the spearmen had been allowed to use composite bows they would have had a longer range.
+    The range would have been 20" for composite bow rather than 5" for skirmish weapons. And they
+    would have had a weapon bonus of +2 instead of a +1." By play: the skirmish weapons reach 5", the
+    players' profile giving the spearmen composite bows reaches 20" with +2 (still 4 half dice)."""
+    game = battle(TURKS)
+    assert refused(game, TURKS, {"type": "fire", "unit": SPEARMEN, "target": KNIGHTS, "range_inches": 6}).code == \
+        "day-of-battle.out_of_range"
+    bows = owned(CS, lambda armies: unit_of(armies["seljuq-turks"], "spearmen").update(weapon="composite-bow"))
+    game = battle(TURKS, bows)
+    evs, _ = events(game, TURKS, {"type": "fire", "unit": SPEARMEN, "target": KNIGHTS, "range_inches": 20})
+    v = of(ev.VolleyFired, evs)[0]
+    assert (v.weapon, v.modifiers[0].add, v.dice, v.range_band) == ("composite-bow", 2, 4, "ineffective")
 
 
 def test_1_8_a_note_8_unit_fires_freely_before_or_after_a_manoeuvre():
@@ -82,31 +96,28 @@ def test_1_8_a_note_8_unit_fires_freely_before_or_after_a_manoeuvre():
 
 
 # -- 1-9 ------------------------------------------------------------------------------------------------
-def unit(**kw) -> Unit:
-    base = dict(id="a/u", seat="a", name="u", troop_type="archers", figures_per_cos=1, figures=6,
-                combat_value=12, leader="a/l")
-    return Unit(**(base | kw), arms=WEAPONS[kw["weapon"]])
-
-
 def test_1_9_weapon_bonus_first_then_halved_for_firing_at_or_as_skirmishers_in_the_open():
     """1-9: "a composite bow armed unit with a combat value of 12 fires on a skirmish unit with a combat
     value of 6. The composite bow unit adds +2 weapon bonus for a modified combat value of 14. The
     skirmisher adds +1 weapon bonus for a modified combat value of 7. ... In this example both units
-    would be halved for firing at or being skirmishers in the open.\""""
-    bows = unit(weapon="composite-bow")
-    skirmishers = unit(id="b/s", seat="b", combat_value=6, weapon="skirmish-weapons", skirmish=True)
-    a, b = volley(bows, skirmishers, 5, True), volley(skirmishers, bows, 5, True)
-    assert [m.add for m in a.modifiers] == [2, 0] and a.target_number == 14 // 2
-    assert [m.add for m in b.modifiers] == [1, 0] and b.target_number == 7 // 2
-    assert b.dice == 6  # "normal skirmishers who roll full dice"
-
-
-def test_1_9_equal_rates_of_fire_are_simultaneous():
-    """1-9: "In the case of identical rates of fire the fire is simultaneous.\""""
-    a, b = unit(weapon="composite-bow"), unit(id="b/u", weapon="horse-bow")
-    assert order_of_fire(a, b) == [[a, b]]
-    c = unit(id="c/u", weapon="light-crossbow")
-    assert order_of_fire(c, a) == [[a], [c]]
+    would be halved for firing at or being skirmishers in the open." By play: the Byzantine toxotai
+    (composite bows, combat value 12 on the players' profile) fire on the Seljuq javelinmen
+    (skirmishers, combat value 6) at 5", who return fire; "identical rates of fire" (3 and 3): the
+    fire is simultaneous, both volleys the exchange's first."""
+    game = owned("byzantines-seljuq-turks",
+                 lambda armies: unit_of(armies["byzantines"], "toxotai").update(combat_value=12))
+    game = battle("byzantines", game)
+    toxotai, javelins = "byzantines/toxotai", f"{TURKS}/javelinmen"
+    game = play(game, "byzantines", {"type": "fire", "unit": toxotai, "target": javelins, "range_inches": 5})
+    evs, _ = events(game, TURKS, {"type": "return-fire"})
+    bows, skirmishers = of(ev.VolleyFired, evs)
+    assert (bows.firer, bows.combat_value, [m.add for m in bows.modifiers], bows.target_number) == (
+        toxotai, 12, [2, 0], 14 // 2)
+    assert bows.modifiers[1].reason == "firing at or as skirmishers in the open" and bows.modifiers[1].halve
+    assert (skirmishers.firer, skirmishers.combat_value, [m.add for m in skirmishers.modifiers],
+            skirmishers.target_number) == (javelins, 6, [1, 0], 7 // 2)
+    assert skirmishers.dice == 3 and not skirmishers.half_dice  # "normal skirmishers who roll full dice"
+    assert (bows.order, skirmishers.order) == (1, 1)  # identical rates: simultaneous
 
 
 def test_1_9_horse_archers_fire_first_and_the_crossbows_return_fire_in_disorder_at_half_value():
