@@ -272,3 +272,22 @@ def test_1_9_fire_at_ineffective_range_is_halved():
         v = of(ev.VolleyFired, evs)[0]
         assert (v.range_band, v.target_number) == (band, number)
         assert (("ineffective range", True) in [(m.reason, m.halve) for m in v.modifiers]) == (band == "ineffective")
+
+
+def test_a_charge_fire_is_not_fired_at_a_unit_that_is_not_contacted():
+    """RULES_NOTES.md, "Fire at a charge": 1-8's "fire their weapons before they contact the enemy";
+    a target that falls back is not contacted, so the fire before contact is not fired."""
+    game = battle(TURKS)
+    game = play(game, TURKS, charge(game, SPEARMEN, SERGEANTS, fire_before_contact=True))
+    evs, game = events(game, CRUSADERS, {"type": "fall-back", "x": 30, "y": 2})
+    assert not of(ev.VolleyFired, evs) and (game.state.units[SERGEANTS].x, game.state.units[SERGEANTS].y) == (30, 2)
+
+
+def test_a_free_fire_out_of_the_open_with_a_modifier():
+    game = battle(TURKS)
+    evs, _ = events(game, TURKS, {"type": "move", "unit": SPEARMEN, "x": 40, "y": 8, "fire_at": KNIGHTS,
+                                  "fire_range_inches": 5, "fire_in_open": False, "fire_modifiers": {"smoke": -1}})
+    v = of(ev.VolleyFired, evs)[0]
+    assert [(m.reason, m.add, m.halve) for m in v.modifiers] == [("Skirmish weapons weapon bonus", 1, False),
+                                                                  ("smoke", -1, False)]
+    assert v.target_number == 10 and v.dice == 4
