@@ -132,19 +132,6 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def outcome(self, state: DobState) -> Outcome | None:
         return state.result
 
-    def section(self, state: DobState) -> tuple[int | None, str | None]:
-        """The viewer's move list by game move and phase: before the battle the drawing of the
-        leaders and the deployment; then each game move (``move``, one army's) in its phases:
-        initiative, orders, a charge, a fire or a combat awaiting answers, a ruling."""
-        if state.phase in ("leaders", "deployment"):
-            return None, state.phase
-        if state.phase == "over":
-            return state.move or None, "end"
-        phase = ("ruling" if state.ruling is not None else "charge" if state.charge is not None
-                 else "combat" if state.melee is not None else "fire" if state.fire is not None
-                 else "orders" if state.move_begun else "initiative")
-        return state.move, phase
-
     def readers(self, state: DobState, event: EventData) -> frozenset[str] | None:
         """A leader's attribute cards, his initiative die and his command cards are his seat's."""
         if isinstance(event, SECRET):

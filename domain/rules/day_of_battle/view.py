@@ -104,6 +104,7 @@ class DobView(msgspec.Struct, frozen=True):
     pending: PendingView | None
     outcome: Outcome | None
     end_asked: str | None = None  # an army destroyed or routed: the battle asks for its end
+    turn: int | None = None  # the game move once the battle begins (the viewer's move list groups by it)
 
 
 def _counts_as(unit) -> str | None:
@@ -156,7 +157,8 @@ def view(state: DobState, seat: str | None) -> DobView:
         scenario=state.scenario, phase=state.phase, move=state.move, mover=state.mover, to_act=to_act(state),
         table=TableView(state.width_feet, 4, sum(a.points + a.handicap for a in state.armies.values())),
         deck=DeckView(len(DECK), len(DECK) - len(state.out) if state.shuffle else len(DECK), state.shuffles),
-        armies=armies, pending=pending, outcome=state.result, end_asked=due[1] if due else None)
+        armies=armies, pending=pending, outcome=state.result, end_asked=due[1] if due else None,
+        turn=state.move if state.phase in ("battle", "over") else None)
 
 
 def render_text(state: DobState) -> str:
