@@ -195,7 +195,7 @@ class IncompatibleRecord(Exception):
 
 
 def rule_system_for(created: GameCreated) -> RuleSystem:
-    """The registered rule system a game was created under, checking version and data."""
+    """The registered rule system a game was created under, at its version, checking data."""
     try:
         rules = RULE_SYSTEMS[created.rules]
     except KeyError:
@@ -315,14 +315,14 @@ def retry_fingerprint(game: Game, seat: str, raw_command: Any) -> str | None:
     system reads it, its defaults filled in as in the DecisionTaken, so a retry that leaves
     out an optional field is the same command. None when the rule system cannot read it."""
     try:
-        return fingerprint(seat, msgspec.to_builtins(game.rules.parse_command(raw_command)))
+        return fingerprint(seat, game.rules.recorded_command(game.rules.parse_command(raw_command)))
     except RuleViolation:
         return None
 
 
 def create_game(game_id: UUID, created: GameCreated, now: datetime) -> list[Recorded]:
     """Validate a new game and return its first event (version 1)."""
-    rules = RULE_SYSTEMS[created.rules]
+    rules = rules_at(created.rules, created.rules_version)
     rules.setup(created.scenario, tuple(created.seats), created.options)  # raises RuleViolation
     return chain(game_id, 1, GENESIS_HASH, [created], now)
 
@@ -369,7 +369,7 @@ def resolve_decision(
     if seat not in to_act:
         raise RuleViolation(NOT_YOUR_TURN, f"{seat} may not act now; to act: {', '.join(to_act) or 'nobody'}")
     command = rules.parse_command(raw_command)
-    accepted = msgspec.to_builtins(command)
+    accepted = rules.recorded_command(command)
     typed: list[EventData] = [DecisionTaken(seat=seat, command=accepted, idempotency_key=idempotency_key)]
     try:
         typed += rules.decide(game.state, seat, command, rng)

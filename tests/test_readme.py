@@ -56,17 +56,18 @@ def test_one_variable_says_where_herald_answers():
 
 
 def test_armies_in_the_shape_the_readme_says(client):
-    """The README's Day of Battle sentence: `options.armies` maps each seat to one entry of the
-    `armies` list of armies.json (the file itself is not the option)."""
+    """The README's Day of Battle sentence: `options.armies` is armies.json's own shape (the file
+    itself is usable) or one profile for each seat."""
     text = " ".join(README.read_text().split())
-    assert '"options": {"armies": {"crusaders": {…}, "seljuq-turks": {…}}}' in text
-    assert "an entry of the `armies` list of `domain/rules/day_of_battle/armies.json`" in text
-    profiles = {a["id"]: a for a in json.loads((README.parent / "domain/rules/day_of_battle/armies.json").read_text())["armies"]}
+    assert "`domain/rules/day_of_battle/armies.json`, a labelled reconstruction, is itself a usable option" in text
+    assert '`{"crusaders": {…}, "seljuq-turks": {…}}`' in text
+    whole = json.loads((README.parent / "domain/rules/day_of_battle/armies.json").read_text())
+    profiles = {a["id"]: a for a in whole["armies"]}
     body = {"rules": "day-of-battle", "scenario": "crusaders-seljuq-turks",
-            "seats": {"crusaders": {"player": "Ann"}, "seljuq-turks": {"player": "Bo"}},
-            "options": {"armies": {"crusaders": profiles["crusaders"], "seljuq-turks": profiles["seljuq-turks"]}}}
-    made = client.post("/games", json=body)
-    assert made.status_code == 201, made.text
+            "seats": {"crusaders": {"player": "Ann"}, "seljuq-turks": {"player": "Bo"}}}
+    for armies in (whole, {"crusaders": profiles["crusaders"], "seljuq-turks": profiles["seljuq-turks"]}):
+        made = client.post("/games", json=body | {"options": {"armies": armies}})
+        assert made.status_code == 201, made.text
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the README's walk-throughs use curl")

@@ -365,6 +365,11 @@ class RuleSystem(Generic[State, Command]):
         )
         return hashlib.sha256(payload).hexdigest()
 
+    def recorded_command(self, command: Command) -> dict[str, Any]:
+        """The command as ``DecisionTaken`` records it: every field (a rule system that added
+        fields in a later version may leave them out of its older version's records)."""
+        return msgspec.to_builtins(command)
+
     def parse_command(self, raw: Any) -> Command:
         """Decode a JSON-ready command into this rule system's command union."""
         try:

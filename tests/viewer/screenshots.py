@@ -2,9 +2,11 @@
 of a game recorded the way the browser tests record one (random legal commands over HTTP,
 fixed seed), on a 1280×800 window and on a 390×844 phone; the same game studied (a step with
 an attack: the last move ringed, the arrow, the step's dice, what changed, the move list and
-the analysis graph); a Saxon Shore move on the zoomed map; a tournament's page.
+the analysis graph); a Saxon Shore move on the zoomed map; a tournament's page. With the argument
+``day-of-battle``, only the Day of Battle boards: a battle recorded by two clients reading
+legal-commands (tests/rules/day_of_battle/helpers.py), at its last volley.
 
-    .venv/bin/python -m tests.viewer.screenshots
+    .venv/bin/python -m tests.viewer.screenshots [day-of-battle]
 """
 
 from __future__ import annotations
@@ -116,5 +118,28 @@ def main() -> int:
     return 0
 
 
+def day_of_battle() -> int:
+    from playwright.sync_api import sync_playwright
+
+    from tests.rules.day_of_battle.helpers import SEATS, battle_over_http
+
+    server = start_server(Path(tempfile.mkdtemp()), {})
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as api:
+            game = create(api, "day-of-battle", SEATS, "crusaders-seljuq-turks", seed="d0" * 32)
+            battle_over_http(server.url, game)
+            events = api.get(f"/games/{game['id']}/events", params={"limit": 1000}).json()["events"]
+            volley = next(e["version"] for e in reversed(events) if e["type"] == "day-of-battle.VolleyFired")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for viewport, suffix in ((WIDE, ""), (PHONE, "-phone")):
+                _shoot(browser, f"{server.url}/viewer/{game['id']}?v={volley}", volley,
+                       f"viewer-day-of-battle{suffix}.png", viewport)
+            browser.close()
+    finally:
+        server.process.terminate()
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(day_of_battle() if sys.argv[1:] == ["day-of-battle"] else main())

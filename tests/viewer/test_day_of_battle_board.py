@@ -81,3 +81,52 @@ def test_the_board_fits_a_phone_without_sideways_scrolling(browser, server, batt
         scroll = tab.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert scroll <= 1, f"{viewport}: scrolls sideways by {scroll}px"
         context.close()
+
+
+READ_MARKS = """() => {
+  const root = document.querySelector('#board svg.dob');
+  return {
+    units: [...root.querySelectorAll('g.dob-unit')].map((u) => ({ id: u.dataset.unit, facing: u.dataset.facing,
+      label: u.dataset.label, shown: u.querySelector('text.unit-label').textContent,
+      strength: Number(u.dataset.strength), pointer: !!u.querySelector('polygon.facing') })),
+    arrows: [...root.querySelectorAll('line.dob-arrow')].map((a) => [a.dataset.kind, a.dataset.from, a.dataset.to]),
+    ringed: [...root.querySelectorAll('circle.dob-last')].map((c) => [c.dataset.kind, c.dataset.unit]),
+    turns: [...document.querySelectorAll('#turn-jump option')].map((o) => o.textContent),
+  };
+}"""
+
+
+def test_units_are_labelled_facing_the_enemy_with_the_moves_arrows_and_the_last_exchange_ringed(page, server, api,
+                                                                                                  battle):
+    """Issue 25 point 13: each unit labelled with its name and strength (Cos.), facing the enemy's
+    edge; the game move's charges and volleys drawn as arrows; the last exchange ringed; the move
+    list by game move (the outline's turns: the view's ``turn``) and phase."""
+    events = api.get(f"/games/{battle['id']}/events", params={"limit": 1000}).json()["events"]
+    charge = next(e for e in reversed(events) if e["type"] == "day-of-battle.ChargeDeclared")
+    page.goto(f"{server.url}/viewer/{battle['id']}?v={charge['version']}")
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=charge["version"])
+    page.wait_for_selector("#board svg.dob")
+    drawn = page.evaluate(READ_MARKS)
+    state = api.get(f"/games/{battle['id']}/state", params={"at": charge["version"]}).json()["view"]
+    edges = {a["seat"]: a["edge"] for a in state["armies"]}
+    units = {u["id"]: u for a in state["armies"] for u in a["units"]}
+    assert drawn["units"]
+    for u in drawn["units"]:
+        want = units[u["id"]]
+        assert u["facing"] == ("north" if edges[u["id"].split("/")[0]] == "south" else "south") and u["pointer"]
+        assert u["strength"] == want["cos"] and u["shown"] == u["label"] and u["label"].endswith(f" {want['cos']}")
+        assert u["label"].startswith(want["name"][:15])
+    assert ["charge", charge["data"]["charger"], charge["data"]["target"]] in drawn["arrows"]
+    volley = next(e for e in reversed(events) if e["type"] == "day-of-battle.VolleyFired")
+    page.goto(f"{server.url}/viewer/{battle['id']}?v={volley['version']}")
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=volley["version"])
+    drawn = page.evaluate(READ_MARKS)
+    assert ["volley", volley["data"]["firer"], volley["data"]["target"]] in drawn["arrows"]
+    assert sorted(drawn["ringed"]) == sorted([["volley", volley["data"]["firer"]], ["volley", volley["data"]["target"]]])
+    outline = api.get(f"/viewer/games/{battle['id']}/outline").json()
+    sections = outline["sections"] if isinstance(outline, dict) else outline
+    assert {s["phase"] for s in sections} == {"leaders", "deployment", "battle", "over"}
+    assert [s["turn"] for s in sections if s["phase"] in ("leaders", "deployment")] == [None, None]
+    battle_moves = [s["turn"] for s in sections if s["phase"] == "battle"]
+    assert battle_moves[0] == 1 and battle_moves == sorted(battle_moves)
+    assert drawn["turns"][0] == "Setup" and "Turn 1" in drawn["turns"]

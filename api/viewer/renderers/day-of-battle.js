@@ -1,5 +1,6 @@
 // Day of Battle, First Crusade: the table to scale (units at the positions the players declared,
-// each army's rear edge at its own side), the armies with their leaders and every unit's state,
+// each army's rear edge at its own side, each unit labelled with its name and Cos. and facing the
+// enemy's edge; the current game move's charges and volleys as arrows, the last exchange ringed), the armies with their leaders and every unit's state,
 // and each exchange of fire as it was resolved: who fired in which order, the combat value and
 // each modifier, the target number, every die (hits marked) and the damage. Drawn only from the
 // rule system's view JSON and the events read with the same token.
@@ -8,28 +9,91 @@ import { esc, tag, text } from "../dom.js";
 const PAD = 8;
 const P = "day-of-battle.";
 
-function tableXY(army, unit, widthIn) {
+function tableXY(edge, x, y, widthIn) {
   // table inches from the south-west corner; a north army's left flank is the table's east
-  return army.edge === "south" ? [unit.x, unit.y] : [widthIn - unit.x, 48 - unit.y];
+  return edge === "south" ? [x, y] : [widthIn - x, 48 - y];
 }
 
-function tableView(view, x0, y0, w) {
+const MOVED = { UnitDeployed: "unit", UnitMoved: "unit", FellBack: "unit", Evaded: "unit", HorseHoldersPlaced: "unit" };
+
+/** Where every unit stood, event by event (positions in its army's frame), and what the current
+ * game move did: charges and volleys as arrows (from where each unit stood then), and the last
+ * exchange (a volley's or a combat's units) to ring. */
+function battleMarks(view, events) {
+  const edges = Object.fromEntries(view.armies.map((a) => [a.seat, a.edge]));
+  const widthIn = view.table.width_feet * 12;
+  const at = new Map();
+  const where = (unit) => {
+    const p = at.get(unit);
+    return p ? tableXY(edges[unit.split("/")[0]], p[0], p[1], widthIn) : null;
+  };
+  let arrows = [], last = null;
+  for (const e of events) {
+    const d = e.data || {};
+    if (d.sealed || !e.type.startsWith(P)) continue;
+    const kind = e.type.slice(P.length);
+    if (kind === "MoveBegan") { arrows = []; continue; }
+    if (MOVED[kind] && d.x !== null && d.x !== undefined) { at.set(d.unit, [d.x, d.y]); continue; }
+    if (kind === "ChargeDeclared") {
+      const from = where(d.charger), to = where(d.target);  // from where the charger stood, at its target
+      if (d.x !== null && d.x !== undefined) at.set(d.charger, [d.x, d.y]);
+      if (from && to) arrows.push({ kind: "charge", from, to, units: [d.charger, d.target], v: e.version });
+    } else if (kind === "VolleyFired") {
+      const from = where(d.firer), to = where(d.target);
+      if (from && to) arrows.push({ kind: "volley", from, to, units: [d.firer, d.target], v: e.version });
+      last = { kind: "volley", units: [d.firer, d.target], v: e.version };
+    } else if (kind === "CombatJoined") {
+      last = { kind: "combat", units: [d.charger, d.target], v: e.version };
+    }
+  }
+  return { arrows, last };
+}
+
+function shortName(name) {
+  return name.length > 16 ? `${name.slice(0, 15)}…` : name;
+}
+
+function tableView(view, x0, y0, w, marks) {
   const widthIn = view.table.width_feet * 12;
   const scale = w / widthIn;
   const h = 48 * scale;
+  const px = ([tx, ty]) => [x0 + tx * scale, y0 + (48 - ty) * scale];
   const parts = [tag("rect", { x: x0, y: y0, width: w, height: h, class: "dob-table", rx: 4 }),
     text(x0 + 4, y0 + h - 4, `${view.table.width_feet}' × ${view.table.depth_feet}'`, { class: "tiny" })];
+  const centre = new Map();
   for (const army of view.armies) {
+    const facing = army.edge === "south" ? "north" : "south";  // each army faces the enemy's edge
     for (const u of army.units) {
       if (u.x === null || u.condition === "lost") continue;
-      const [tx, ty] = tableXY(army, u, widthIn);
-      const cx = x0 + tx * scale, cy = y0 + (48 - ty) * scale;
-      parts.push(tag("g", { class: `dob-unit ${army.edge} ${u.condition}`, "data-unit": u.id },
-        tag("title", {}, `${u.name}: ${u.cos} Cos., ${u.condition}`),
-        tag("rect", { x: cx - 7, y: cy - 3, width: 14, height: 6, class: `stand ${army.edge}` })));
+      const [cx, cy] = px(tableXY(army.edge, u.x, u.y, widthIn));
+      centre.set(u.id, [cx, cy]);
+      const front = facing === "north" ? cy - 4 : cy + 4;
+      const tip = facing === "north" ? front - 4 : front + 4;
+      const label = `${shortName(u.name)} ${u.cos}`;
+      parts.push(tag("g", { class: `dob-unit ${army.edge} ${u.condition}`, "data-unit": u.id, "data-facing": facing,
+        "data-label": label, "data-strength": u.cos },
+        tag("title", {}, `${u.name}: ${u.cos} Cos. (${u.figures} fig.), ${u.condition}, ${u.formation}, facing ${facing}`),
+        tag("rect", { x: cx - 8, y: cy - 4, width: 16, height: 8, class: `stand ${army.edge}` }),
+        tag("polygon", { points: `${cx - 4},${front} ${cx + 4},${front} ${cx},${tip}`, class: "facing" }),
+        text(cx, facing === "north" ? cy + 12 : cy - 10, label, { class: "unit-label", "text-anchor": "middle" })));
     }
   }
-  return [tag("g", { class: "dob-table-view" }, parts), h];
+  for (const a of marks.arrows) {
+    const [fx, fy] = px(a.from), [tx, ty] = px(a.to);
+    parts.push(tag("line", { x1: fx, y1: fy, x2: tx, y2: ty, class: `dob-arrow ${a.kind}`, "data-kind": a.kind,
+      "data-from": a.units[0], "data-to": a.units[1], "marker-end": `url(#dob-head-${a.kind})` }));
+  }
+  if (marks.last) {
+    for (const unit of marks.last.units) {
+      const c = centre.get(unit);
+      if (c) parts.push(tag("circle", { cx: c[0], cy: c[1], r: 14, class: "dob-last", "data-unit": unit,
+        "data-kind": marks.last.kind }));
+    }
+  }
+  const defs = tag("defs", {}, ["charge", "volley"].map((k) => tag("marker", { id: `dob-head-${k}`, viewBox: "0 0 10 10",
+    refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" },
+    tag("path", { d: "M 0 0 L 10 5 L 0 10 z", class: `head ${k}` }))));
+  return [tag("g", { class: "dob-table-view" }, defs, parts), h];
 }
 
 function armyPanel(army, x, y, w, toAct) {
@@ -104,7 +168,7 @@ export function render(target, ctx) {
       { class: "ended-text", "text-anchor": "middle", "data-outcome": o.winner || "draw" }));
     y += 32;
   }
-  const [table, th] = tableView(view, PAD, y, W - 2 * PAD);
+  const [table, th] = tableView(view, PAD, y, W - 2 * PAD, battleMarks(view, ctx.events || []));
   out.push(table);
   y += th + PAD;
   for (const army of view.armies) {

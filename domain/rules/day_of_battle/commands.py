@@ -45,19 +45,29 @@ class BeginMove(_Command, tag="begin-move"):
     """Start the game move: each leader's initiative die and command cards."""
 
 
-class Move(_Command, tag="move"):
-    """A manoeuvre: the unit moves to (x, y), in its own army's frame. A Note 8 unit may fire its
-    skirmish weapons before or after (``fire_at``, ``fire_range_inches``, ``fire_when``)."""
+class _Manoeuvre(_Command, kw_only=True):
+    """1-8: a Note 8 unit may fire its skirmish weapons, free, before or after a manoeuvre
+    (``fire_at`` the target, ``fire_range_inches``, ``fire_when``); ``fire_in_open`` and
+    ``fire_modifiers`` (reason → value, added after the weapon bonus) as for an order to fire."""
+
+    fire_at: str | None = None
+    fire_range_inches: float | None = None
+    fire_when: Literal["before", "after"] = "after"
+    fire_in_open: bool = True
+    fire_modifiers: dict[str, int] = {}
+
+
+class Move(_Manoeuvre, tag="move"):
+    """A manoeuvre: the unit moves to (x, y), in its own army's frame (free fire: 1-8)."""
 
     unit: str
     x: float
     y: float
-    fire_at: str | None = None
-    fire_range_inches: float | None = None
-    fire_when: Literal["before", "after"] = "after"
 
 
-class ChangeFormation(_Command, tag="change-formation"):
+class ChangeFormation(_Manoeuvre, tag="change-formation"):
+    """A manoeuvre: the unit changes formation (free fire: 1-8 lists "change formation")."""
+
     unit: str
     formation: Literal["line", "column", "square", "wedge"]
 
@@ -86,8 +96,10 @@ class HoldFire(_Command, tag="hold-fire"):
 
 class Charge(_Command, tag="charge"):
     """A manoeuvre: charge ``target``. ``caught_in_one_normal_move``: the players measure whether
-    the charger reaches the target in one normal move (1-10). A Note 8 charger may fire before
-    contact (``fire_before_contact``)."""
+    the charger reaches the target in one normal move (1-10). ``x``, ``y``: where the charger
+    ends its charge (in contact, or where it stops), in its army's frame (required since 2.0.0).
+    A Note 8 charger may fire before contact (``fire_before_contact``, with ``fire_in_open`` and
+    ``fire_modifiers``)."""
 
     unit: str
     target: str
@@ -95,28 +107,69 @@ class Charge(_Command, tag="charge"):
     from_front: bool = True
     attached_leader: str | None = None
     fire_before_contact: bool = False
+    x: float | None = None
+    y: float | None = None
+    fire_in_open: bool = True
+    fire_modifiers: dict[str, int] = {}
 
 
 class FallBack(_Command, tag="fall-back"):
-    """1-10 A: horse archers fall back directly away from the charger."""
+    """1-10 A: horse archers fall back directly away from the charger (``how``); any other unit
+    falls back as the core chart allows (players' statement). ``x``, ``y``: where it stands
+    after, in its army's frame (required since 2.0.0)."""
 
-    how: Literal["15-inches-away", "into-rough-or-difficult-terrain", "through-supporting-friend-in-good-order"]
+    how: Literal["15-inches-away", "into-rough-or-difficult-terrain",
+                 "through-supporting-friend-in-good-order"] | None = None
+    x: float | None = None
+    y: float | None = None
+
+
+class Evade(_Command, tag="evade"):
+    """The target of a charge evades to (x, y) (core rules: players' statement)."""
+
+    x: float
+    y: float
+
+
+class CounterCharge(_Command, tag="counter-charge"):
+    """The target of a charge charges the charger in turn and they meet (core rules: players'
+    statement); both enter combat."""
+
+    attached_leader: str | None = None
 
 
 class TerrainCheck(_Command, tag="terrain-check"):
-    """1-10 B: horse archers caught in one normal move make a terrain check."""
+    """1-10 B: horse archers caught in one normal move make a terrain check; failing, they stand
+    and fire (``in_open``, ``modifiers`` for that fire)."""
+
+    in_open: bool = True
+    modifiers: dict[str, int] = {}
 
 
 class DefensiveFire(_Command, tag="defensive-fire"):
     """1-8: a skirmish-weapon unit charged may fire before the combat (with the (-) penalty)."""
 
     attached_leader: str | None = None
+    in_open: bool = True
+    modifiers: dict[str, int] = {}
 
 
 class Stand(_Command, tag="stand"):
     """The target of a charge stands and receives it."""
 
     attached_leader: str | None = None
+
+
+class Fight(_Command, tag="fight"):
+    """A unit in combat rolls its combat dice (core rules: players' statement): the players state
+    its ``dice`` and the ``target_number`` (a die equal to or under it hits) and the
+    ``modifiers`` that number includes (reason → value, for the record). Herald rolls, halving
+    the dice (rounding down) when 1-10 has the unit fight with half dice."""
+
+    unit: str
+    dice: int
+    target_number: int
+    modifiers: dict[str, int] = {}
 
 
 class Dismount(_Command, tag="dismount"):
@@ -153,6 +206,23 @@ class Casualties(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     figures: int
 
 
+class StatedRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A roll the core rules call for (core rules: players' statement): ``purpose``, the
+    ``unit`` it is for, its ``dice`` and ``target_number`` (a die equal to or under it
+    succeeds) and the ``modifiers`` that number includes (reason → value, for the record)."""
+
+    purpose: Literal["morale", "rally", "order-test", "combat", "personal-combat", "other"]
+    unit: str
+    dice: int
+    target_number: int
+    modifiers: dict[str, int] = {}
+
+
+class LeaderFate(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    leader: str
+    fate: Literal["killed", "captured"]
+
+
 class EndOfBattle(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     winner: str | None = None  # a seat (its side wins), or None for a draw
     reason: str = ""
@@ -161,7 +231,8 @@ class EndOfBattle(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class ProposeRuling(_Command, tag="propose-ruling"):
     """A free, recorded ruling where the core rules are not in the record: what the umpire (or
     the players together) decided, with its effects as structured fields. Recorded once every
-    other seat accepts it."""
+    other seat accepts it; then Herald rolls its ``rolls`` (the players' statement of a roll the
+    core rules call for) and records them, and its ``leaders`` are killed or captured."""
 
     topic: Literal["combat-result", "response", "morale", "honour", "casualties", "end-of-battle", "other"]
     rule: str
@@ -171,6 +242,8 @@ class ProposeRuling(_Command, tag="propose-ruling"):
     conditions: list[UnitCondition] = []
     casualties: list[Casualties] = []
     end: EndOfBattle | None = None
+    rolls: list[StatedRoll] = []
+    leaders: list[LeaderFate] = []
 
 
 class AcceptRuling(_Command, tag="accept-ruling"):
@@ -183,6 +256,41 @@ class RejectRuling(_Command, tag="reject-ruling"):
 
 DobCommand = (
     DrawLeader | InitiateScouting | DeclineScouting | Deploy | FinishDeployment | BeginMove | Move
-    | ChangeFormation | Fire | ReturnFire | HoldFire | Charge | FallBack | TerrainCheck | DefensiveFire | Stand
-    | Dismount | ContactHorseHolders | EndMove | ProposeRuling | AcceptRuling | RejectRuling
+    | ChangeFormation | Fire | ReturnFire | HoldFire | Charge | FallBack | Evade | CounterCharge | TerrainCheck
+    | DefensiveFire | Stand | Fight | Dismount | ContactHorseHolders | EndMove | ProposeRuling | AcceptRuling | RejectRuling
 )
+
+
+# -- 1.0.0's commands ---------------------------------------------------------------------------------------------
+ADDED_IN_2: dict[str, tuple[str, ...]] = {
+    "move": ("fire_in_open", "fire_modifiers"),
+    "change-formation": ("fire_at", "fire_range_inches", "fire_when", "fire_in_open", "fire_modifiers"),
+    "charge": ("x", "y", "fire_in_open", "fire_modifiers"),
+    "fall-back": ("x", "y"),
+    "terrain-check": ("in_open", "modifiers"),
+    "defensive-fire": ("in_open", "modifiers"),
+    "propose-ruling": ("rolls", "leaders"),
+}
+NEW_IN_2 = ("evade", "counter-charge", "fight")
+
+
+def recorded(command: msgspec.Struct, edition: int) -> dict:
+    """The command as ``DecisionTaken`` (and a proposed ruling) records it: under 1.0.0 without
+    the fields 2.0.0 added, so that 1.0.0's records replay byte for byte."""
+    data = msgspec.to_builtins(command)
+    if edition == 1:
+        for name in ADDED_IN_2.get(data["type"], ()):
+            data.pop(name, None)
+    return data
+
+
+def beyond_1(command: msgspec.Struct) -> str | None:
+    """What in ``command`` 1.0.0 did not have (a command type, or a field not at its default)."""
+    tag = command.__struct_config__.tag
+    if tag in NEW_IN_2:
+        return f"the command {tag}"
+    for field in msgspec.structs.fields(command):
+        if field.name in ADDED_IN_2.get(tag, ()) and getattr(command, field.name) != (
+                field.default if field.default is not msgspec.NODEFAULT else field.default_factory()):
+            return f"the field {field.name} of {tag}"
+    return None

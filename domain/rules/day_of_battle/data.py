@@ -29,9 +29,9 @@ EASTERN_HORSE_ARCHERS = 5  # "a minimum of 5Cos. of Horse Archers in their army 
 R_PROFILE = "1-1"  # army profiles and handicaps are read at table set-up
 TROOP_TYPES = (
     "knights", "dismounted-knights", "sergeants", "men-at-arms", "heavy-cavalry", "light-cavalry",
-    "horse-archers", "spearmen", "archers", "crossbowmen", "skirmishers", "pilgrims", "artillery",
+    "horse-archers", "spearmen", "swordsmen", "archers", "crossbowmen", "skirmishers", "pilgrims", "artillery",
     "horse-holders",
-)
+)  # the supplement names swordsmen among the mixed troops of 1-5 and 1-8
 NOTE_SKIRMISH_WEAPONS = 8  # "These type of units are noted on the Army Profile with a Note 8."
 # Herald's bounds on a players' Army Profile (not the rulebook's: it sets none; RULES_NOTES.md,
 # "Bounds on the players' profiles"): a volley or a fight rolls one die per Cos., so an unbounded
@@ -94,9 +94,32 @@ class ArmyProfile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return not self.western and self.minimum_horse_archer_cos >= EASTERN_HORSE_ARCHERS
 
 
+class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A line of the Missile Weapons chart (1-9): rate of fire, weapon bonus, ranges in inches."""
+
+    id: str
+    name: str
+    rate_of_fire: int
+    bonus: int
+    effective: int
+    ineffective: int
+    reconstructed: bool = False
+
+
 class ArmyFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"header": "_header"}):
+    """``armies.json``'s shape: the Army Profiles, and (an owner's file) the weapons of its own chart,
+    which replace the chart's of the same id and add to it."""
+
     armies: tuple[ArmyProfile, ...]
     header: str = ""
+    weapons: tuple[Weapon, ...] = ()
+
+
+class Armies(msgspec.Struct, frozen=True):
+    """The armies a battle is fought with: a profile per seat and the weapons chart they use."""
+
+    profiles: dict[str, ArmyProfile]
+    weapons: dict[str, Weapon]
 
 
 def army_points(army: ArmyProfile) -> int:
@@ -105,7 +128,7 @@ def army_points(army: ArmyProfile) -> int:
             + sum(u.cos + 1 + u.extra_cost for u in army.units))
 
 
-def army_problems(raw: Any, where: str = "army") -> list[str]:
+def army_problems(raw: Any, where: str = "army", weapons: frozenset[str] | None = None) -> list[str]:
     """Every way ``raw`` is not an Army Profile the rules can use (empty: usable)."""
     try:
         army = msgspec.convert(raw, ArmyProfile)
@@ -127,7 +150,7 @@ def army_problems(raw: Any, where: str = "army") -> list[str]:
             problems.append(f"{where}: leader {leader.id} has no banner (each leader must have a banner)")
         if leader.social_rank is not None and not 0 <= leader.social_rank <= 5:
             problems.append(f"{where}: leader {leader.id}: social rank 0 to 5, not {leader.social_rank}")
-    weapons = {w.id for w in CHARTS.weapons}
+    weapons = weapons if weapons is not None else frozenset(WEAPONS)
     for u in army.units:
         at = f"{where}: unit {u.id}"
         if u.troop_type not in TROOP_TYPES or u.troop_type == "horse-holders":
@@ -165,13 +188,68 @@ def army_problems(raw: Any, where: str = "army") -> list[str]:
     return problems
 
 
-ARMY_SCHEMA: dict[str, Any] = msgspec.json.schema(dict[str, ArmyProfile])
+def _schema() -> dict[str, Any]:
+    (by_seat, as_file), defs = msgspec.json.schema_components([dict[str, ArmyProfile], ArmyFile])
+    return {"anyOf": [by_seat, as_file], "$defs": defs}
 
 
-def armies_problems(raw: Any, seats: tuple[str, ...] | None = None) -> list[str]:
-    """The option ``armies``: one Army Profile per seat, keyed by seat."""
+ARMY_SCHEMA: dict[str, Any] = _schema()  # seat → profile, or armies.json's own shape
+
+
+def is_army_file(raw: Any) -> bool:
+    """The option in ``armies.json``'s own shape (``{"armies": [profiles], "weapons": [...]}``)."""
+    return isinstance(raw, dict) and isinstance(raw.get("armies"), list)
+
+
+def weapon_problems(raw: Any) -> list[str]:
+    """Every way an owner's weapons chart is not one the rules can use."""
+    if not isinstance(raw, list):
+        return ["weapons: a list of weapons (id, name, rate_of_fire, bonus, effective, ineffective)"]
+    problems = []
+    ids = []
+    for i, item in enumerate(raw):
+        where = f"weapons[{i}]"
+        try:
+            w = msgspec.convert(item, Weapon)
+        except msgspec.ValidationError as error:
+            problems.append(f"{where}: {error}")
+            continue
+        ids.append(w.id)
+        if not 0 <= w.rate_of_fire <= 10 or not -10 <= w.bonus <= 10:
+            problems.append(f"{where} ({w.id}): a rate of fire from 0 to 10 and a bonus from -10 to +10")
+        if w.effective < 1 or (w.ineffective and w.ineffective < w.effective) or w.ineffective < 0:
+            problems.append(f"{where} ({w.id}): an effective range of at least 1\" and an ineffective range of "
+                            "0 (none) or at least the effective range")
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        problems.append(f"weapons: ids used twice: {', '.join(twice)}")
+    return problems
+
+
+def armies_problems(raw: Any, seats: dict[str, str] | None = None) -> list[str]:
+    """Every problem of the option ``armies``, each with its path: one Army Profile per seat
+    keyed by seat, or ``armies.json``'s own shape, whose profiles serve the seats whose army
+    (``seats``: seat → army id) they are, with the weapons chart of its own, if any."""
+    if is_army_file(raw):
+        problems = weapon_problems(raw.get("weapons", []))
+        extra = {w.get("id") for w in raw.get("weapons", []) if isinstance(w, dict)} if not problems else set()
+        known = frozenset(WEAPONS) | {x for x in extra if isinstance(x, str)}
+        rest = sorted(set(raw) - {"armies", "weapons", "_header"})
+        if rest:
+            problems.append(f"armies: unknown fields {', '.join(rest)} (armies.json has _header, armies, weapons)")
+        if "_header" in raw and not isinstance(raw["_header"], str):
+            problems.append("armies._header: a string")
+        ids = [a.get("id") if isinstance(a, dict) else None for a in raw["armies"]]
+        for i, army in enumerate(raw["armies"]):
+            problems += army_problems(army, f"armies[{i}]" + (f" ({ids[i]})" if isinstance(ids[i], str) else ""), known)
+        if seats is not None:
+            missing = sorted({a for a in seats.values() if a not in ids})
+            if missing:
+                problems.append(f"armies: no profile for the army {', '.join(missing)} (the scenario's seats "
+                                f"{', '.join(f'{s}: {a}' for s, a in seats.items())})")
+        return problems
     if not isinstance(raw, dict):
-        return ["armies: an object with one Army Profile per seat"]
+        return ["armies: an object with one Army Profile per seat, or armies.json's own shape"]
     problems = []
     if seats is not None and set(raw) != set(seats):
         problems.append(f"armies: one profile for each seat ({', '.join(seats)}), not for {', '.join(sorted(raw)) or 'none'}")
@@ -180,27 +258,21 @@ def armies_problems(raw: Any, seats: tuple[str, ...] | None = None) -> list[str]
     return problems
 
 
-def validate_armies(raw: Any, seats: tuple[str, ...]) -> dict[str, ArmyProfile]:
+def validate_armies(raw: Any, seats: dict[str, str]) -> Armies:
+    """The armies of the option ``armies`` for ``seats`` (seat → army id), or every problem."""
     problems = armies_problems(raw, seats)
     if problems:
         raise RuleViolation(f"{SYSTEM}.bad_army_profile", "army profiles: " + "; ".join(problems[:3])
                             + ("; …" if len(problems) > 3 else ""), R_PROFILE, problems=problems)
-    return {seat: msgspec.convert(raw[seat], ArmyProfile) for seat in seats}
+    if is_army_file(raw):
+        owned = msgspec.convert(raw, ArmyFile)
+        by_id = {a.id: a for a in owned.armies}
+        return Armies({seat: by_id[army] for seat, army in seats.items()},
+                      WEAPONS | {w.id: w for w in owned.weapons})
+    return Armies({seat: msgspec.convert(raw[seat], ArmyProfile) for seat in seats}, WEAPONS)
 
 
 # -- charts -----------------------------------------------------------------------------------------
-class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A line of the Missile Weapons chart (1-9): rate of fire, weapon bonus, ranges in inches."""
-
-    id: str
-    name: str
-    rate_of_fire: int
-    bonus: int
-    effective: int
-    ineffective: int
-    reconstructed: bool = False
-
-
 class RankLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: tuple[str, ...]
     title: str
@@ -268,7 +340,7 @@ class Charts(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename={"h
 
 
 CHARTS = msgspec.json.decode((PACKAGE / CHARTS_FILE).read_bytes(), type=Charts)
-WEAPONS = {w.id: w for w in CHARTS.weapons}
+WEAPONS = {w.id: w for w in CHARTS.weapons}  # the chart's (an owner's armies file may add its own)
 ARMIES = {a.id: a for a in msgspec.json.decode((PACKAGE / ARMIES_FILE).read_bytes(), type=ArmyFile).armies}
 
 

@@ -14,19 +14,24 @@ import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import narrate, rules
 from domain.rules.day_of_battle import view as board
-from domain.rules.day_of_battle.commands import DobCommand
+from domain.rules.day_of_battle.commands import DobCommand, beyond_1, recorded
 from domain.rules.day_of_battle.data import (
-    ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM, armies_problems,
-    validate_armies,
+    ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM, WEAPONS, Armies,
+    armies_problems, validate_armies,
 )
 from domain.rules.day_of_battle.state import DobState
 from domain.rules.words import NO_NAMES, Names
 
 SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
+
+
+def seat_armies(scenario: str) -> dict[str, str]:
+    """Each seat of ``scenario`` and the army (its id in an armies file) it fields."""
+    return {x.seat: x.army for x in SCENARIOS[scenario].seats}
 
 
 class DobOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -37,7 +42,9 @@ class DobOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class DayOfBattle(RuleSystem[DobState, DobCommand]):
     id = SYSTEM
-    version = "1.0.0"
+    version = "2.0.0"
+    older_versions = ("1.0.0",)
+    edition = 2  # the rules' edition the state carries (RULES_NOTES.md, "Versions")
     title = "Day of Battle: The First Crusade"
     scenarios = {
         s.id: Scenario(id=s.id, title=s.title, seats=tuple(x.seat for x in s.seats), min_players=len(s.seats),
@@ -50,6 +57,11 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
 
+    def at_version(self, version: str) -> RuleSystem:
+        """2.0.0 (issue 25) records the melee, every response to a charge and positions; a 1.0.0
+        record replays under the 1.0.0 rules (``DobState.edition`` 1), as it was made."""
+        return DAY_OF_BATTLE_1 if version == DayOfBattle1.version else self
+
     def owner_data_schema(self) -> dict[str, Any]:
         """The JSON Schema of the option ``armies``: seat → Army Profile (``armies.json``'s shape)."""
         return ARMY_SCHEMA
@@ -61,8 +73,8 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
         if scenario_id is not None:
             if scenario_id not in self.scenarios:
                 return [f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}"]
-            return armies_problems(data, self.scenarios[scenario_id].seats)
-        if any(not armies_problems(data, spec.seats) for spec in self.scenarios.values()):
+            return armies_problems(data, seat_armies(scenario_id))
+        if any(not armies_problems(data, seat_armies(s)) for s in self.scenarios):
             return []
         problems = armies_problems(data)
         if problems:
@@ -93,10 +105,10 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
             raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "1-1") from None
         data = SCENARIOS[scenario]
         if opts.armies is None:
-            profiles = {x.seat: ARMIES[x.army] for x in data.seats}
+            armies = Armies({x.seat: ARMIES[x.army] for x in data.seats}, WEAPONS)
         else:
-            profiles = validate_armies(opts.armies, spec.seats)
-        return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, profiles)
+            armies = validate_armies(opts.armies, seat_armies(scenario))
+        return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, armies, self.edition)
 
     def to_act(self, state: DobState) -> list[str]:
         return rules.to_act(state)
@@ -113,6 +125,9 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
         """Complete only while a ruling awaits the seat's answer (accept or reject, listed):
         otherwise a ruling of the seat's own words may be proposed, and units placed anywhere."""
         return state.ruling is not None
+
+    def recorded_command(self, command: DobCommand) -> dict[str, Any]:
+        return recorded(command, self.edition)
 
     def decide(self, state: DobState, seat: str, command: Any, rng: Rng) -> list[EventData]:
         return rules.decide(state, seat, command, rng)
@@ -145,3 +160,21 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
 
     def describe_event(self, event_type: str, data: dict[str, Any], names: Any = None) -> str | None:
         return narrate.describe_event(event_type, data)
+
+
+class DayOfBattle1(DayOfBattle):
+    """Day of Battle as recorded under 1.0.0: kept so that its records fold and replay as made
+    (and a game of 1.0.0 plays on by 1.0.0's commands only)."""
+
+    version = "1.0.0"
+    edition = 1
+
+    def parse_command(self, raw: Any) -> DobCommand:
+        command = super().parse_command(raw)
+        beyond = beyond_1(command)
+        if beyond is not None:
+            raise RuleViolation(UNKNOWN_COMMAND, f"{beyond} is not in {SYSTEM} 1.0.0, which this game is played by")
+        return command
+
+
+DAY_OF_BATTLE_1 = DayOfBattle1()

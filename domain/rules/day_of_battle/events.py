@@ -138,13 +138,15 @@ class CommandCardsDrawn(EventData, frozen=True):
 
 
 @event_type(P + "OrderGiven")
-class OrderGiven(EventData, frozen=True):
-    """A leader spends command points on an order to a unit he commands."""
+class OrderGiven(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fields unchanged
+    """A leader spends command points on an order to a unit he commands; ``free_fire``: the
+    manoeuvre carries the free fire of integral skirmish weapons (1-8, since 2.0.0)."""
 
     leader: str
     unit: str
     order: str  # move, change-formation, charge, fire, dismount
     cost: int
+    free_fire: bool = False
 
 
 @event_type(P + "UnitMoved")
@@ -227,13 +229,18 @@ class FireHeld(EventData, frozen=True):
 
 
 @event_type(P + "ChargeDeclared")
-class ChargeDeclared(EventData, frozen=True):
+class ChargeDeclared(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fields unchanged
     charger: str
     target: str
     caught: bool
     from_front: bool
     attached_leader: str | None
     responses: list[str]  # what the Crusader Response Chart allows the target
+    x: float | None = None  # since 2.0.0: where the charger ends its charge (its army's frame)
+    y: float | None = None
+    fire_before_contact: bool = False  # since 2.0.0: fired at the response, by rate of fire (1-9)
+    fire_in_open: bool = True
+    fire_modifiers: dict[str, int] = {}
 
 
 @event_type(P + "TerrainChecked")
@@ -247,12 +254,86 @@ class TerrainChecked(EventData, frozen=True):
 
 
 @event_type(P + "FellBack")
-class FellBack(EventData, frozen=True):
+class FellBack(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fields unchanged
     """1-10 A: the horse archers fall back directly away from the charger."""
 
     unit: str
     charger: str
-    how: str
+    how: str | None
+    x: float | None = None  # since 2.0.0: where the unit stands after (its army's frame)
+    y: float | None = None
+
+
+@event_type(P + "Evaded")
+class Evaded(EventData, frozen=True):
+    """The target of a charge evades to (x, y) (core rules: players' statement)."""
+
+    unit: str
+    charger: str
+    x: float
+    y: float
+
+
+@event_type(P + "ChargeCountered")
+class ChargeCountered(EventData, frozen=True):
+    """The target counter-charges the charger; they meet (core rules: players' statement)."""
+
+    unit: str
+    charger: str
+
+
+@event_type(P + "CombatJoined")
+class CombatJoined(EventData, frozen=True):
+    """The charge contacts and the units fight: each rolls its combat dice (``fight``), those in
+    ``half_dice`` with half dice (1-10 B)."""
+
+    charger: str
+    target: str
+    half_dice: list[str]
+
+
+@event_type(P + "CombatDiceRolled")
+class CombatDiceRolled(EventData, frozen=True):
+    """A unit's combat dice: the players' statement (``dice_stated``, ``target_number``, the
+    ``modifiers`` it includes) and Herald's own steps (``dice_modifiers``: half dice, 1-10), the
+    dice rolled, the faces and the hits (dice equal to or under the target number)."""
+
+    unit: str
+    opponent: str
+    dice_stated: int
+    target_number: int
+    modifiers: list[Modifier]
+    dice_modifiers: list[Modifier]
+    dice: int
+    faces: list[int]
+    hits: int
+    rule: str
+
+
+@event_type(P + "StatedRollMade")
+class StatedRollMade(EventData, frozen=True):
+    """A roll the core rules call for, as the players stated it in an accepted ruling: its
+    purpose, the unit, the dice and target number, the modifiers it includes, the faces and the
+    successes (dice equal to or under the target number)."""
+
+    ruling: int
+    purpose: str
+    unit: str
+    dice: int
+    target_number: int
+    modifiers: list[Modifier]
+    faces: list[int]
+    successes: int
+    rule: str
+
+
+@event_type(P + "LeaderLost")
+class LeaderLost(EventData, frozen=True):
+    """A leader killed or captured (a ruling): he no longer rolls initiative, draws command
+    cards or gives orders."""
+
+    leader: str
+    fate: str
 
 
 @event_type(P + "ChargeStood")

@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from domain.events import CardsShuffled, EventData
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle.data import DECK_NAME
-from domain.rules.day_of_battle.state import Charge, DobState, PendingFire, Ruling, Unit
+from domain.rules.day_of_battle.state import Charge, DobState, Melee, PendingFire, Ruling, Unit
 
 
 def _unit(state: DobState, uid: str, **changes) -> DobState:
@@ -59,8 +59,13 @@ def evolve(state: DobState, event: EventData) -> DobState:
             return _leader(state, lid, distraction=0)
         case ev.CommandCardsDrawn(leader=lid, cards=cards, command_points=points):
             return _leader(_drawn(state, cards), lid, command_cards=tuple(cards), command_points=points)
-        case ev.OrderGiven(leader=lid, cost=cost):
-            return _leader(state, lid, command_points=state.leaders[lid].command_points - cost)
+        case ev.OrderGiven(leader=lid, cost=cost, unit=uid, order=order, free_fire=free):
+            state = _leader(state, lid, command_points=state.leaders[lid].command_points - cost)
+            if order == "fire":
+                state = replace(state, fired=state.fired + (uid,))
+            if free:
+                state = replace(state, free_fired=state.free_fired + (uid,))
+            return state
         case ev.FormationChanged(unit=uid, formation=formation):
             return _unit(state, uid, formation=formation)
         case ev.FireDeclared(exchange=n, firer=firer, target=target, range_inches=rng, in_open=in_open,
@@ -83,13 +88,23 @@ def evolve(state: DobState, event: EventData) -> DobState:
         case ev.DistractionIncurred(leader=lid, modifier=m):
             return _leader(state, lid, distraction=state.leaders[lid].distraction + m)
         case ev.ChargeDeclared(charger=c, target=t, caught=caught, from_front=front, attached_leader=leader):
-            return replace(state, charge=Charge(c, t, caught, front, leader))
+            fire = (event.fire_in_open, tuple(sorted(event.fire_modifiers.items()))) if event.fire_before_contact else None
+            state = replace(state, charge=Charge(c, t, caught, front, leader, fire=fire))
+            return state if event.x is None else _unit(state, c, x=event.x, y=event.y)
         case ev.TerrainChecked(passed=passed):
             return replace(state, charge=replace(state.charge, terrain_check=passed))
-        case ev.FellBack():
-            return replace(state, charge=None)
+        case ev.FellBack(unit=uid, x=x, y=y) | ev.Evaded(unit=uid, x=x, y=y):
+            state = replace(state, charge=None)
+            return state if x is None else _unit(state, uid, x=x, y=y)
         case ev.ChargeStood(unit=uid, half_dice=half):
             return replace(_unit(state, uid, half_dice_in_fight=half), charge=None)
+        case ev.CombatJoined(charger=c, target=t, half_dice=half):
+            return replace(state, melee=Melee((c, t), tuple(half)))
+        case ev.CombatDiceRolled(unit=uid):
+            melee = replace(state.melee, rolled=state.melee.rolled + (uid,))
+            return replace(state, melee=None if set(melee.rolled) >= set(melee.units) else melee)
+        case ev.LeaderLost(leader=lid, fate=fate):
+            return _leader(state, lid, lost=fate, command_points=0, command_cards=())
         case ev.KnightsDismounted(unit=uid, troop_type=tt, combat_value=cv, figures_per_cos=fpc, figures=figures):
             return _unit(state, uid, troop_type=tt, combat_value=cv, figures_per_cos=fpc, figures=figures,
                          mounted=False, may_dismount=False, dismounted=True)
@@ -118,7 +133,8 @@ def evolve(state: DobState, event: EventData) -> DobState:
         case ev.MoveEnded(next_seat=seat, move=move):
             leaders = {k: replace(l, command_points=0, command_cards=()) if l.seat == event.seat else l
                        for k, l in state.leaders.items()}
-            return replace(state, leaders=leaders, mover=seat, move=move + 1, move_begun=False)
+            return replace(state, leaders=leaders, mover=seat, move=move + 1, move_begun=False, fired=(),
+                           free_fired=())
         case ev.BattleEnded(outcome=outcome):
-            return replace(state, result=outcome, phase="over", mover=None, charge=None, fire=None)
+            return replace(state, result=outcome, phase="over", mover=None, charge=None, fire=None, melee=None)
     return state

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.rules.day_of_battle.data import CHARTS, WEAPONS, DamageLevel, Weapon
+from domain.rules.day_of_battle.data import CHARTS, DamageLevel, Weapon
 from domain.rules.day_of_battle.events import Modifier
 from domain.rules.day_of_battle.state import Unit
 
@@ -28,7 +28,7 @@ class Volley(msgspec.Struct, frozen=True):
 
 
 def weapon_of(unit: Unit) -> Weapon | None:
-    return WEAPONS.get(unit.weapon) if unit.weapon else None
+    return unit.arms
 
 
 def range_band(weapon: Weapon, range_inches: float) -> str | None:

@@ -10,8 +10,8 @@ import msgspec
 
 from domain.rules.base import default_label
 from domain.rules.day_of_battle import commands as c
-from domain.rules.day_of_battle.data import CHARTS, WEAPONS
-from domain.rules.day_of_battle.rules import to_act
+from domain.rules.day_of_battle.data import CHARTS
+from domain.rules.day_of_battle.rules import fighting, to_act
 from domain.rules.day_of_battle.state import DobState
 
 
@@ -57,28 +57,42 @@ def _label(state: DobState, command: Any) -> str:
         case c.BeginMove():
             return "Begin the game move: initiative rolls and command cards"
         case c.Move(unit=uid, x=x, y=y):
-            return f"Move {_unit(state, uid)} to {x:g}\", {y:g}\" ({m} command points)"
+            return f"Move {_unit(state, uid)} to {x:g}\", {y:g}\"{_free_fire(state, command)} ({m} command points)"
         case c.ChangeFormation(unit=uid, formation=form):
-            return f"Form {_unit(state, uid)} in {form} ({m} command points)"
+            return f"Form {_unit(state, uid)} in {form}{_free_fire(state, command)} ({m} command points)"
         case c.Fire(unit=uid, target=tid, range_inches=r):
             u = state.units[uid]
-            return (f"{u.name} fire their {WEAPONS[u.weapon].name.lower()} on {_unit(state, tid)} at {r:g}\" "
-                    f"({f} command points)")
+            return (f"{u.name} fire their {u.arms.name.lower()} on {_unit(state, tid)} at {r:g}\""
+                    f"{_open(command.in_open)}{_mods(command.modifiers)} ({f} command points)")
         case c.ReturnFire():
-            return f"Return the fire of {_unit(state, state.fire.firer)}" if state.fire else "Return fire"
+            back = f"Return the fire of {_unit(state, state.fire.firer)}" if state.fire else "Return fire"
+            return back + _mods(command.modifiers)
         case c.HoldFire():
             return "Hold fire"
         case c.Charge(unit=uid, target=tid, caught_in_one_normal_move=caught):
             reach = "reaching it in one normal move" if caught else "not reaching it in one normal move"
-            return f"{_unit(state, uid)} charge {_unit(state, tid)}, {reach} ({m} command points)"
+            extra = "".join(x for x, on in (
+                (" in its flank", not command.from_front),
+                (f", {_leader(state, command.attached_leader)} attached", command.attached_leader),
+                (", firing before contact", command.fire_before_contact)) if on)
+            end = f", ending at {command.x:g}\", {command.y:g}\"" if command.x is not None else ""
+            return f"{_unit(state, uid)} charge {_unit(state, tid)}{extra}, {reach}{end} ({m} command points)"
         case c.FallBack(how=how):
-            return f"Fall back from the charge: {how.replace('-', ' ')}"
+            to = f" to {command.x:g}\", {command.y:g}\"" if command.x is not None else ""
+            return "Fall back from the charge" + (f": {how.replace('-', ' ')}" if how else "") + to
+        case c.Evade(x=x, y=y):
+            return f"Evade the charge to {x:g}\", {y:g}\""
+        case c.CounterCharge(attached_leader=lid):
+            return "Counter-charge the charger" + (f", {_leader(state, lid)} attached" if lid else "")
         case c.TerrainCheck():
-            return "Caught by the charge: make a terrain check"
-        case c.DefensiveFire():
-            return "Fire before the combat (the commanding leader is distracted)"
-        case c.Stand():
-            return "Stand and receive the charge"
+            return "Caught by the charge: make a terrain check (failing, stand and fire" + _open(command.in_open) + ")"
+        case c.DefensiveFire(attached_leader=lid):
+            return ("Fire before the combat" + _open(command.in_open) + _mods(command.modifiers)
+                    + (f", {_leader(state, lid)} attached" if lid else "") + " (the commanding leader is distracted)")
+        case c.Stand(attached_leader=lid):
+            return "Stand and receive the charge" + (f", {_leader(state, lid)} attached" if lid else "")
+        case c.Fight(unit=uid, dice=dice, target_number=n):
+            return f"{_unit(state, uid)} roll {dice} combat dice needing {n} or less (the players' statement)"
         case c.Dismount(unit=uid):
             return f"Dismount {_unit(state, uid)}, horse holders behind them ({m} command points)"
         case c.ContactHorseHolders(unit=uid, horse_holders=hid):
@@ -92,6 +106,21 @@ def _label(state: DobState, command: Any) -> str:
         case c.RejectRuling(number=n):
             return f"Reject ruling {n}"
     return default_label(msgspec.to_builtins(command))
+
+
+def _open(in_open: bool) -> str:
+    return "" if in_open else ", not in the open"
+
+
+def _mods(mods: dict[str, int]) -> str:
+    return "".join(f", {k} {v:+d}" for k, v in sorted(mods.items()))
+
+
+def _free_fire(state: DobState, command: c.Move | c.ChangeFormation) -> str:
+    if command.fire_at is None:
+        return ""
+    return (f", firing freely {command.fire_when} on {_unit(state, command.fire_at)} at "
+            f"{command.fire_range_inches:g}\"{_open(command.fire_in_open)}")
 
 
 def prompt(state: DobState, seat: str, players: Mapping[str, str]) -> str | None:
@@ -108,6 +137,8 @@ def prompt(state: DobState, seat: str, players: Mapping[str, str]) -> str | None
     if state.charge is not None:
         return (f"{_unit(state, state.charge.charger)} charge {_unit(state, state.charge.target)}: "
                 f"how does {who} respond?")
+    if state.melee is not None:
+        return f"{_unit(state, fighting(state))} are in combat: {who}, roll their combat dice"
     if state.fire is not None:
         return f"{_unit(state, state.fire.firer)} fire on {_unit(state, state.fire.target)}: does {who} return fire?"
     if not state.move_begun:

@@ -39,10 +39,14 @@ def describe_command(command: dict[str, Any]) -> str:
         "return-fire": lambda: "returns fire",
         "hold-fire": lambda: "holds fire",
         "charge": lambda: f"orders {who(command.get('unit'))} to charge {who(command.get('target'))}",
-        "fall-back": lambda: f"falls back ({str(command.get('how', '')).replace('-', ' ')})",
+        "fall-back": lambda: "falls back" + (f" ({command['how'].replace('-', ' ')})" if command.get("how") else ""),
         "terrain-check": lambda: "makes a terrain check",
         "defensive-fire": lambda: "fires in defence before the combat",
         "stand": lambda: "stands to receive the charge",
+        "evade": lambda: f"evades to {command.get('x')}\", {command.get('y')}\"",
+        "counter-charge": lambda: "counter-charges",
+        "fight": lambda: (f"rolls the combat dice of {who(command.get('unit'))}: {command.get('dice')} needing "
+                          f"{command.get('target_number')} or less"),
         "dismount": lambda: f"dismounts {who(command.get('unit'))}",
         "contact-horse-holders": lambda: f"sends {who(command.get('unit'))} into {who(command.get('horse_holders'))}",
         "end-move": lambda: "ends the game move",
@@ -108,12 +112,32 @@ def describe_event(event_type: str, data: dict[str, Any]) -> str | None:
         return f"{who(d.get('unit'))} holds its fire"
     if name == "ChargeDeclared":
         return (f"{who(d.get('charger'))} charges {who(d.get('target'))}"
-                + (" and catches it in one normal move" if d.get("caught") else ""))
+                + (" and catches it in one normal move" if d.get("caught") else "")
+                + (f", ending at {d.get('x')}\", {d.get('y')}\"" if d.get("x") is not None else ""))
     if name == "TerrainChecked":
         return (f"{who(d.get('unit'))} checks terrain: {d.get('roll')} against {d.get('target_number')}, "
                 + ("passed" if d.get("passed") else "failed"))
     if name == "FellBack":
-        return f"{who(d.get('unit'))} falls back from {who(d.get('charger'))} ({str(d.get('how')).replace('-', ' ')})"
+        return (f"{who(d.get('unit'))} falls back from {who(d.get('charger'))}"
+                + (f" ({d['how'].replace('-', ' ')})" if d.get("how") else "")
+                + (f" to {d.get('x')}\", {d.get('y')}\"" if d.get("x") is not None else ""))
+    if name == "Evaded":
+        return f"{who(d.get('unit'))} evades {who(d.get('charger'))} to {d.get('x')}\", {d.get('y')}\""
+    if name == "ChargeCountered":
+        return f"{who(d.get('unit'))} counter-charges {who(d.get('charger'))}"
+    if name == "CombatJoined":
+        half = "".join(f"; {who(u)} fights with half dice" for u in d.get("half_dice", []))
+        return f"{who(d.get('charger'))} and {who(d.get('target'))} are in combat{half}"
+    if name == "CombatDiceRolled":
+        faces = ", ".join(str(f) for f in d.get("faces", []))
+        return (f"{who(d.get('unit'))} fights {who(d.get('opponent'))}: {_plural(d.get('dice', 0), 'die')} needing "
+                f"{d.get('target_number')} or less ({faces or 'no dice'}): {_plural(d.get('hits', 0), 'hit')}")
+    if name == "StatedRollMade":
+        faces = ", ".join(str(f) for f in d.get("faces", []))
+        return (f"{d.get('purpose')} roll of {who(d.get('unit'))}: {_plural(d.get('dice', 0), 'die')} needing "
+                f"{d.get('target_number')} or less ({faces}): {d.get('successes')} succeed")
+    if name == "LeaderLost":
+        return f"{who(d.get('leader'))} is {d.get('fate')}"
     if name == "ChargeStood":
         return (f"{who(d.get('unit'))} stands against {who(d.get('charger'))}"
                 + (" and will fight with half dice" if d.get("half_dice") else ""))

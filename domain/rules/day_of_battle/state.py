@@ -12,7 +12,7 @@ from typing import Literal
 import msgspec
 
 from domain.events import CardsShuffled, Outcome
-from domain.rules.day_of_battle.data import Dismounted
+from domain.rules.day_of_battle.data import Dismounted, Weapon
 
 Phase = Literal["leaders", "deployment", "battle", "over"]
 Condition = Literal["good-order", "disordered", "routed", "lost"]
@@ -28,6 +28,7 @@ class Unit(msgspec.Struct, frozen=True):
     combat_value: int
     leader: str  # seat/leader
     weapon: str | None = None
+    arms: Weapon | None = None  # the weapon's line of the chart the battle uses (1-9, or the owner's)
     note8: bool = False
     skirmish: bool = False
     eastern_spearmen: bool = False
@@ -72,6 +73,7 @@ class Leader(msgspec.Struct, frozen=True):
     command_cards: tuple[str, ...] = ()
     distraction: int = 0  # (-) modifiers owed to the next initiative roll (1-8)
     honour: int = 0
+    lost: str | None = None  # "killed" or "captured" (a ruling): no initiative, cards or orders
 
 
 class Charge(msgspec.Struct, frozen=True):
@@ -81,6 +83,16 @@ class Charge(msgspec.Struct, frozen=True):
     from_front: bool
     attached_leader: str | None = None
     terrain_check: bool | None = None  # a caught horse archer unit's terrain check, once taken
+    fire: tuple[bool, tuple[tuple[str, int], ...]] | None = None  # fire before contact owed: in_open, modifiers
+
+
+class Melee(msgspec.Struct, frozen=True):
+    """A combat joined by a charge: the units in it (charger first), those with half dice, and
+    those that have rolled their combat dice."""
+
+    units: tuple[str, ...]
+    half_dice: tuple[str, ...] = ()
+    rolled: tuple[str, ...] = ()
 
 
 class PendingFire(msgspec.Struct, frozen=True):
@@ -117,6 +129,7 @@ class DobState(msgspec.Struct, frozen=True):
     units: dict[str, Unit]
     leaders: dict[str, Leader]
     phase: Phase = "leaders"
+    edition: int = 2  # 1: the rules of version 1.0.0, kept for its records (engine ``at_version``)
     shuffle: CardsShuffled | None = None
     shuffles: int = 0
     out: tuple[str, ...] = ()  # cards drawn since the last shuffle
@@ -128,6 +141,9 @@ class DobState(msgspec.Struct, frozen=True):
     exchanges: int = 0
     fire: PendingFire | None = None
     charge: Charge | None = None
+    melee: Melee | None = None
+    fired: tuple[str, ...] = ()  # units given an order to fire this game move (1-8: either or)
+    free_fired: tuple[str, ...] = ()  # units that fired freely with a manoeuvre this game move
     ruling: Ruling | None = None
     rulings: int = 0
     result: Outcome | None = None

@@ -8,8 +8,8 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.day_of_battle.data import DECK, WEAPONS
-from domain.rules.day_of_battle.rules import deployment_zone, to_act
+from domain.rules.day_of_battle.data import DECK
+from domain.rules.day_of_battle.rules import decided, deployment_zone, to_act
 from domain.rules.day_of_battle.state import DobState
 
 
@@ -52,6 +52,7 @@ class LeaderView(msgspec.Struct, frozen=True):
     personal_combat: int | None = None
     command_points: int | None = None
     command_cards: list[str] | None = None
+    lost: str | None = None  # "killed" or "captured"
 
 
 class ArmyView(msgspec.Struct, frozen=True):
@@ -83,7 +84,7 @@ class TableView(msgspec.Struct, frozen=True):
 
 
 class PendingView(msgspec.Struct, frozen=True):
-    kind: str  # "fire", "charge" or "ruling"
+    kind: str  # "fire", "charge", "combat" or "ruling"
     number: int
     by: str | None = None
     target: str | None = None
@@ -102,6 +103,8 @@ class DobView(msgspec.Struct, frozen=True):
     armies: list[ArmyView]
     pending: PendingView | None
     outcome: Outcome | None
+    end_asked: str | None = None  # an army destroyed or routed: the battle asks for its end
+    turn: int | None = None  # the game move once the battle begins (the viewer's move list groups by it)
 
 
 def _counts_as(unit) -> str | None:
@@ -120,14 +123,14 @@ def view(state: DobState, seat: str | None, everything: bool = False) -> DobView
             mine = over or s == seat
             leaders.append(LeaderView(
                 id=l.id, name=l.name, title=l.title, social_rank=l.social_rank, honour=l.honour,
-                distraction=l.distraction, drawn=l.drawn,
+                distraction=l.distraction, drawn=l.drawn, lost=l.lost,
                 **({"esteem": l.esteem, "household": l.household, "motivation": l.motivation,
                     "initiative": l.initiative, "morale": l.morale, "combat": l.combat,
                     "personal_combat": l.personal_combat, "command_points": l.command_points,
                     "command_cards": list(l.command_cards)} if mine else {})))
         units = [UnitView(
             id=u.id, name=u.name, troop_type=u.troop_type, counts_as=_counts_as(u), cos=u.cos, figures=u.figures,
-            combat_value=u.combat_value, weapon=u.weapon, rate_of_fire=WEAPONS[u.weapon].rate_of_fire if u.weapon else None,
+            combat_value=u.combat_value, weapon=u.weapon, rate_of_fire=u.arms.rate_of_fire if u.arms else None,
             note8=u.note8, skirmish=u.skirmish, eastern_spearmen=u.eastern_spearmen, leader=u.leader,
             condition=u.condition, formation=u.formation, x=u.x, y=u.y, dismounted=u.dismounted,
             half_dice_in_fight=u.half_dice_in_fight) for u in state.units.values() if u.seat == s]
@@ -144,14 +147,19 @@ def view(state: DobState, seat: str | None, everything: bool = False) -> DobView
     elif state.charge is not None:
         pending = PendingView("charge", 0, by=state.charge.charger, target=state.charge.target,
                               answer_from=to_act(state))
+    elif state.melee is not None:
+        pending = PendingView("combat", 0, by=state.melee.units[0], target=state.melee.units[1],
+                              answer_from=to_act(state))
     elif state.fire is not None:
         pending = PendingView("fire", state.fire.exchange, by=state.fire.firer, target=state.fire.target,
                               answer_from=to_act(state))
+    due = decided(state) if state.phase == "battle" and state.edition > 1 else None
     return DobView(
         scenario=state.scenario, phase=state.phase, move=state.move, mover=state.mover, to_act=to_act(state),
         table=TableView(state.width_feet, 4, sum(a.points + a.handicap for a in state.armies.values())),
         deck=DeckView(len(DECK), len(DECK) - len(state.out) if state.shuffle else len(DECK), state.shuffles),
-        armies=armies, pending=pending, outcome=state.result)
+        armies=armies, pending=pending, outcome=state.result, end_asked=due[1] if due else None,
+        turn=state.move if state.phase in ("battle", "over") else None)
 
 
 def render_text(state: DobState) -> str:

@@ -90,20 +90,34 @@ def deployed(game: Game) -> Game:
     return game
 
 
-def place(game: Game, uid: str, x: float, y: float, **changes) -> Game:
-    """Put a unit at (x, y) (and change any field) directly: a position for a worked example."""
-    state = game.state
-    unit = msgspec.structs.replace(state.units[uid], x=x, y=y, **changes)
-    return msgspec.structs.replace(game, state=msgspec.structs.replace(state, units={**state.units, uid: unit}))
+def battle(mover: str = "crusaders", game: Game | None = None) -> Game:
+    """A worked example's start, reached by play from the opening: leaders drawn, every unit at
+    its suggested spot, then each army's game move begun with every initiative die a 1 (passed),
+    until ``mover`` moves with the command points its cards give."""
+    game = deployed(game or new_game())
+    while True:
+        [seat] = DOB.to_act(game.state)
+        leaders = [l for l in game.state.leaders.values() if l.seat == seat]
+        game = play(game, seat, {"type": "begin-move"}, faces=[1] * len(leaders))
+        if seat == mover:
+            return game
+        game = play(game, seat, {"type": "end-move"})
 
 
-def with_points(game: Game, seat: str, points: int = 20) -> Game:
-    """Every leader of ``seat`` holds ``points`` command points, the move begun (a worked example's start)."""
-    state = game.state
-    leaders = {k: msgspec.structs.replace(l, command_points=points) if l.seat == seat else l
-               for k, l in state.leaders.items()}
-    state = msgspec.structs.replace(state, leaders=leaders, mover=seat, move_begun=True)
-    return msgspec.structs.replace(game, state=state)
+def contact_point(game: Game, charger: str, target: str) -> dict[str, float]:
+    """Where ``charger`` ends a charge in contact with ``target``: the target's spot in the
+    charger's army's frame (opposing armies' frames are turned about)."""
+    from domain.rules.day_of_battle.rules import in_frame
+    s = game.state
+    t = s.units[target]
+    x, y = in_frame(s, t.x, t.y, t.seat, s.units[charger].seat)
+    return {"x": x, "y": y}
+
+
+def charge(game: Game, unit: str, target: str, **fields) -> dict[str, Any]:
+    """A charge command ending in contact (caught in one normal move unless said)."""
+    return {"type": "charge", "unit": unit, "target": target, "caught_in_one_normal_move": True,
+            **contact_point(game, unit, target), **fields}
 
 
 # -- over HTTP: two clients reading legal-commands ------------------------------------------------------
@@ -117,7 +131,7 @@ def choose(seat: str, commands: list[dict], done: set[str], moves: int) -> dict:
     for c in commands:
         by_type.setdefault(c["type"], []).append(c)
     for kind in ("accept-ruling", "draw-leader", "decline-scouting", "deploy", "finish-deployment", "begin-move",
-                 "return-fire", "terrain-check", "fall-back", "stand"):
+                 "return-fire", "terrain-check", "fall-back", "stand", "fight"):
         if kind in by_type:
             return by_type[kind][0]
     if "dismount" in by_type and "dismount" not in done:  # first, while the knights still stand
@@ -167,7 +181,7 @@ def battle_over_http(url: str, game: dict, limit: int = 400) -> set[str]:
         kinds = {e["type"] for e in response.json()["events"]}
         if "day-of-battle.VolleyFired" in kinds and command["type"] == "return-fire":
             done.add("fire")
-        if command["type"] in ("fall-back", "terrain-check", "stand", "defensive-fire"):
+        if command["type"] in ("fall-back", "terrain-check", "stand", "defensive-fire", "evade", "counter-charge"):
             done.add("charge")
         if "day-of-battle.KnightsDismounted" in kinds:
             done.add("dismount")

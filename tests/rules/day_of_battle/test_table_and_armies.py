@@ -11,6 +11,8 @@ from domain.rules.day_of_battle.data import ARMIES, army_points, armies_problems
 from domain.rules.day_of_battle.table import table_width_feet
 from tests.rules.day_of_battle.helpers import DOB, legal, new_game, play, refused, through_leaders
 
+SEATS = {"crusaders": "crusaders", "seljuq-turks": "seljuq-turks"}  # seat → army
+
 
 def test_1_1_the_books_example_45_crusaders_against_45_seljuqs_with_a_5_handicap():
     """1-1: "The total number of army points in the battle is 95. This is divided by 16 for a result
@@ -109,7 +111,7 @@ def test_bad_profiles_are_refused_with_every_problem():
     spear = next(u for u in bad["seljuq-turks"]["units"] if u["id"] == "spearmen")
     spear["figures_per_cos"] = 4
     bad["seljuq-turks"]["units"] = [u for u in bad["seljuq-turks"]["units"] if u["troop_type"] != "horse-archers"]
-    problems = armies_problems(bad, ("crusaders", "seljuq-turks"))
+    problems = armies_problems(bad, SEATS)
     assert any("3 figures per Cos." in p for p in problems)
     assert any("horse archers" in p for p in problems)
     with pytest.raises(Exception) as raised:
@@ -137,13 +139,13 @@ def test_profiles_beyond_herald_bounds_are_refused():
     unit of a million Cos. would make one command roll a million dice; the profile is refused."""
     huge = copy.deepcopy(profiles())
     huge["crusaders"]["units"][0]["cos"] = 1_000_000
-    problems = armies_problems(huge, ("crusaders", "seljuq-turks"))
+    problems = armies_problems(huge, SEATS)
     assert any("at most 60 Cos." in p for p in problems)
     many = copy.deepcopy(profiles())
     unit = many["seljuq-turks"]["units"][0]
     many["seljuq-turks"]["units"] = [{**unit, "id": f"u{i}"} for i in range(61)]
-    assert any("at most 20 leaders and 60 units" in p for p in armies_problems(many, ("crusaders", "seljuq-turks")))
+    assert any("at most 20 leaders and 60 units" in p for p in armies_problems(many, SEATS))
     with pytest.raises(Exception) as raised:
         new_game(options={"armies": huge})
     assert raised.value.code == "day-of-battle.bad_army_profile"
-    assert armies_problems(profiles(), ("crusaders", "seljuq-turks")) == []
+    assert armies_problems(profiles(), SEATS) == []

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 import msgspec
 
 from domain.events import CardsShuffled, GameEnded
 from domain.rules.day_of_battle import events as ev
-from domain.rules.day_of_battle.data import DECK
-from domain.rules.day_of_battle.fire import order_of_fire, volley
+from domain.rules.day_of_battle.data import DECK, PACKAGE
 from domain.rules.day_of_battle.rules import rank_from
-from domain.rules.day_of_battle.state import Unit
 from domain.game import project_game, take_decision
 from tests.rules.day_of_battle.helpers import (
-    DOB, NOW, SEED, Loaded, deployed, events, legal, new_game, place, play, refused, with_points,
+    CS, DOB, NOW, SEED, Loaded, battle, charge, deployed, events, legal, new_game, play, refused,
 )
 
 CRUSADERS, TURKS = "crusaders", "seljuq-turks"
@@ -24,10 +24,6 @@ def of(kind, evs):
     return [e for e in evs if isinstance(e, kind)]
 
 
-def battle(mover=CRUSADERS):
-    return with_points(deployed(new_game()), mover)
-
-
 # -- 1-8 ------------------------------------------------------------------------------------------------
 def test_1_8_seljuq_spearmen_charged_from_the_front_fire_4_dice_needing_5_or_less():
     """1-8: "The unit is 8 Cos. Strong. If it was charged from it's front it would get a defensive fire
@@ -37,9 +33,8 @@ def test_1_8_seljuq_spearmen_charged_from_the_front_fire_4_dice_needing_5_or_les
     game = battle()
     spear = game.state.units[SPEARMEN]
     assert (spear.cos, spear.combat_value, spear.note8) == (8, 10, True)
-    game = play(game, CRUSADERS, {"type": "charge", "unit": KNIGHTS, "target": SPEARMEN,
-                                  "caught_in_one_normal_move": True})
-    assert {c["type"] for c in legal(game, TURKS)} == {"defensive-fire", "stand"}
+    game = play(game, CRUSADERS, charge(game, KNIGHTS, SPEARMEN))
+    assert {c["type"] for c in legal(game, TURKS)} == {"defensive-fire", "stand", "counter-charge", "evade", "fall-back"}
     evs, game = events(game, TURKS, {"type": "defensive-fire"}, faces=[1, 5, 6, 20])
     volley_ = of(ev.VolleyFired, evs)[0]
     assert (volley_.dice, volley_.target_number, volley_.half_dice, volley_.hits) == (4, 5, True, 2)
@@ -54,23 +49,39 @@ def test_1_8_the_spearmen_charging_fire_before_contact_again_4_dice_for_5_or_les
     """1-8: "Since they have skirmish weapons they are allowed to fire their weapons before they contact
     the enemy, no matter how far they had to move to contact. Again they would roll 4 dice for a 5 or less.\""""
     game = battle(TURKS)
-    evs, game = events(game, TURKS, {"type": "charge", "unit": SPEARMEN, "target": KNIGHTS,
-                                     "caught_in_one_normal_move": True, "fire_before_contact": True})
+    evs, game = events(game, TURKS, charge(game, SPEARMEN, KNIGHTS, fire_before_contact=True))
+    declared = of(ev.ChargeDeclared, evs)[0]
+    assert declared.fire_before_contact and not of(ev.VolleyFired, evs)  # fired at contact (1-9's order)
+    assert declared.responses == ["stand", "counter-charge", "evade", "fall-back"]
+    evs, game = events(game, CRUSADERS, {"type": "stand"})
     v = of(ev.VolleyFired, evs)[0]
-    assert (v.dice, v.target_number, v.reaction) == (4, 5, False)
-    assert of(ev.ChargeDeclared, evs)[0].responses == ["stand"]
+    assert (v.firer, v.dice, v.target_number, v.reaction) == (SPEARMEN, 4, 5, False)
+
+
+def owned(scenario, change):
+    """armies.json as the players' own option, with ``change(profiles by army id)`` applied."""
+    data = json.loads((PACKAGE / "armies.json").read_bytes())
+    change({a["id"]: a for a in data["armies"]})
+    return new_game(scenario, options={"armies": data})
+
+
+def unit_of(army, uid):
+    return next(u for u in army["units"] if u["id"] == uid)
 
 
 def test_1_8_with_composite_bows_the_range_is_20_inches_and_the_bonus_2():
-    """1-8: "The range would have been 20" for composite bow rather than 5" for skirmish weapons. And they
-    would have had a weapon bonus of +2 instead of a +1.\""""
-    game = battle()
-    spear = game.state.units[SPEARMEN]
-    knights = game.state.units[KNIGHTS]
-    assert volley(spear, knights, 6, True) is None  # skirmish weapons reach 5"
-    bows = msgspec.structs.replace(spear, weapon="composite-bow")
-    v = volley(bows, knights, 20, True)
-    assert v.modifiers[0].add == 2 and v.dice == 4 and v.range_band == "ineffective"
+    """1-8: "If the spearmen had been allowed to use composite bows they would have had a longer range.
+    The range would have been 20" for composite bow rather than 5" for skirmish weapons. And they
+    would have had a weapon bonus of +2 instead of a +1." By play: the skirmish weapons reach 5", the
+    players' profile giving the spearmen composite bows reaches 20" with +2 (still 4 half dice)."""
+    game = battle(TURKS)
+    assert refused(game, TURKS, {"type": "fire", "unit": SPEARMEN, "target": KNIGHTS, "range_inches": 6}).code == \
+        "day-of-battle.out_of_range"
+    bows = owned(CS, lambda armies: unit_of(armies["seljuq-turks"], "spearmen").update(weapon="composite-bow"))
+    game = battle(TURKS, bows)
+    evs, _ = events(game, TURKS, {"type": "fire", "unit": SPEARMEN, "target": KNIGHTS, "range_inches": 20})
+    v = of(ev.VolleyFired, evs)[0]
+    assert (v.weapon, v.modifiers[0].add, v.dice, v.range_band) == ("composite-bow", 2, 4, "ineffective")
 
 
 def test_1_8_a_note_8_unit_fires_freely_before_or_after_a_manoeuvre():
@@ -85,31 +96,28 @@ def test_1_8_a_note_8_unit_fires_freely_before_or_after_a_manoeuvre():
 
 
 # -- 1-9 ------------------------------------------------------------------------------------------------
-def unit(**kw) -> Unit:
-    base = dict(id="a/u", seat="a", name="u", troop_type="archers", figures_per_cos=1, figures=6,
-                combat_value=12, leader="a/l")
-    return Unit(**(base | kw))
-
-
 def test_1_9_weapon_bonus_first_then_halved_for_firing_at_or_as_skirmishers_in_the_open():
     """1-9: "a composite bow armed unit with a combat value of 12 fires on a skirmish unit with a combat
     value of 6. The composite bow unit adds +2 weapon bonus for a modified combat value of 14. The
     skirmisher adds +1 weapon bonus for a modified combat value of 7. ... In this example both units
-    would be halved for firing at or being skirmishers in the open.\""""
-    bows = unit(weapon="composite-bow")
-    skirmishers = unit(id="b/s", seat="b", combat_value=6, weapon="skirmish-weapons", skirmish=True)
-    a, b = volley(bows, skirmishers, 5, True), volley(skirmishers, bows, 5, True)
-    assert [m.add for m in a.modifiers] == [2, 0] and a.target_number == 14 // 2
-    assert [m.add for m in b.modifiers] == [1, 0] and b.target_number == 7 // 2
-    assert b.dice == 6  # "normal skirmishers who roll full dice"
-
-
-def test_1_9_equal_rates_of_fire_are_simultaneous():
-    """1-9: "In the case of identical rates of fire the fire is simultaneous.\""""
-    a, b = unit(weapon="composite-bow"), unit(id="b/u", weapon="horse-bow")
-    assert order_of_fire(a, b) == [[a, b]]
-    c = unit(id="c/u", weapon="light-crossbow")
-    assert order_of_fire(c, a) == [[a], [c]]
+    would be halved for firing at or being skirmishers in the open." By play: the Byzantine toxotai
+    (composite bows, combat value 12 on the players' profile) fire on the Seljuq javelinmen
+    (skirmishers, combat value 6) at 5", who return fire; "identical rates of fire" (3 and 3): the
+    fire is simultaneous, both volleys the exchange's first."""
+    game = owned("byzantines-seljuq-turks",
+                 lambda armies: unit_of(armies["byzantines"], "toxotai").update(combat_value=12))
+    game = battle("byzantines", game)
+    toxotai, javelins = "byzantines/toxotai", f"{TURKS}/javelinmen"
+    game = play(game, "byzantines", {"type": "fire", "unit": toxotai, "target": javelins, "range_inches": 5})
+    evs, _ = events(game, TURKS, {"type": "return-fire"})
+    bows, skirmishers = of(ev.VolleyFired, evs)
+    assert (bows.firer, bows.combat_value, [m.add for m in bows.modifiers], bows.target_number) == (
+        toxotai, 12, [2, 0], 14 // 2)
+    assert bows.modifiers[1].reason == "firing at or as skirmishers in the open" and bows.modifiers[1].halve
+    assert (skirmishers.firer, skirmishers.combat_value, [m.add for m in skirmishers.modifiers],
+            skirmishers.target_number) == (javelins, 6, [1, 0], 7 // 2)
+    assert skirmishers.dice == 3 and not skirmishers.half_dice  # "normal skirmishers who roll full dice"
+    assert (bows.order, skirmishers.order) == (1, 1)  # identical rates: simultaneous
 
 
 def test_1_9_horse_archers_fire_first_and_the_crossbows_return_fire_in_disorder_at_half_value():
@@ -143,20 +151,28 @@ def test_1_10_horse_archers_not_caught_fall_back():
     """1-10: "A) If not caught in one normal move then fallback directly away from the charger
     maintaining a 15" distance between the two or into rough or difficult terrain or through a
     supporting friend in good order.\""""
-    game = play(battle(), CRUSADERS, {"type": "charge", "unit": KNIGHTS, "target": HORSE_ARCHERS,
-                                      "caught_in_one_normal_move": False})
+    game = battle()
+    game = play(game, CRUSADERS, charge(game, KNIGHTS, HORSE_ARCHERS, caught_in_one_normal_move=False))
     assert {c["type"] for c in legal(game, TURKS)} == {"fall-back"}
     assert refused(game, TURKS, {"type": "stand"}).rule == "1-10"
-    evs, game = events(game, TURKS, {"type": "fall-back", "how": "15-inches-away"})
-    assert of(ev.FellBack, evs) and game.state.charge is None
+    assert refused(game, TURKS, {"type": "evade", "x": 14.6, "y": 0}).rule == "1-10"
+    assert refused(game, TURKS, {"type": "fall-back", "x": 14.6, "y": 0}).code == "day-of-battle.say_how"
+    assert refused(game, TURKS, {"type": "fall-back", "how": "15-inches-away"}).code == "day-of-battle.say_where"
+    evs, game = events(game, TURKS, {"type": "fall-back", "how": "15-inches-away", "x": 14.6, "y": 0})
+    fell = of(ev.FellBack, evs)[0]
+    assert (fell.x, fell.y) == (14.6, 0) and game.state.charge is None
+    assert (game.state.units[HORSE_ARCHERS].x, game.state.units[HORSE_ARCHERS].y) == (14.6, 0)
+    # "Horse Archers (-) A)": the (-) distraction for their leader
+    assert of(ev.DistractionIncurred, evs)[0].leader == f"{TURKS}/kilij-arslan"
+    assert game.state.leaders[f"{TURKS}/kilij-arslan"].distraction == 1
 
 
 def test_1_10_caught_horse_archers_failing_the_terrain_check_stand_fire_and_fight_with_half_dice():
     """1-10: "B) If caught in a normal make a Terrain check. Pass see A above. Fail stand, fire at
     effective range and fight with half dice.\""""
-    game = play(battle(), CRUSADERS, {"type": "charge", "unit": KNIGHTS, "target": HORSE_ARCHERS,
-                                      "caught_in_one_normal_move": True})
-    assert [c["type"] for c in legal(game, TURKS)] == ["terrain-check"]
+    game = battle()
+    game = play(game, CRUSADERS, charge(game, KNIGHTS, HORSE_ARCHERS))
+    assert {c["type"] for c in legal(game, TURKS)} == {"terrain-check"}
     passed = play(game, TURKS, {"type": "terrain-check"}, faces=[3])
     assert {c["type"] for c in legal(passed, TURKS)} == {"fall-back"}
     evs, game = events(game, TURKS, {"type": "terrain-check"}, faces=[20])
@@ -164,6 +180,22 @@ def test_1_10_caught_horse_archers_failing_the_terrain_check_stand_fire_and_figh
     v = of(ev.VolleyFired, evs)[0]
     assert v.range_band == "effective" and v.range_inches == 10
     assert of(ev.ChargeStood, evs)[0].half_dice and game.state.units[HORSE_ARCHERS].half_dice_in_fight
+    assert of(ev.CombatJoined, evs)[0].half_dice == [HORSE_ARCHERS]
+    # the knights roll their dice as the players state them, then the horse archers, halved
+    knights = game.state.units[KNIGHTS]
+    assert legal(game, CRUSADERS) == [{"type": "fight", "unit": KNIGHTS, "dice": knights.cos, "target_number": 14,
+                                       "modifiers": {}}]
+    assert refused(game, TURKS, {"type": "fight", "unit": HORSE_ARCHERS, "dice": 5, "target_number": 8}).code == \
+        "not_your_turn"  # the charger rolls first
+    evs, game = events(game, CRUSADERS, {"type": "fight", "unit": KNIGHTS, "dice": 5, "target_number": 14,
+                                         "modifiers": {"charging": 2}}, faces=[1, 14, 15, 20, 3])
+    rolled = of(ev.CombatDiceRolled, evs)[0]
+    assert (rolled.dice, rolled.hits, rolled.dice_modifiers, rolled.modifiers[0].add) == (5, 3, [], 2)
+    evs, game = events(game, TURKS, {"type": "fight", "unit": HORSE_ARCHERS, "dice": 5, "target_number": 8},
+                       faces=[8, 9])
+    rolled = of(ev.CombatDiceRolled, evs)[0]
+    assert (rolled.dice_stated, rolled.dice, rolled.faces, rolled.hits, rolled.rule) == (5, 2, [8, 9], 1, "1-10")
+    assert rolled.dice_modifiers[0].halve and game.state.melee is None
 
 
 # -- 1-3 ------------------------------------------------------------------------------------------------
@@ -171,7 +203,7 @@ def test_1_3_knights_dismount_once_with_horse_holders_within_3_inches():
     """1-3: "Knights that begin a game mounted may dismount once during the battle. ... Such an action is
     considered a maneuver for command point cost. ... a Cos. of horse holders ... must be placed within 3"
     of the knights.\""""
-    game = place(battle(), KNIGHTS, 30, 10)
+    game = play(battle(), CRUSADERS, {"type": "move", "unit": KNIGHTS, "x": 30, "y": 10})
     far = refused(game, CRUSADERS, {"type": "dismount", "unit": KNIGHTS, "horse_holders_x": 30, "horse_holders_y": 6})
     assert far.code == "day-of-battle.horse_holders_too_far" and far.rule == "1-3"
     evs, game = events(game, CRUSADERS, {"type": "dismount", "unit": KNIGHTS, "horse_holders_x": 30,
@@ -187,10 +219,10 @@ def test_1_3_knights_dismount_once_with_horse_holders_within_3_inches():
 def test_1_3_horse_holders_contacted_are_lost_and_count_as_knights_defeated():
     """1-3: "If the horse holders are contacted by an enemy unit they are lost. This loss counts as
     defeating knights in combat for honor points for the leader that contacted them.\""""
-    game = place(battle(), KNIGHTS, 30, 10)
-    game = play(game, CRUSADERS, {"type": "dismount", "unit": KNIGHTS, "horse_holders_x": 30, "horse_holders_y": 8})
+    game = battle()
+    game = play(game, CRUSADERS, {"type": "dismount", "unit": KNIGHTS, "horse_holders_x": 18, "horse_holders_y": 8})
     game = play(game, CRUSADERS, {"type": "end-move"})
-    game = with_points(game, TURKS)
+    game = play(game, TURKS, {"type": "begin-move"}, faces=[1, 1])
     holders = f"{KNIGHTS}-horse-holders"
     assert {"type": "contact-horse-holders", "unit": HORSE_ARCHERS, "horse_holders": holders} in legal(game, TURKS)
     evs, game = events(game, TURKS, {"type": "contact-horse-holders", "unit": HORSE_ARCHERS, "horse_holders": holders})
@@ -265,8 +297,8 @@ def test_1_6_eastern_spearmen_may_not_form_square():
 def test_1_5_eastern_spearmen_add_no_leader_morale_bonus_to_their_order_test_entering_combat():
     """1-5: "Eastern spearmen do not add the morale bonus of an attached leader or hero when the unit
     makes an order test upon entering combat.\""""
-    game = play(battle(), CRUSADERS, {"type": "charge", "unit": KNIGHTS, "target": SPEARMEN,
-                                      "caught_in_one_normal_move": True, "attached_leader": f"{CRUSADERS}/bohemond"})
+    game = battle()
+    game = play(game, CRUSADERS, charge(game, KNIGHTS, SPEARMEN, attached_leader=f"{CRUSADERS}/bohemond"))
     evs, _ = events(game, TURKS, {"type": "stand", "attached_leader": f"{TURKS}/hasan"}, faces=[1, 1])
     knights, spear = of(ev.OrderTested, evs)
     morale = game.state.leaders[f"{CRUSADERS}/bohemond"].morale
