@@ -28,4 +28,5 @@ def rules_at(rules_id: str, version: str) -> RuleSystem:
     """The rule system ``rules_id`` as it plays a game recorded under ``version`` (its own, or an
     older one it still replays: ``RuleSystem.older_versions``). KeyError for an unknown id."""
     rules = RULE_SYSTEMS[rules_id]
-    return rules if version == rules.version else rules.at_version(version)
+    # a version it does not replay: the current rules, which rule_system_for names as incompatible
+    return rules.at_version(version) if version in rules.older_versions else rules

@@ -145,9 +145,9 @@ def test_every_route_reading_a_token_says_so_with_the_bearer_scheme():
                  "release", "import_record", "claim", "my_games", "pair_round", "register_player"):
         assert security[name] == needs, name
     for name in ("get_game", "legal_commands", "list_events", "stream_events", "state_at", "timeline", "get_record",
-                 "fork", "game_analysis"):
+                 "fork", "game_analysis", "create_game", "create_tournament"):  # issue 30: a director's token
         assert security[name] == accepts, name
-    for name in ("create_game", "list_games", "list_rules", "health", "verify_record"):
+    for name in ("list_games", "list_rules", "health", "verify_record"):
         assert security[name] is None, name
     for _, _, operation in _operations(spec):  # the token travels by the scheme, never as a parameter
         assert not [p for p in operation.get("parameters", []) if p["name"].lower() == "authorization"]

@@ -53,22 +53,92 @@ class MoveChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="m
     y: Span
 
 
-class FireChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="fire", tag_field="type"):
-    """Fire at a range in ``range_inches``, with modifiers described in words."""
+class FormationChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="change-formation",
+                      tag_field="type"):
+    """Any of ``unit`` takes one of ``formation`` (a manoeuvre)."""
 
     description: str
+    unit: list[str]
+    formation: list[str]
+
+
+class ChargeChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="charge", tag_field="type"):
+    """Any of ``unit`` charges one of ``target`` and ends at a point (x, y) of the table."""
+
+    description: str
+    unit: list[str]
+    target: list[str]
+    x: Span
+    y: Span
+    caught_in_one_normal_move: list[bool]
+    from_front: list[bool]
+
+
+class FireChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="fire", tag_field="type"):
+    """Any of ``unit`` fires at one of ``target`` at a range in ``range_inches``, in the open or
+    not, with modifiers described in words."""
+
+    description: str
+    unit: list[str]
+    target: list[str]
     range_inches: Reach
+    in_open: list[bool]
     modifiers: str
+
+
+class FallBackChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="fall-back", tag_field="type"):
+    """The charged unit falls back to a point (x, y) of the table."""
+
+    description: str
+    x: Span
+    y: Span
+
+
+class EvadeChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="evade", tag_field="type"):
+    """The charged unit evades to a point (x, y) of the table."""
+
+    description: str
+    x: Span
+    y: Span
+
+
+class FightChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="fight", tag_field="type"):
+    """The fighting ``unit`` states its combat dice and target number (core rules)."""
+
+    description: str
+    unit: list[str]
+    dice: Span
+    target_number: Span
+    modifiers: str
+
+
+class RollsChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A roll the core rules call for: one of ``purpose``, its dice and target number."""
+
+    purpose: list[str]
+    dice: Span
+    target_number: Span
+
+
+class LeadersChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A leader (one of ``leader``) killed or captured (one of ``fate``)."""
+
+    fate: list[str]
+    leader: list[str]
 
 
 class RulingChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="propose-ruling",
                    tag_field="type"):
-    """A ruling: one of ``topic``, honour ``deeds`` by name (and their value), an ``end``."""
+    """A ruling: one of ``topic``, honour ``deeds`` by name (and their value), an ``end``, the
+    ``rolls`` Herald makes once it is accepted, ``leaders`` lost."""
 
     description: str
     topic: list[str]
     deeds: dict[str, int]
     end: EndChoice
+    rolls: RollsChoice
+    leaders: LeadersChoice
 
 
-Choice = DeployChoice | MoveChoice | FireChoice | RulingChoice
+Choice = (DeployChoice | MoveChoice | FormationChoice | ChargeChoice | FireChoice | FallBackChoice | EvadeChoice
+          | FightChoice | RulingChoice)

@@ -28,7 +28,7 @@ OLD = Path(__file__).parent / "records" / "day-of-battle-1.0.0.json"
 def test_the_version_is_two_and_one_is_kept():
     assert DOB.version == "2.0.0"
     old = DOB.at_version("1.0.0")
-    assert old.version == "1.0.0" and old.edition == 1 and DOB.at_version("0.9.0") is None
+    assert old.version == "1.0.0" and old.edition == 1 and "0.9.0" not in DOB.older_versions
 
 
 def test_a_1_0_0_record_verifies_under_the_rules_it_was_made_by():
