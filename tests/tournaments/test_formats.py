@@ -3,6 +3,8 @@ each run over HTTP with simulated players to the end."""
 
 from __future__ import annotations
 
+import pytest
+
 import random
 from collections import Counter
 from itertools import combinations
@@ -155,6 +157,7 @@ def test_ten_saxon_shore_kings_at_tables_of_the_allowed_sizes(client):
     assert too_big.status_code == 422 and too_big.json()["code"] == "bad_table_size"
 
 
+@pytest.mark.slow  # over 20 s of this 2-core machine (README, "Tests"): make test-slow, run by CI
 def test_a_saxon_shore_table_played_to_the_end_scores_ranking_points(sqlite_client):
     """Five kings at one table of Saxon Shore, random legal play to the end: the table hands
     out 5/2 points by the game's own order of finish (NOTES.md, "Points")."""

@@ -31,6 +31,7 @@ def secrets(event_type: str, data: dict[str, Any]) -> Iterable[str]:
     return []
 
 
+@pytest.mark.slow  # over 20 s of this 2-core machine (README, "Tests"): make test-slow, run by CI
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_no_leader_card_leaks_on_any_read_path(client, herald, tmp_path, backend):
     made = client.post("/games", json={"rules": "day-of-battle", "scenario": "crusaders-seljuq-turks",

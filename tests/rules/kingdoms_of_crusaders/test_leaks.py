@@ -27,6 +27,7 @@ def card_ids(event_type: str, data: dict[str, Any]) -> Iterable[str]:
     return []
 
 
+@pytest.mark.slow  # over 20 s of this 2-core machine (README, "Tests"): make test-slow, run by CI
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("players,every,full_at,last", [(2, 1, {1, 20}, True), (4, 4, {16}, False)])
 def test_no_card_leaks_from_a_hand_on_any_read_path(client, herald, tmp_path, backend, players, every, full_at, last):

@@ -7,6 +7,8 @@ looks again (base.py, "Out-of-turn play")."""
 
 from __future__ import annotations
 
+import pytest
+
 import random
 import threading
 import time
@@ -64,6 +66,7 @@ def client_loop(url: str, game_id: str, seat: str, token: str, rng: random.Rando
                 return
 
 
+@pytest.mark.slow  # over 20 s of this 2-core machine (README, "Tests"): make test-slow, run by CI
 def test_whole_four_player_game_over_http_each_client_with_its_own_token(live_server):
     http = httpx.Client(base_url=live_server.url, timeout=30)
     rules = http.get("/rules/saline").json()

@@ -35,6 +35,7 @@ def secret_values(event_type: str, data: dict[str, Any]) -> Iterable[str]:
     return []
 
 
+@pytest.mark.slow  # over 20 s of this 2-core machine (README, "Tests"): make test-slow, run by CI
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("players,every,full_at,limit", [(2, 8, {2}, None), (4, 8, {40}, 80)])
 def test_no_saline_secret_leaks_on_any_read_path(client, herald, tmp_path, backend, players, every, full_at, limit,

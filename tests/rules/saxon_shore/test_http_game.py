@@ -5,6 +5,8 @@ clients pick "done" half the time it is listed, as trading and road moves have n
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import random
 import threading
@@ -23,6 +25,7 @@ def client_loop(url, game, seat, rng, done, errors):
 SEATS = ("p1", "p2", "p3")
 
 
+@pytest.mark.slow  # over 20 s of this 2-core machine (README, "Tests"): make test-slow, run by CI
 def test_three_player_game_over_http_then_verified_offline(live_server, tmp_path):
     http = httpx.Client(base_url=live_server.url, timeout=30)
     created = http.post("/games", json={"rules": "saxon-shore", "scenario": "standard",
