@@ -76,7 +76,8 @@ def test_an_ended_game_analysed_then_its_commands_ranked(client):
     last = points[-1]
     winner = ended["outcome"]["winner"]
     assert last["version"] == ended["version"] and "decision" not in last  # the last board
-    assert last["win"][winner] == 1.0
+    if winner is not None:  # a Saladin 2.1.0 game may also end with no winner (its server seed is random)
+        assert last["win"][winner] == 1.0
     for p in points:
         assert sum(p["win"].values()) == pytest.approx(1.0, abs=1e-3)
         assert all(p["low"][k] <= p["win"][k] <= p["high"][k] for k in p["win"])
