@@ -1,5 +1,5 @@
 """Issue 24, "Not done until": a Saxon Shore game played to its §1 victory, as long as the one
-the issue reports (49,028 events, 14,334 decisions), exports, verifies over REST (gzipped and
+the issue reports or longer (77,448 events, 22,501 decisions; tests/long_games.SAXON_FULL), exports, verifies over REST (gzipped and
 not), imports, opens in the viewer and steps to its middle and end — on a real server (uvicorn,
 SQLite file) and in a real browser."""
 
