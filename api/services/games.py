@@ -387,6 +387,8 @@ class Games:
 
     def rule(self, game_id: UUID, body: RulingRequest, token: str | None) -> MetaResponse:
         self.game(game_id)
+        if not token:  # the route needs a token (its security scheme): none is a 401, as on every such route
+            raise Unauthorized("send the admin token or the tournament director's as 'Authorization: Bearer <token>'")
         if not self.is_umpire(game_id, token):
             raise Forbidden("only an umpire (the admin token or the tournament director) rules on disputes",
                             code="not_umpire")

@@ -36,6 +36,9 @@ def test_dispute_upheld_with_void_refolds_state_and_keeps_dice_drawn(client):
     not_umpire = client.post(f"/games/{gid}/rulings", headers=seat_headers(game, "alice"),
                              json={"dispute": dispute, "ruling": "upheld", "reason": "x", "void_from": 6})
     assert not_umpire.status_code == 403 and not_umpire.json()["code"] == "not_umpire"
+    nobody = client.post(f"/games/{gid}/rulings",  # no token at all: 401, as the route's security scheme says
+                         json={"dispute": dispute, "ruling": "upheld", "reason": "x", "void_from": 6})
+    assert nobody.status_code == 401, nobody.text
 
     ruled = client.post(f"/games/{gid}/rulings", headers=UMPIRE,
                         json={"dispute": dispute, "ruling": "upheld", "reason": "out of turn", "void_from": 6})
