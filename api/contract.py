@@ -52,6 +52,9 @@ def install(app: Any) -> None:
         document = base()
         if id(document) not in completed:
             apply(document, operation_ids(document))
+            # as JSON holds it (a tuple default becomes a list), in place: the document in memory
+            # then equals the committed file read back, not only its bytes
+            document.update(msgspec.json.decode(msgspec.json.encode(document)))
             completed.append(id(document))
         return document
 
