@@ -25,8 +25,10 @@ from domain.events import (
     Outcome,
     SeedRevealed,
     Target,
+    VoidedCardsReshuffled,
 )
 from domain.game import Game, OpenDispute
+from domain.rng import Rng
 from domain.rules.base import GAME_OVER, RuleViolation
 
 MAX_TEXT = 4_000
@@ -94,6 +96,23 @@ def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, vo
                                                            "anyone can predict")))
         events.append(SeedRevealed(seed=seed_hex, reason=f"umpire ruling on dispute {dispute}"))
     return events
+
+
+def reshuffle_after_void(game: Game, rng: Rng) -> list[EventData]:
+    """What a void leaves to do once its ruling's events are folded into ``game``: when its
+    DecisionsVoided is the last of them and it voided play, every deck the rule system names in
+    play (``decks_in_play``, in the state the void leaves) is shuffled again at fresh draws, one
+    VoidedCardsReshuffled each, so no card seen in the voided play comes back in the same place
+    (issue 30; docs/DECISIONS.md). None under a version recorded before (``voids_keep_order``),
+    nor after a ruling that ends the game, nor for a void of no play."""
+    if not game.voided or game.voided[-1][1] != game.version:
+        return []
+    start = game.voided[-1][0]
+    rules = game.rules
+    if game.log is None or game.log.version < start or rules.version in rules.voids_keep_order:
+        return []
+    return [VoidedCardsReshuffled(deck=deck, size=size, draws=rng.shuffle(deck, size).draws)
+            for deck, size in rules.decks_in_play(game.state)]
 
 
 def agree_to_abandon(game: Game, seat: str, seed_hex: str | None) -> list[EventData]:

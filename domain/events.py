@@ -100,6 +100,15 @@ class CardsShuffled(EventData, frozen=True):
     purpose: str = ""
 
 
+@event_type("VoidedCardsReshuffled")
+class VoidedCardsReshuffled(CardsShuffled, frozen=True):
+    """After a ruling voids play (in its block, after its DecisionsVoided): a deck whose order is
+    hidden, shuffled again at fresh draws, so no card seen in the voided play comes back where it
+    was (issue 30). Unlike a rule system's own shuffle, nothing is gathered: the cards out of the
+    deck as the void leaves it stay out; the ``size`` positions are shuffled and a draw takes the
+    first card in the new order still in the deck."""
+
+
 @event_type("GameEnded")
 class GameEnded(EventData, frozen=True):
     outcome: Outcome

@@ -69,6 +69,8 @@ def _core(rules: RuleSystem, kind: str, d: dict[str, Any], names: Names) -> str 
             return f"{d['purpose']}: {faces}{dice}{forced}"
         case "CardsShuffled":
             return f"the {d['deck']} deck is shuffled ({plural(d['size'], 'card')})"
+        case "VoidedCardsReshuffled":
+            return f"the {d['deck']} deck is shuffled again: no card seen in the voided play comes back in its place"
         case "GameEnded":
             return rules.describe_event(kind, d, names) or outcome_text(d["outcome"], names)
         case "SeedRevealed":

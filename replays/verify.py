@@ -11,7 +11,7 @@ from uuid import UUID
 import msgspec
 
 from domain import seals
-from domain.audit import REPLAYERS
+from domain.audit import REPLAYERS, reshuffle_after_void
 from domain.events import BLOCK_STARTS, EVENT_TYPES, EventData, UnknownEventType, from_data, to_data
 from domain.game import (
     GENESIS_HASH,
@@ -358,8 +358,27 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str],
             if n != expected_draw:
                 return [RecordProblem(event.version, n, f"draw {n} is out of sequence; expected draw {expected_draw}")]
             expected_draw += 1
+        produced: list[tuple[EventData, tuple[str, ...] | None]] = []
         try:
             produced = _produce(game, event, block, seed, seed_hex)
+            differs = _differs(produced, block)
+            if differs is not None:
+                return [differs]
+            for e in block[:len(produced)]:
+                game = voids.fold(game, e)
+                if witness is not None:
+                    witness(game)
+            if event.type == "DisputeRuled":  # a void's reshuffles follow from the game it leaves
+                rest = block[len(produced):]
+                more = [(e, None) for e in reshuffle_after_void(game, _rng(game, event, rest, seed))]
+                differs = _differs(more, rest)
+                if differs is not None:
+                    return [differs]
+                for e in rest[:len(more)]:
+                    game = voids.fold(game, e)
+                    if witness is not None:
+                        witness(game)
+                produced += more
         except RuleViolation as error:
             what = "decision" if event.type == "DecisionTaken" else event.type
             return [RecordProblem(event.version, None, f"the rules refuse this {what}: {error.code}: {error.message}")]
@@ -370,24 +389,10 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str],
             return []
         except (KeyError, TypeError, msgspec.ValidationError) as error:
             return [RecordProblem(event.version, None, f"malformed {event.type}: {error}")]
-        for (want, sealed_for), got in zip(produced, block):
-            if sealed_for != got.readers:
-                return [RecordProblem(got.version, None,
-                                      f"the rules seal this {got.type} for {', '.join(sealed_for or ()) or 'nobody'} "
-                                      f"but the record for {', '.join(got.readers or ()) or 'nobody'}")]
-            if _canonical(want.type_name, to_data(want)) != _canonical(got.type, got.data):
-                draw = _first_differing_draw(to_data(want), got.data)
-                return [RecordProblem(got.version, draw,
-                                      f"replay differs: the rules produce {want.type_name} {_short(to_data(want))} "
-                                      f"but the record has {got.type} {_short(got.data)}")]
         if len(produced) != len(block):
             at = block[min(len(produced), len(block) - 1)].version
             return [RecordProblem(at, None, f"replay produces {len(produced)} event(s) here; "
                                             f"the record has {len(block)}")]
-        for e in block:
-            game = voids.fold(game, e)
-            if witness is not None:
-                witness(game)
         i = j
     if seed is None:
         notes.append("the seed is not revealed yet: the chain and the legality of play were checked; "
@@ -434,6 +439,29 @@ class _Voids:
         return game
 
 
+def _differs(produced: list[tuple[EventData, tuple[str, ...] | None]], block: list[Recorded]) -> RecordProblem | None:
+    """The first of ``block``'s events that is not what the replay produced (as far as both go)."""
+    for (want, sealed_for), got in zip(produced, block):
+        if sealed_for != got.readers:
+            return RecordProblem(got.version, None,
+                                 f"the rules seal this {got.type} for {', '.join(sealed_for or ()) or 'nobody'} "
+                                 f"but the record for {', '.join(got.readers or ()) or 'nobody'}")
+        if _canonical(want.type_name, to_data(want)) != _canonical(got.type, got.data):
+            draw = _first_differing_draw(to_data(want), got.data)
+            return RecordProblem(got.version, draw,
+                                 f"replay differs: the rules produce {want.type_name} {_short(to_data(want))} "
+                                 f"but the record has {got.type} {_short(got.data)}")
+    return None
+
+
+def _rng(game: Game, first: Recorded, recorded: list[Recorded], seed: bytes | None) -> Rng:
+    """The random source a block's command is replayed with: the seed's, once known; else (and
+    for play a fork copied from its parent) the draws ``recorded`` in the block."""
+    if seed is None or (game.created.fork is not None and first.version <= game.created.fork.version):
+        return RecordedRng([e.typed() for e in recorded], game.next_draw)
+    return game_rng(game, seed)
+
+
 def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | None,
              seed_hex: str | None) -> list[tuple[EventData, tuple[str, ...] | None]]:
     """The events the command that opened this block produces when run again, each with the
@@ -441,14 +469,8 @@ def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | N
     data = first.data
     if first.type != "DecisionTaken":
         return [(e, None) for e in REPLAYERS[first.type](game, data, seed_hex, first.timestamp)]
-    if game.created.fork is not None and first.version <= game.created.fork.version:
-        rng: Rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)  # play copied from the parent
-    elif seed is not None:
-        rng = game_rng(game, seed)
-    else:
-        rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)
-    decided = take_decision(game, data["seat"], data["command"], rng, first.timestamp, seed,
-                            data.get("idempotency_key"))
+    decided = take_decision(game, data["seat"], data["command"], _rng(game, first, block[1:], seed), first.timestamp,
+                            seed, data.get("idempotency_key"))
     return [(e.typed(), e.readers) for e in decided]
 
 

@@ -69,10 +69,11 @@ def audit_router(settings: Settings) -> APIRouter:
 
     @router.get("/games/{game_id}/disputes", **doc(response=Entries, errors=(404,)))
     def disputes(request: Request, game_id: GameId) -> Response:
-        """Every dispute and ruling of a game, and any play they voided, in order."""
+        """Every dispute and ruling of a game, any play they voided and the decks shuffled again
+        after it, in order."""
         return respond(Entries(games(request).events_of_type(
-            game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided", "FreezeReleaseAgreed", "FreezeLifted",
-                      "FreezeLapsed"))))
+            game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided", "VoidedCardsReshuffled", "FreezeReleaseAgreed",
+                      "FreezeLifted", "FreezeLapsed"))))
 
     @router.post("/games/{game_id}/rulings", **doc(body=RulingRequest, limit=settings.max_command_body,
                                                    response=MetaResponse, status=201, token="needs",

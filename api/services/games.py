@@ -58,6 +58,7 @@ from domain.audit import (
     inspect,
     lapsed_freezes,
     raise_dispute,
+    reshuffle_after_void,
     rule_dispute,
 )
 from domain.events import EventData, ForkRef
@@ -345,13 +346,20 @@ class Games:
         return self._response(self.boards.at(game_id, events[-1].version), events, seat)
 
     # -- audit and study: annotations, disputes, rulings, abandonment, forks -----------------
-    def _submit_meta(self, game_id: UUID, produce: Callable[[Game], list[EventData]]) -> MetaResponse:
-        """Run an audit command through the writer, like a seat's command."""
+    def _submit_meta(self, game_id: UUID, produce: Callable[[Game], list[EventData]],
+                     then: Callable[[Game], list[EventData]] | None = None) -> MetaResponse:
+        """Run an audit command through the writer, like a seat's command; ``then``: the events
+        the command's own leave to record in its block, from the game they leave (a void's
+        reshuffles)."""
 
         def decide(game: Game) -> Decided:
-            typed = produce(game)
-            events = chain(game.id, game.version + 1, game.head, typed, clock.now())
+            now = clock.now()
+            events = chain(game.id, game.version + 1, game.head, produce(game), now)
             after = project_game(game, events)
+            more = then(after) if then is not None else []
+            if more:
+                extra = chain(game.id, after.version + 1, after.head, more, now)
+                events, after = events + extra, project_game(after, extra)
             return Decided(events, after, lambda: MetaResponse(
                 after.version, [to_record_event(e) for e in events], Head(after.version, after.head)))
 
@@ -394,7 +402,8 @@ class Games:
                             code="not_umpire")
         seed = self.secrets.game(game_id).seed
         return self._submit_meta(game_id, lambda g: rule_dispute(
-            g, body.dispute, body.ruling, body.reason, UMPIRE, body.void_from, body.reveal_seed, seed))
+            g, body.dispute, body.ruling, body.reason, UMPIRE, body.void_from, body.reveal_seed, seed),
+            then=lambda after: reshuffle_after_void(after, game_rng(after, bytes.fromhex(seed))))
 
     def release(self, game_id: UUID, dispute: int, body: ReleaseRequest, token: str | None) -> MetaResponse:
         """A seat agrees that play frozen by ``dispute`` may go on (games with no umpire)."""

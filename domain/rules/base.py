@@ -18,6 +18,11 @@ Hidden information (DESIGN.md, "Hidden information"), the pattern every rule sys
   drawn card is recorded in a rule-system event sealed for the drawing seat. Draw the first card
   in the shuffle's order *that is still in the deck* (not "the n-th card"): the same card in the
   game itself, and a fresh, consistent order in a fork that starts with fresh dice.
+- **Voided play.** When a ruling voids play, the core shuffles again every deck
+  :meth:`RuleSystem.decks_in_play` names in the state the void leaves (a public
+  ``VoidedCardsReshuffled`` after the ``DecisionsVoided``, at fresh draws; issue 30), so no card
+  seen in the voided play comes back in the same place. ``evolve`` folds it as a new order of
+  the same deck: unlike the rule system's own shuffle, nothing is gathered back into it.
 - **The view.** :meth:`RuleSystem.view` has no default that shows everything: each rule system
   writes its own. A seat sees its own hand face up; every other hand as a count; a deck as a
   count of cards left (its order is never in the state). ``seat=None`` is a spectator. Once the
@@ -167,6 +172,9 @@ class RuleSystem(Generic[State, Command]):
     # 26): a rule system that changes what it records or decides bumps ``version`` and names the
     # old one here; :meth:`at_version` plays a game recorded under it.
     older_versions: ClassVar[tuple[str, ...]] = ()
+    # Versions recorded before a void shuffled the decks in play again (issue 30): their voids
+    # record no VoidedCardsReshuffled, and their records replay so.
+    voids_keep_order: ClassVar[tuple[str, ...]] = ()
 
     def at_version(self, version: str) -> "RuleSystem[State, Command]":
         """This rule system as it plays a record made under ``version`` (its own, or one of
@@ -251,6 +259,12 @@ class RuleSystem(Generic[State, Command]):
                     None)
         phase = view.get("phase")
         return turn, phase if isinstance(phase, str) else None
+
+    def decks_in_play(self, state: State) -> list[tuple[str, int]]:
+        """Each deck whose order is hidden in ``state`` (it was shuffled) with two cards or more
+        left in it, as ``(deck, size)`` for ``rng.shuffle``: what a void shuffles again (module
+        docstring, "Voided play"). [] by default: a rule system without hidden draws."""
+        return []
 
     def readers(self, state: State, event: EventData) -> frozenset[str] | None:
         """Who may read ``event`` (one of this rule system's own or a core one it emits),

@@ -20,7 +20,8 @@ from domain.rules.day_of_battle import narrate, rules
 from domain.rules.day_of_battle import view as board
 from domain.rules.day_of_battle.commands import DobCommand, beyond_1, recorded
 from domain.rules.day_of_battle.data import (
-    ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM, WEAPONS, Armies,
+    ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, DECK, DECK_NAME, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM,
+    WEAPONS, Armies,
     armies_problems, validate_armies,
 )
 from domain.rules.day_of_battle.state import DobState
@@ -42,8 +43,9 @@ class DobOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class DayOfBattle(RuleSystem[DobState, DobCommand]):
     id = SYSTEM
-    version = "2.0.0"
-    older_versions = ("1.0.0",)
+    version = "2.1.0"
+    older_versions = ("2.0.0", "1.0.0")
+    voids_keep_order = ("2.0.0", "1.0.0")  # a void left the deck's order as it was (issue 30)
     edition = 2  # the rules' edition the state carries (RULES_NOTES.md, "Versions")
     title = "Day of Battle: The First Crusade"
     scenarios = {
@@ -60,7 +62,7 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def at_version(self, version: str) -> RuleSystem:
         """2.0.0 (issue 25) records the melee, every response to a charge and positions; a 1.0.0
         record replays under the 1.0.0 rules (``DobState.edition`` 1), as it was made."""
-        return DAY_OF_BATTLE_1 if version == DayOfBattle1.version else self
+        return DAY_OF_BATTLE_1 if version == DayOfBattle1.version else super().at_version(version)
 
     def owner_data_schema(self) -> dict[str, Any]:
         """The JSON Schema of the option ``armies``: seat → Army Profile (``armies.json``'s shape)."""
@@ -137,6 +139,10 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
 
     def outcome(self, state: DobState) -> Outcome | None:
         return state.result
+
+    def decks_in_play(self, state: DobState) -> list[tuple[str, int]]:
+        """The deck once shuffled, while two cards or more are left in it: a void shuffles it again."""
+        return [(DECK_NAME, len(DECK))] if state.shuffle is not None and len(DECK) - len(state.out) > 1 else []
 
     def readers(self, state: DobState, event: EventData) -> frozenset[str] | None:
         """A leader's attribute cards, his initiative die and his command cards are his seat's."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.events import CardsShuffled, EventData
+from domain.events import CardsShuffled, EventData, VoidedCardsReshuffled
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle.data import DECK_NAME
 from domain.rules.day_of_battle.state import Charge, DobState, Melee, PendingFire, Ruling, Unit
@@ -25,6 +25,8 @@ def _drawn(state: DobState, cards) -> DobState:
 def evolve(state: DobState, event: EventData) -> DobState:
     """Fold one event into the state (core events that change nothing pass through)."""
     match event:
+        case VoidedCardsReshuffled(deck=deck) if deck == DECK_NAME:  # after a void: a new order, the same cards out
+            return replace(state, shuffle=event)
         case CardsShuffled(deck=deck) if deck == DECK_NAME:
             return replace(state, shuffle=event, out=(), shuffles=state.shuffles + 1)
         case ev.SocialRankDrawn(leader=lid, cards=cards, title=title, social_rank=rank):

@@ -41,7 +41,7 @@ class KocOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tie: Literal["greatest-marker", "marker-sum"] = "greatest-marker"
 
 
-def opening(seats: tuple[str, ...], options: KocOptions, version: str = "1.1.0") -> KocState:
+def opening(seats: tuple[str, ...], options: KocOptions, version: str = "1.2.0") -> KocState:
     deck = UNITS if options.deck is None else validate_deck(options.deck)
     cards = deck_cards(deck, len(seats))
     unseen: dict[int, int] = {}
@@ -63,10 +63,12 @@ def opening(seats: tuple[str, ...], options: KocOptions, version: str = "1.1.0")
 
 class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     id = SYSTEM
-    version = "1.1.0"
-    # 1.0.0's records replay as they were played (RULES_NOTES.md, Versions): its points variant
-    # gave places to players with no card in a territory; its owner deck hashed as listed.
-    older_versions = ("1.0.0",)
+    version = "1.2.0"
+    # Older records replay as they were played (RULES_NOTES.md, Versions): 1.0.0's points variant
+    # gave places to players with no card in a territory and its owner deck hashed as listed;
+    # under both, a void left the deck's order as it was (issue 30).
+    older_versions = ("1.1.0", "1.0.0")
+    voids_keep_order = ("1.1.0", "1.0.0")
     legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
     title = "The Kingdoms of Crusaders"
     scenarios = {
@@ -128,6 +130,10 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     def outcome(self, state: KocState) -> Outcome | None:
         """Set when the last victory marker is placed."""
         return state.result
+
+    def decks_in_play(self, state: KocState) -> list[tuple[str, int]]:
+        """The unit deck once shuffled, while two cards or more are left in it."""
+        return [(rules.DECK, len(state.deck))] if state.shuffle is not None and len(state.deck) - state.drawn > 1 else []
 
     def readers(self, state: KocState, event: EventData) -> frozenset[str] | None:
         """A card drawn is read by the drawing seat only; everything else by everyone."""

@@ -42,7 +42,7 @@ class KocState(msgspec.Struct, frozen=True):
     shown: bool = False
     result: Outcome | None = None
     tie: str = "greatest-marker"  # the tie reading (RULES_NOTES.md, reading 10)
-    version: str = "1.1.0"  # the rule system's version that records the game (engine.KingdomsOfCrusaders.at_version)
+    version: str = "1.2.0"  # the rule system's version that records the game (engine.KingdomsOfCrusaders.at_version)
 
     def winner_of(self, sector: int) -> Marker | None:
         return next((m for m in self.markers if m.sector == sector), None)

@@ -28,7 +28,10 @@ from domain.rules.words import NO_NAMES, Names
 
 class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     id = SYSTEM
-    version = "1.0.0"
+    version = "1.1.0"
+    # 1.0.0's voids left the decks as they were (issue 30): its records replay so
+    older_versions = ("1.0.0",)
+    voids_keep_order = ("1.0.0",)
     title = "Open table: any game played at a real table"
     scenarios = {
         "table": Scenario(
@@ -64,6 +67,10 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     def evolve(self, state: OpenTableState, event: EventData) -> OpenTableState:
         """Count decisions and rolls, move cards, gather end proposals."""
         return evolve(state, event)
+
+    def decks_in_play(self, state: OpenTableState) -> list[tuple[str, int]]:
+        """Every shuffled deck with two cards or more left, by name: a void shuffles each again."""
+        return rules.decks_in_play(state)
 
     def readers(self, state: OpenTableState, event: EventData) -> frozenset[str] | None:
         """A card taken into a hand or discarded face down is its seat's alone."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.events import CardsShuffled, DecisionTaken, DiceRolled, EventData, Outcome
+from domain.events import CardsShuffled, DecisionTaken, DiceRolled, EventData, Outcome, VoidedCardsReshuffled
 from domain.rules.open_table.events import (
     CardDiscarded,
     CardPlayed,
@@ -22,6 +22,9 @@ def evolve(state: OpenTableState, event: EventData) -> OpenTableState:
             return msgspec.structs.replace(state, decisions=state.decisions + 1)
         case DiceRolled():
             return msgspec.structs.replace(state, rolls=state.rolls + 1)
+        case VoidedCardsReshuffled(deck=name):  # after a void: a new order, the same cards out
+            decks = {**state.decks, name: msgspec.structs.replace(state.decks[name], shuffle=event)}
+            return msgspec.structs.replace(state, decks=decks)
         case CardsShuffled(deck=name):  # every card of the deck comes back but those in hands
             held: dict[str, int] = {}
             for hand in state.hands.values():

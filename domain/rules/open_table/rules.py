@@ -148,6 +148,12 @@ def decide(state: OpenTableState, seat: str, command: OpenTableCommand, rng: Rng
     raise AssertionError(f"unhandled command {command!r}")  # pragma: no cover
 
 
+def decks_in_play(state: OpenTableState) -> list[tuple[str, int]]:
+    """Every shuffled deck (an unshuffled one's order is public) with two cards or more left."""
+    return [(name, len(deck.cards)) for name, deck in sorted(state.decks.items())
+            if deck.shuffle is not None and deck.left > 1]
+
+
 def readers(state: OpenTableState, event: EventData) -> frozenset[str] | None:
     """A card taken into a hand or discarded face down is its seat's alone."""
     if isinstance(event, (CardsTaken, CardDiscarded)):

@@ -57,8 +57,9 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     (no windows) still replay: :meth:`at_version`."""
 
     id = SYSTEM
-    version = "1.1.0"
-    older_versions = ("1.0.0",)
+    version = "1.2.0"
+    older_versions = ("1.1.0", "1.0.0")
+    voids_keep_order = ("1.1.0", "1.0.0")  # a void left the decks' order as it was (issue 30)
     legacy = False
     legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
     title = "Saline"
@@ -96,7 +97,8 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
         return opening(tuple(seats), opts, legacy=self.legacy)
 
     def at_version(self, version: str) -> RuleSystem:
-        return SALINE_1_0 if version == SALINE_1_0.version else self
+        """1.0.0 has an engine of its own (no windows); 1.1.0 plays as 1.2.0 but for its voids."""
+        return SALINE_1_0 if version == SALINE_1_0.version else super().at_version(version)
 
     def window(self, state: SalineState) -> Window | None:
         return state.window
@@ -115,6 +117,11 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
 
     def outcome(self, state: SalineState) -> Outcome | None:
         return state.result
+
+    def decks_in_play(self, state: SalineState) -> list[tuple[str, int]]:
+        """The œillet deck and the event deck once shuffled, while two cards or more are left in
+        each (the objectives are all dealt at set-up: none is drawn later)."""
+        return rules.decks_in_play(state)
 
     def readers(self, state: SalineState, event: EventData) -> frozenset[str] | None:
         """The cards a player draws or discards and their secret objective: that player only."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.events import CardsShuffled, DiceRolled, EventData
+from domain.events import CardsShuffled, DiceRolled, EventData, VoidedCardsReshuffled
 from domain.rules.saline import events as ev
 from domain.rules.base import Window
 from domain.rules.saline.state import Held, Play, SalineState
@@ -28,6 +28,10 @@ def _salt(state: SalineState, place: str, n: int) -> SalineState:
 def evolve(state: SalineState, event: EventData) -> SalineState:
     """Fold one event into the state (core events that change nothing pass through)."""
     match event:
+        case VoidedCardsReshuffled(deck="oeillets"):  # after a void: a new order, the same cards drawn
+            return replace(state, oeillet_shuffle=event)
+        case VoidedCardsReshuffled(deck="events"):
+            return replace(state, event_shuffle=event)
         case CardsShuffled(deck="objectives"):
             return replace(state, objective_shuffle=event)
         case CardsShuffled(deck="oeillets"):

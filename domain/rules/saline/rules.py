@@ -115,6 +115,14 @@ class Step(BaseStep):
             self.emit(ev.DrawnEventCards(seat=seat, cards=[card_of(self.state, c) for c in top], night=night))
 
 
+def decks_in_play(state: SalineState) -> list[tuple[str, int]]:
+    """The œillet and event decks once shuffled, with two cards or more still in each."""
+    decks = (("oeillets", state.oeillet_shuffle, state.oeillet_deck, state.oeillets_drawn),
+             ("events", state.event_shuffle, state.event_deck, state.events_drawn))
+    return [(name, len(cards)) for name, shuffle, cards, drawn in decks
+            if shuffle is not None and sum(c not in drawn for c in cards) > 1]
+
+
 def decide(state: SalineState, seat: str, command: SalineCommand, rng: Rng) -> list[EventData]:
     check(state, seat, command)
     step = Step(state, rng)
