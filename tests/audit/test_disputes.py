@@ -43,7 +43,10 @@ def test_dispute_upheld_with_void_refolds_state_and_keeps_dice_drawn(client):
     ruled = client.post(f"/games/{gid}/rulings", headers=UMPIRE,
                         json={"dispute": dispute, "ruling": "upheld", "reason": "out of turn", "void_from": 6})
     assert ruled.status_code == 201, ruled.text
-    assert [e["type"] for e in ruled.json()["events"]] == ["DisputeRuled", "DecisionsVoided"]
+    ruling = ruled.json()["events"]
+    assert [e["type"] for e in ruling] == ["DisputeRuled", "DecisionsVoided", "VoidedCardsReshuffled"]
+    # issue 30: Bob's voided draw is seen; the deck is shuffled again at fresh draws (55..107)
+    assert ruling[2]["data"]["deck"] == "standard-54" and ruling[2]["data"]["draws"] == list(range(55, 108))
 
     # The state is refolded without versions 6..9: Bob's roll and his draw are gone.
     view = client.get(f"/games/{gid}").json()["view"]
@@ -51,9 +54,9 @@ def test_dispute_upheld_with_void_refolds_state_and_keeps_dice_drawn(client):
     # History shows everything, voided play included.
     types = [e["type"] for e in client.get(f"/games/{gid}/events", params={"limit": 100}).json()["events"]]
     assert types.count("DiceRolled") == 1 and "DecisionsVoided" in types
-    # The next roll uses the next draw number: dice already drawn stay drawn.
+    # The next roll uses the next draw number: dice already drawn (and the reshuffle's) stay drawn.
     again = post(client, game, "bob", {"type": "roll", "label": "the charge, in turn", "dice": "1d6"}).json()
-    assert again["events"][1]["data"]["draws"] == [55]
+    assert again["events"][1]["data"]["draws"] == [108]
     # The state at a version before the ruling is what it was then.
     assert client.get(f"/games/{gid}/state", params={"at": 9}).json()["view"]["decks"]["standard-54"]["left"] == 51
     # The index no longer counts an open dispute, and the record verifies.
@@ -63,7 +66,7 @@ def test_dispute_upheld_with_void_refolds_state_and_keeps_dice_drawn(client):
     verdict = client.post("/records/verify", json=record).json()
     assert verdict["ok"], verdict
     disputes = client.get(f"/games/{gid}/disputes").json()["events"]
-    assert [e["type"] for e in disputes] == ["DisputeRaised", "DisputeRuled", "DecisionsVoided"]
+    assert [e["type"] for e in disputes] == ["DisputeRaised", "DisputeRuled", "DecisionsVoided", "VoidedCardsReshuffled"]
 
 
 def test_rejected_dispute_changes_nothing(client):

@@ -127,8 +127,12 @@ def verify(record: dict, die_kinds: dict[str, list] | None = None, receipts: lis
     draw_key = fork["game"].lower() if fork and fork.get("dice") == "same" else game
     client_seed = header["client_seed"]
     expected = 0
+    previous = None
     for version, type_, data, _, salt, readers in events:
-        if type_ in ("DiceRolled", "DiceForced", "CardsShuffled"):
+        if type_ == "VoidedCardsReshuffled" and previous not in ("DecisionsVoided", "VoidedCardsReshuffled"):
+            problems.append(f"version {version}: a void's reshuffle that does not follow a DecisionsVoided")
+        previous = type_
+        if type_ in ("DiceRolled", "DiceForced", "CardsShuffled", "VoidedCardsReshuffled"):
             for n in data["draws"]:
                 if n != expected:
                     problems.append(f"version {version}: draw {n} out of sequence, expected {expected}")
@@ -142,7 +146,7 @@ def verify(record: dict, die_kinds: dict[str, list] | None = None, receipts: lis
             for n, face in zip(data["draws"], data["faces"], strict=True):
                 if faces[uniform(seed, draw_key, client_seed, n, len(faces))] != face:
                     problems.append(f"version {version}: draw {n} shows {face!r}, not what the seed gives")
-        if type_ == "CardsShuffled" and len(data["draws"]) != max(data["size"] - 1, 0):
+        if type_ in ("CardsShuffled", "VoidedCardsReshuffled") and len(data["draws"]) != max(data["size"] - 1, 0):
             problems.append(f"version {version}: a shuffle of {data['size']} cards takes {data['size'] - 1} draws")
         if seed is not None:
             if isinstance(data, dict) and data.keys() == {"sealed", "for"}:

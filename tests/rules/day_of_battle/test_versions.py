@@ -26,7 +26,9 @@ OLD = Path(__file__).parent / "records" / "day-of-battle-1.0.0.json"
 
 
 def test_the_version_is_two_and_one_is_kept():
-    assert DOB.version == "2.0.0"
+    assert DOB.version == "2.1.0"  # 2.1.0 (issue 30): a void shuffles the deck again; 2.0.0 is kept as it was
+    kept = DOB.at_version("2.0.0")
+    assert kept.version == "2.0.0" and kept.edition == 2 and "2.0.0" in DOB.voids_keep_order
     old = DOB.at_version("1.0.0")
     assert old.version == "1.0.0" and old.edition == 1 and "0.9.0" not in DOB.older_versions
 

@@ -15,8 +15,11 @@ from tests.records import played_to_the_end
 from tests.rules.kingdoms_of_crusaders.helpers import KOC, NOW, SEED
 
 
-def test_the_version_is_1_1_0_and_it_replays_1_0_0():
-    assert (KOC.version, KOC.older_versions) == ("1.1.0", ("1.0.0",))
+def test_the_version_is_1_2_0_and_it_replays_1_1_0_and_1_0_0():
+    """1.2.0 (issue 30): a void shuffles the deck again; 1.1.0 and 1.0.0 records replay as they were."""
+    assert (KOC.version, KOC.older_versions) == ("1.2.0", ("1.1.0", "1.0.0"))
+    assert KOC.voids_keep_order == ("1.1.0", "1.0.0")
+    assert [KOC.at_version(v).version for v in ("1.1.0", "1.0.0")] == ["1.1.0", "1.0.0"]
 
 
 def test_a_whole_1_0_0_points_game_verifies():
