@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from uuid import UUID
 
+import httpx
 import msgspec
 import pytest
 
@@ -66,6 +67,21 @@ def order(game: dict, shuffle: dict, cards) -> list:
 
 
 def test_open_table_a_voided_take_is_not_dealt_to_the_next_taker(client):
+    open_table_repro(client)
+
+
+def test_kingdoms_a_draw_inside_voided_play_is_not_dealt_again_from_the_same_place(client):
+    kingdoms_repro(client)
+
+
+def test_both_repros_on_a_real_server(live_server):
+    """The same two repros against ``herald serve`` (uvicorn, SQLite on disk)."""
+    with httpx.Client(base_url=live_server.url, timeout=30) as http:
+        open_table_repro(http)
+        kingdoms_repro(http)
+
+
+def open_table_repro(client) -> None:
     """The issue's repro: "Alice takes card-17, card-03, card-11; a dispute voids from that take; Bob
     then takes card-17, card-03, card-11, and Alice knows Bob's hand." A table's answer to a misdeal:
     the cards seen go back and the deck is shuffled again (docs/DECISIONS.md)."""
@@ -90,7 +106,7 @@ def test_open_table_a_voided_take_is_not_dealt_to_the_next_taker(client):
     assert bob == new[:3] and new != order(game, shuffled["data"], STANDARD_CARDS)
 
 
-def test_kingdoms_a_draw_inside_voided_play_is_not_dealt_again_from_the_same_place(client):
+def kingdoms_repro(client) -> None:
     """The issue's repro: "The Kingdoms of Crusaders: a draw inside voided play is dealt again to
     the same seat." Turn sequence: "At the beginning of a turn the player draws one card"; the card
     the next seat drew in the voided turn now comes, like every card, from the new order."""
