@@ -7,6 +7,8 @@
     were cached (target: under 1 s)
 (c) verifying a record of as many commands, each followed by a dispute upheld with a ruling that
     voids play from version 2 (each void once refolded the whole game: quadratic)
+(d) as many face-up draws from the shuffled standard deck, each voided by a ruling that then
+    shuffles the deck again (issue 30: 53 draws a void)
 
 Both records are built through the domain (create_game, take_decision with the seeded rng),
 exported by ``build_record`` and verified from their JSON bytes, seed revealed, as
@@ -30,7 +32,7 @@ from uuid import UUID
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from domain.audit import raise_dispute, rule_dispute  # noqa: E402
+from domain.audit import raise_dispute, reshuffle_after_void, rule_dispute  # noqa: E402
 from domain.events import GameCreated, SeatInfo  # noqa: E402
 from domain.game import apply, chain, create_game, game_rng, project_game, take_decision  # noqa: E402
 from domain.randomness import commitment  # noqa: E402
@@ -60,27 +62,37 @@ def open_table_record(commands: list[dict], options: dict, game_id: UUID) -> byt
     return encode_record(build_record(events))
 
 
-def voids_record(commands: int, game_id: UUID) -> bytes:
+def voids_record(commands: int, game_id: UUID, deck: bool = False) -> bytes:
     """An open-table game of ``commands`` rolls, each followed by a dispute upheld with a
-    ruling voiding play from version 2 (umpire's events made through the domain's audit rules)."""
+    ruling voiding play from version 2 (umpire's events made through the domain's audit rules).
+    With ``deck``: the standard deck shuffled first, then ``commands`` face-up draws of a card,
+    each voided from its own version, so each ruling shuffles the deck again (issue 30)."""
     rules = RULE_SYSTEMS["open-table"]
     created = GameCreated(rules=rules.id, rules_version=rules.version, scenario="table",
                           data_hash=rules.data_hash("table"), seats={"p1": SeatInfo("bench")},
                           seed_commitment=commitment(SEED))
     events = create_game(game_id, created, START)
     game = apply(None, events[0])
+    if deck:
+        events += (new := take_decision(game, "p1", {"type": "shuffle", "deck": "standard-54"}, game_rng(game, SEED),
+                                        START, SEED))
+        game = project_game(game, new)
     for i in range(commands):
         at = START + timedelta(seconds=i + 1)
-        new = take_decision(game, "p1", {"type": "roll", "label": f"roll {i}", "dice": "1d6"}, game_rng(game, SEED),
-                            at, SEED)
+        command = ({"type": "draw", "deck": "standard-54", "count": 1} if deck
+                   else {"type": "roll", "label": f"roll {i}", "dice": "1d6"})
+        new = take_decision(game, "p1", command, game_rng(game, SEED), at, SEED)
+        start = new[0].version if deck else 2
         raised = chain(game_id, game.version + len(new) + 1, new[-1].hash,
-                       raise_dispute(project_game(game, new), "p1", 2, "again"), at)
+                       raise_dispute(project_game(game, new), "p1", start, "again"), at)
         game = project_game(game, new + raised)
         events += new + raised
         ruled = chain(game_id, game.version + 1, game.head,
-                      rule_dispute(game, raised[0].version, "upheld", "void", "umpire", 2, False, None), at)
+                      rule_dispute(game, raised[0].version, "upheld", "void", "umpire", start, False, None), at)
         game = project_game(game, ruled)
-        events += ruled
+        reshuffled = chain(game_id, game.version + 1, game.head, reshuffle_after_void(game, game_rng(game, SEED)), at)
+        game = project_game(game, reshuffled)
+        events += ruled + reshuffled
     return encode_record(build_record(events, SEED.hex()))
 
 
@@ -107,10 +119,12 @@ def main() -> None:
     baseline = open_table_record(rolls, {}, UUID(int=1))
     cards = open_table_record(draws, {"decks": {"bench": deck}}, UUID(int=2))
     voids = voids_record(len(draws), UUID(int=3))
+    reshuffles = voids_record(len(draws), UUID(int=4), deck=True)
     built = time.perf_counter() - built
     rows = [("(a) baseline: dice rolls, one per command", baseline, timed(baseline, args.repeat)),
             (f"(b) {args.cards}-card deck, one card drawn per command", cards, timed(cards, args.repeat)),
-            ("(c) each roll voided by an upheld ruling", voids, timed(voids, args.repeat))]
+            ("(c) each roll voided by an upheld ruling", voids, timed(voids, args.repeat)),
+            ("(d) each draw voided, the deck shuffled again", reshuffles, timed(reshuffles, args.repeat))]
     print(f"records built in {built:.2f} s; {len(draws)} commands each")
     print(f"{'record':<48} {'bytes':>10} {'best s':>8} {'median s':>9} {'x (a)':>7}")
     base = min(rows[0][2])
@@ -121,6 +135,7 @@ def main() -> None:
                       "baseline_s": round(base, 4), "deck_s": round(min(rows[1][2]), 4),
                       "deck_bytes": len(cards), "ratio": round(min(rows[1][2]) / base, 2),
                       "voids_s": round(min(rows[2][2]), 4), "voids_ratio": round(min(rows[2][2]) / base, 2),
+                      "reshuffles_s": round(min(rows[3][2]), 4), "reshuffles_ratio": round(min(rows[3][2]) / base, 2),
                       "target_deck_s": 1.0}))
 
 

@@ -69,8 +69,10 @@ class SeededRng:
         return DiceRolled(draws=numbers, kind=kind.id, faces=faces, purpose=purpose, seat=seat)
 
     def shuffle(self, deck: str, size: int, purpose: str = "") -> CardsShuffled:
-        numbers = [self.draws.uniform(i + 1)[0] for i in range(size - 1, 0, -1)]
-        return CardsShuffled(deck=deck, size=size, draws=numbers, purpose=purpose)
+        # the draws are taken, not computed: the order they give is computed when a card is drawn
+        first = self.draws.next
+        self.draws.next += max(size - 1, 0)
+        return CardsShuffled(deck=deck, size=size, draws=list(range(first, self.draws.next)), purpose=purpose)
 
     def order(self, shuffle: CardsShuffled) -> list[int]:
         return list(self.draws.order(tuple(shuffle.draws), shuffle.size))
