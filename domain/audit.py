@@ -69,9 +69,10 @@ def rule_dispute(game: Game, dispute: int, ruling: str, reason: str, by: str, vo
     """An umpire's ruling. Upheld rulings may void play from ``void_from`` on: the voided
     events stay in the record, the state is refolded without them, and their dice stay
     drawn; once these events are folded, :func:`reshuffle_after_void` gives the reshuffles
-    that close the ruling's block. A ruling may also reveal the seed (``seed_hex`` is then required); since no die
-    may be drawn from a public seed, revealing it ends a game still in play (GameEnded, no
-    winner, before SeedRevealed). To play on, fork it: a fork gets its own commitment."""
+    that close the ruling's block. A ruling may also reveal the seed (``seed_hex`` is then
+    required); since no die may be drawn from a public seed, revealing it ends a game still in
+    play (GameEnded, no winner, before SeedRevealed). To play on, fork it: a fork gets its own
+    commitment."""
     if not any(d.id == dispute for d in game.disputes):
         raise RuleViolation("audit.no_open_dispute", f"no open dispute {dispute} in this game")
     if ruling not in ("upheld", "rejected"):

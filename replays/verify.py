@@ -358,7 +358,6 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str],
             if n != expected_draw:
                 return [RecordProblem(event.version, n, f"draw {n} is out of sequence; expected draw {expected_draw}")]
             expected_draw += 1
-        produced: list[tuple[EventData, tuple[str, ...] | None]] = []
         try:
             produced = _produce(game, event, block, seed, seed_hex)
             differs = _differs(produced, block)
