@@ -375,3 +375,22 @@ def test_every_rule_system_with_a_deck_shuffles_it_again_after_a_void_and_verifi
     play(30)
     verdict = verify(build_record(table.events, public_seed=SEED_HEX))
     assert verdict.ok, verdict.problems
+
+
+@pytest.mark.parametrize("dice", ["same", "fresh"])
+def test_a_fork_copies_a_void_and_its_reshuffle_and_verifies(client, dice):
+    """A fork takes a ruling's block whole (its reshuffle with it) and replays it from the copied
+    draws; play after the fork draws from the reshuffled deck and the fork's record verifies."""
+    game = new_game(client, seed=SEED_HEX)
+    sent(client, game, "alice", {"type": "shuffle", "deck": "standard-54"})
+    drawn = sent(client, game, "alice", {"type": "draw", "deck": "standard-54", "count": 2})
+    ruling = void(client, game, "bob", drawn[0]["version"])
+    fork = client.post(f"/games/{game['id']}/fork", json={"version": ruling[0]["version"], "dice": dice})
+    assert fork.status_code == 201, fork.text
+    forked = fork.json()
+    copied = client.get(f"/games/{forked['id']}/events", params={"limit": 100}).json()["events"]
+    assert [e["type"] for e in copied][-3:] == ["DisputeRuled", "DecisionsVoided", "VoidedCardsReshuffled"]
+    sent(client, forked, "bob", {"type": "draw", "deck": "standard-54", "count": 2})
+    raw = client.get(f"/games/{forked['id']}/record").content
+    assert verify(decode_record(raw)).ok
+    assert stdlib_verifier.verify(json.loads(raw), client.get("/rules/open-table").json()["die_kinds"]) == []
