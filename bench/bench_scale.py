@@ -231,16 +231,16 @@ def run(processes: int, env: dict[str, str], folder: Path, dbname: str, cgroups:
         after = [cgroups.throttling(i) for i in range(processes)]
     throttled = [(t1 - t0) / max(p1 - p0, 1) for (p0, t0), (p1, t1) in zip(before, after)]
     others_per_command = (found["haproxy_cpu_per_1k"] + found["wrk_cpu_per_1k"]) / 1000
-    pg_per_command = found["postgres_cpu_per_1k"] / 1000
+    pg_per_command = (found["postgres_cpu_per_1k"] + found["postgres_background_cpu_per_1k"]) / 1000
     cores = os.cpu_count() or 1
-    ours = (found["herald_cpu_per_1k"] + found["postgres_cpu_per_1k"]) / 1000 + others_per_command
+    ours = found["herald_cpu_per_1k"] / 1000 + pg_per_command + others_per_command
     other_work = max(found["busy_cores"] - ours * found["rate"], 0.0)  # the machine's other tenants
     left_to_postgres = cores - processes * cgroups.share - others_per_command * found["rate"]
     return {**found, "processes": processes, "games": {name: len(g) for name, g in served.items()},
             "cores_used": [cpu / found["seconds"] for cpu in found["herald_cpu"]], "throttled": throttled,
             "quota_bound": processes * cgroups.share / (found["herald_cpu_per_1k"] / 1000),
             "postgres_ceiling": max(left_to_postgres, 0) / max(pg_per_command, 1e-9),
-            "left_to_postgres": left_to_postgres, "other_work": other_work}
+            "left_to_postgres": left_to_postgres, "other_work": other_work, "postgres_per_command": pg_per_command}
 
 
 def show(r: dict, share: float) -> None:
@@ -250,7 +250,8 @@ def show(r: dict, share: float) -> None:
           flush=True)
     print("      each process, cores used (quota {:.2f}) / periods throttled / games: {}".format(
         share, "  ".join(f"{c:.2f}/{t:.0%}/{g}" for c, t, g in zip(r["cores_used"], r["throttled"], r["games"].values()))))
-    print(f"      CPU ms per command: Herald {r['herald_cpu_per_1k']:.2f}  PostgreSQL {r['postgres_cpu_per_1k']:.3f}  "
+    print(f"      CPU ms per command: Herald {r['herald_cpu_per_1k']:.2f}  PostgreSQL {r['postgres_per_command'] * 1000:.3f} "
+          f"(backends {r['postgres_cpu_per_1k']:.3f}, background {r['postgres_background_cpu_per_1k']:.3f})  "
           f"HAProxy {r['haproxy_cpu_per_1k']:.3f}  wrk {r['wrk_cpu_per_1k']:.3f}; machine busy on "
           f"{r['busy_cores']:.2f} of {os.cpu_count()} cores, {r['other_work']:.2f} of them by other work",
           flush=True)
@@ -263,25 +264,33 @@ def summary(results: dict[int, list[dict]], share: float, rounds: int) -> None:
 
     ratios = {n: statistics.median(results[n][i]["rate"] / results[1][i]["rate"] for i in range(rounds))
               for n in GOALS}
-    print(f"medians of {rounds} round(s), each process capped at {share:.2f} of a core:")
+    def quota_used(n: int) -> float:
+        return statistics.median(statistics.mean(r["cores_used"]) for r in results[n]) / share
+
+    print(f"medians of {rounds} round(s), each process capped at {share:.2f} of a core (a process that used less "
+          "than ~90 % of its cap was held back by something else: the machine, PostgreSQL, the load):")
     for n in PROCESSES:
-        print(f"  ({n}) {median(n, 'rate'):7.0f} commands/s  p50 {median(n, 'p50_ms'):.1f} ms  "
-              f"p99 {median(n, 'p99_ms'):.1f} ms  PostgreSQL {median(n, 'postgres_cpu_per_1k'):.3f} CPU ms a command; "
+        print(f"  ({n}) {median(n, 'rate'):7.0f} commands/s  cap used {quota_used(n):.0%}  p50 {median(n, 'p50_ms'):.1f} ms  "
+              f"p99 {median(n, 'p99_ms'):.1f} ms  PostgreSQL {median(n, 'postgres_per_command') * 1000:.3f} CPU ms a command; "
               f"ceilings: the quotas {median(n, 'quota_bound'):.0f}, PostgreSQL {median(n, 'postgres_ceiling'):.0f} "
               "commands/s")
     print("  (the quotas' ceiling: N × share / Herald's CPU s per command; PostgreSQL's: the cores the quotas, "
-          "HAProxy and wrk leave it / its CPU s per command; the machine's other work is left out)")
+          "HAProxy and wrk leave it / its CPU s per command, backends and background processes; the machine's "
+          "other work is left out)")
     one = median(1, "rate")
+    pg = statistics.median(r["postgres_per_command"] for runs in results.values() for r in runs)
+    print(f"PostgreSQL's limit: {pg * 1000:.3f} CPU ms a command (median of every run), so each core PostgreSQL has "
+          f"carries about {1 / pg:.0f} commands/s, what {1 / pg / one:.1f} processes capped like these carry")
     for n, goal in GOALS.items():
         verdict = f"goal {n}/1 ≥ {goal}: {ratios[n]:.2f}, " + ("met" if ratios[n] >= goal else "not met")
         ceiling = median(n, "postgres_ceiling")
         if ratios[n] < goal and ceiling < goal * one:
             verdict += (f"; PostgreSQL's ceiling on this machine is lower: {ceiling:.0f} commands/s "
                         f"(= {ceiling / one:.2f} × (1); {median(n, 'left_to_postgres'):.2f} cores left to it at "
-                        f"{median(n, 'postgres_cpu_per_1k'):.3f} CPU ms a command), and {n} processes reached "
+                        f"{median(n, 'postgres_per_command') * 1000:.3f} CPU ms a command), and {n} processes reached "
                         f"{median(n, 'rate') / ceiling:.2f} of it")
         elif ratios[n] < goal:
-            used = statistics.median(statistics.mean(r["cores_used"]) for r in results[n]) / share
+            used = quota_used(n)
             verdict += f"; not PostgreSQL's ceiling ({ceiling:.0f} commands/s): the processes used {used:.0%} of their quotas"
             if used < 0.9:
                 verdict += (f" with the machine busy on {median(n, 'busy_cores'):.2f} of {os.cpu_count()} cores "
@@ -297,7 +306,7 @@ def main() -> int:
     parser.add_argument("--share", type=float, default=0.2, help="each process's cap, in cores (default 0.2)")
     parser.add_argument("--period-ms", type=float, default=20,
                         help="the quota's period (default 20 ms: a throttled process waits at most ~16 ms)")
-    parser.add_argument("--connections", type=int, default=16, help="wrk connections per process (default 16)")
+    parser.add_argument("--connections", type=int, default=32, help="wrk connections per process (default 32)")
     parser.add_argument("--games", type=int, default=200, help="games, spread over the processes (default 200)")
     args = parser.parse_args()
     problem = cannot_run()

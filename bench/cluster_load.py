@@ -40,6 +40,21 @@ def postgres_cpu(dbname: str) -> dict[int, float]:
     return found
 
 
+def postgres_background_cpu() -> float:
+    """CPU seconds used so far by PostgreSQL's own processes (WAL writer, checkpointer, background
+    writer, autovacuum): the work commits cause outside the backends, shared by every database
+    on the server."""
+    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
+        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE backend_type <> 'client backend'")]
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(pid)
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            pass
+    return total
+
+
 def tree_cpu(pid: int) -> float:
     """CPU seconds of a process and its children (HAProxy's master and its worker)."""
     total = cpu_seconds(pid)
@@ -146,10 +161,11 @@ def measure(url: str, script: Path, *, threads: int, connections: int, seconds: 
             proxy_pid: int, dbname: str) -> dict:
     """Run wrk against ``url`` with ``script`` and account for the time: commands/s, errors,
     latency, CPU seconds of each Herald process, of HAProxy (``proxy_pid`` and its children),
-    of ``dbname``'s PostgreSQL backends and of wrk; busy cores; events and transactions written.
+    of ``dbname``'s PostgreSQL backends, of PostgreSQL's background processes and of wrk; busy cores; events and transactions written.
     Figures ``*_per_1k`` are CPU seconds per 1,000 acknowledged commands."""
     herald_before = [cpu_seconds(pid) for pid in herald_pids]
     proxy_before, pg_before, tx_before = tree_cpu(proxy_pid), postgres_cpu(dbname), transactions(dbname)
+    background_before = postgres_background_cpu()
     events_before = events_stored(dbname)
     wrk_before, machine_before = resource.getrusage(resource.RUSAGE_CHILDREN), busy_cores_seconds()
     out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{max(round(seconds), 1)}s", "-s", str(script),
@@ -159,6 +175,7 @@ def measure(url: str, script: Path, *, threads: int, connections: int, seconds: 
     herald = [cpu_seconds(pid) - before for pid, before in zip(herald_pids, herald_before)]
     proxy = tree_cpu(proxy_pid) - proxy_before
     pg = sum(used - pg_before.get(pid, 0.0) for pid, used in postgres_cpu(dbname).items())
+    background = postgres_background_cpu() - background_before
     tx = transactions(dbname) - tx_before
     events = events_stored(dbname) - events_before
     wrk_cpu = (wrk_after.ru_utime + wrk_after.ru_stime) - (wrk_before.ru_utime + wrk_before.ru_stime)
@@ -168,5 +185,6 @@ def measure(url: str, script: Path, *, threads: int, connections: int, seconds: 
     return {"rate": ok / report["seconds"], "seconds": report["seconds"], "errors": report["errors"],
             "p50_ms": report["p50_ms"], "p99_ms": report["p99_ms"], "events": events,
             "herald_cpu": herald, "herald_cpu_per_1k": sum(herald) * per_k, "haproxy_cpu_per_1k": proxy * per_k,
-            "postgres_cpu_per_1k": pg * per_k, "wrk_cpu_per_1k": wrk_cpu * per_k, "busy_cores": busy,
+            "postgres_cpu_per_1k": pg * per_k, "postgres_background_cpu_per_1k": background * per_k,
+            "wrk_cpu_per_1k": wrk_cpu * per_k, "busy_cores": busy,
             "events_per_transaction": events / max(tx, 1)}
