@@ -28,6 +28,7 @@ Needs root (it makes cgroups under /sys/fs/cgroup/cpu; every one is removed at t
 on Ctrl-C or SIGTERM), wrk and HAProxy (Debian's packages), and PostgreSQL (POSTGRES_*).
 
     .venv/bin/python bench/bench_scale.py [--seconds 20] [--rounds 3] [--share 0.2] [--period-ms 20]
+                                          [--connections 32] [--games 200]
 """
 
 from __future__ import annotations
