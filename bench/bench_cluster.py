@@ -24,9 +24,7 @@ The machine may be shared: the figures are ratios within one run, and say so.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -35,51 +33,13 @@ import time
 import uuid
 from pathlib import Path
 
-import httpx
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_api import LUA_REPORT, UNTHROTTLED, cpu_seconds, free_port  # noqa: E402
-
-PG = {"host": os.environ.get("POSTGRES_HOST", "127.0.0.1"), "port": os.environ.get("POSTGRES_PORT", "5432"),
-      "user": os.environ.get("POSTGRES_USER", "postgres"), "password": os.environ.get("POSTGRES_PASSWORD", "")}
-
-
-def postgres_cpu(dbname: str) -> dict[int, float]:
-    """CPU seconds used so far by each PostgreSQL backend connected to ``dbname``."""
-    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
-        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (dbname,))]
-    found = {}
-    for pid in pids:
-        try:
-            found[pid] = cpu_seconds(pid)
-        except (FileNotFoundError, ProcessLookupError, PermissionError):
-            pass
-    return found
-
-
-def tree_cpu(pid: int) -> float:
-    """CPU seconds of a process and its children (HAProxy's master and its worker)."""
-    total = cpu_seconds(pid)
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    for child in children.read_text().split() if children.exists() else ():
-        total += tree_cpu(int(child))
-    return total
-
-
-def busy_cores_seconds() -> tuple[float, float]:
-    """(busy, total) CPU seconds of the whole machine so far, all cores (/proc/stat)."""
-    ticks = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    idle = ticks[3] + ticks[4]  # idle + iowait
-    hz = os.sysconf("SC_CLK_TCK")
-    return (sum(ticks) - idle) / hz, sum(ticks) / hz
-
-
-def transactions(dbname: str) -> int:
-    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
-        return int(conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = %s", (dbname,)).fetchone()[0])
+from bench.bench_api import free_port  # noqa: E402
+from bench.cluster_load import PG, herald_env, measure, note_script, open_games, scratch_database, warm  # noqa: E402
 
 
 def raw_append_rate(env: dict[str, str], seconds: float, batch: int, writers: int, state: bytes) -> float:
@@ -139,55 +99,14 @@ def run_config(processes: int, env: dict[str, str], folder: Path, dbname: str, s
                                  stdout=(folder / "haproxy.log").open("ab"), stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{proxy_port}"
         wait_until_up(url, timeout=30)
-        created = []
-        with httpx.Client(base_url=url, timeout=30) as client:
-            for i in range(games):
-                body = {"rules": "open-table", "seats": {"a": {"player": f"A{i}"}, "b": {"player": f"B{i}"}}}
-                created.append(client.post("/games", json=body).json())
-            for game in created:  # warm each process's cache, as a running tournament has
-                client.get(f"/games/{game['id']}")
-        lua = folder / f"load-{processes}.lua"
-        rows = ",\n".join(f'{{"{g["id"]}", "{g["seat_tokens"]["a"]}"}}' for g in created)
-        lua.write_text(f"""
-local games = {{
-{rows}
-}}
-local n = 0
-request = function()
-  n = n + 1
-  local g = games[(n % #games) + 1]
-  return wrk.format("POST", "/games/" .. g[1] .. "/commands",
-    {{["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. g[2]}},
-    '{{"seat": "a", "command": {{"type": "note", "text": "a move of the benchmark"}}}}')
-end
-""" + LUA_REPORT)
-        pids = [p.pid for p, _ in servers]
-        cpu_before = [cpu_seconds(pid) for pid in pids]
-        proxy_before, pg_before, tx_before = tree_cpu(proxy.pid), postgres_cpu(dbname), transactions(dbname)
-        with psycopg.connect(dbname=dbname, **PG) as conn:
-            events_before = conn.execute("SELECT count(*) FROM herald_events").fetchone()[0]
-        wrk_before, machine_before = resource.getrusage(resource.RUSAGE_CHILDREN), busy_cores_seconds()
-        out = subprocess.run(["wrk", "-t2", f"-c{games}", f"-d{seconds:.0f}s", "-s", str(lua), url],
-                             capture_output=True, text=True, check=True).stdout
-        wrk_after, machine_after = resource.getrusage(resource.RUSAGE_CHILDREN), busy_cores_seconds()
-        wrk_cpu = (wrk_after.ru_utime + wrk_after.ru_stime) - (wrk_before.ru_utime + wrk_before.ru_stime)
-        busy = (machine_after[0] - machine_before[0]) / (machine_after[1] - machine_before[1]) * (os.cpu_count() or 1)
-        report = json.loads(out.strip().splitlines()[-1])
-        with psycopg.connect(dbname=dbname, **PG) as conn:
-            events = conn.execute("SELECT count(*) FROM herald_events").fetchone()[0] - events_before
-        herald_cpu = sum(cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before))
-        proxy_cpu = tree_cpu(proxy.pid) - proxy_before
-        pg_cpu = sum(used - pg_before.get(pid, 0.0) for pid, used in postgres_cpu(dbname).items())
-        tx = transactions(dbname) - tx_before
+        created = open_games(url, games)
+        warm(url, created)
+        script = note_script(folder / f"load-{processes}.lua", [created])
+        found = measure(url, script, threads=2, connections=games, seconds=seconds,
+                        herald_pids=[p.pid for p, _ in servers], proxy_pid=proxy.pid, dbname=dbname)
         proxy.terminate()
         proxy.wait(10)
-        ok = report["requests"] - report["errors"]
-        per_k = 1000 / max(ok, 1)
-        return {"processes": processes, "rate": ok / report["seconds"], "errors": report["errors"],
-                "p50_ms": report["p50_ms"], "p99_ms": report["p99_ms"], "events": events,
-                "herald_cpu_per_1k": herald_cpu * per_k, "haproxy_cpu_per_1k": proxy_cpu * per_k,
-                "postgres_cpu_per_1k": pg_cpu * per_k, "wrk_cpu_per_1k": wrk_cpu * per_k, "busy_cores": busy,
-                "events_per_transaction": events / max(tx, 1)}
+        return {"processes": processes, **found}
     finally:
         for process, _ in servers:
             process.terminate()
@@ -203,28 +122,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--games", type=int, default=100)
     args = parser.parse_args()
-    dbname = f"herald_bench_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
-        conn.execute(f'CREATE DATABASE "{dbname}"')
-    try:
-        with tempfile.TemporaryDirectory(prefix="herald-bench-cluster-") as tmp:
-            folder = Path(tmp)
-            base = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "HERALD_", "SQLITE_"))}
-            env = {**base, **UNTHROTTLED, "PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": dbname,
-                   "POSTGRES_HOST": PG["host"], "POSTGRES_PORT": PG["port"], "POSTGRES_USER": PG["user"],
-                   "POSTGRES_PASSWORD": PG["password"], "HERALD_DATA_DIR": str(folder),
-                   "HERALD_MAX_STREAMS_PER_CLIENT": "1000"}
-            one = run_config(1, env, folder, dbname, args.seconds, args.games)
-            with psycopg.connect(dbname=dbname, **PG) as conn:
-                state = bytes(conn.execute("SELECT state FROM herald_events WHERE topic LIKE '%%Recorded' "
-                                           "ORDER BY notification_id DESC LIMIT 1").fetchone()[0])
-            batch = max(1, round(one["events_per_transaction"]))
-            raw = raw_append_rate(env, args.seconds, batch, RAW_WRITERS, state)
-            raw_one = raw_append_rate(env, args.seconds, batch, 1, state)
-            two = run_config(2, env, folder, dbname, args.seconds, args.games)
-    finally:
-        with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+    with scratch_database("herald_bench") as dbname, \
+            tempfile.TemporaryDirectory(prefix="herald-bench-cluster-") as tmp:
+        folder = Path(tmp)
+        env = herald_env(dbname, folder)
+        one = run_config(1, env, folder, dbname, args.seconds, args.games)
+        with psycopg.connect(dbname=dbname, **PG) as conn:
+            state = bytes(conn.execute("SELECT state FROM herald_events WHERE topic LIKE '%%Recorded' "
+                                       "ORDER BY notification_id DESC LIMIT 1").fetchone()[0])
+        batch = max(1, round(one["events_per_transaction"]))
+        raw = raw_append_rate(env, args.seconds, batch, RAW_WRITERS, state)
+        raw_one = raw_append_rate(env, args.seconds, batch, 1, state)
+        two = run_config(2, env, folder, dbname, args.seconds, args.games)
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} "
           "(shared with other work: compare the ratios, not the absolute figures)")

@@ -232,7 +232,7 @@ def main() -> None:
     if args.postgres:
         import psycopg
 
-        from bench.bench_cluster import PG
+        from bench.cluster_load import PG
 
         dbname = f"herald_bench_past_{os.getpid()}"
         with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
@@ -329,7 +329,7 @@ def main() -> None:
         if dbname is not None:
             import psycopg
 
-            from bench.bench_cluster import PG
+            from bench.cluster_load import PG
 
             with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')

@@ -21,7 +21,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_cluster import PG  # noqa: E402
+from bench.cluster_load import PG  # noqa: E402
 
 RECORDERS = {"library": "eventsourcing.postgres:PostgresApplicationRecorder",
              "herald": "api.postgres_recorder:HeraldPostgresRecorder"}
