@@ -149,3 +149,15 @@ def test_a_roll_whose_label_names_its_dice_says_them_once():
     assert describe_command({"type": "roll", "dice": "3d6", "label": "3d6 for the charge"}, {}) == \
         "rolls 3d6 for the charge"
     assert describe_command({"type": "roll", "dice": "2d6", "label": "the charge"}, {}) == "rolls 2d6 for the charge"
+
+
+def test_a_note_names_its_player_and_a_deck_named_deck_is_said_once(client):
+    """Issue 27 point 4: "player names (not seat ids) on every board and note"; the doubled
+    words of the timeline (Day of Battle's deck is named "deck": "the deck deck is shuffled")."""
+    game = new_game(client, seats=("p1", "p2"), options={"decks": {"deck": ["a", "b", "c"]}})
+    assert post(client, game, "p1", {"type": "shuffle", "deck": "deck"}).status_code == 201
+    noted = client.post(f"/games/{game['id']}/annotations", json={"text": "a good shuffle", "at_version": 2},
+                        headers={"Authorization": f"Bearer {game['seat_tokens']['p1']}"})
+    assert noted.status_code == 201, noted.text
+    lines = [e["text"] for e in client.get(f"/games/{game['id']}/timeline").json()["entries"]]
+    assert "the deck is shuffled (3 cards)" in lines and "a note by P1 on version 2: a good shuffle" in lines, lines
