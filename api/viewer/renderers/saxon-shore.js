@@ -379,19 +379,8 @@ function head(view, ctx) {
   if (b) bits.push(`<span class="ss-battle" data-battle="${esc(b.prov)}">Battle in ${esc(b.prov)}: ${esc(b.attacker)} against ${esc(b.defender || "the neutral defenders")}${b.round ? `, round ${esc(b.round)}` : ""}</span>`);
   const storms = Object.entries(view.sea_zones || {}).filter(([, z]) => z.storm).map(([n]) => n);
   if (storms.length) bits.push(`<span class="ss-storm">Storm: ${storms.map(esc).join(", ")}</span>`);
-  let ended = "";
-  if (view.outcome) {
-    const o = view.outcome;
-    const name = (seat) => {
-      const info = ctx.game && ctx.game.seats && ctx.game.seats[seat];
-      const player = info && (typeof info === "string" ? info : info.player);
-      return player ? `${seat} (${player})` : seat;
-    };
-    const scores = Object.entries(o.scores || {}).sort((a, b) => b[1] - a[1]).map(([seat, n]) => `${name(seat)} ${n}`).join(" · ");
-    ended = `<div class="ss-ended" data-outcome="${esc(o.winner || "draw")}">${o.draw || !o.winner ? "Draw" : `${esc(name(o.winner))} wins`}`
-      + `${o.reason ? `: ${esc(o.reason)}` : ""}${scores ? ` <span class="ss-score">· ${esc(scores)}</span>` : ""}</div>`;
-  }
-  return `<div class="ss-head">${bits.map((x) => `<span>${x}</span>`).join("")}</div>${ended}`;
+  // the end is said once, by the page's banner above the board (app.js, drawResult)
+  return `<div class="ss-head">${bits.map((x) => `<span>${x}</span>`).join("")}</div>`;
 }
 
 // Zoom and pan: the map's viewBox, kept per board element across steps (a new step redraws
