@@ -900,6 +900,10 @@ function wire() {
     if (jump) { stop(); show(Number(jump.dataset.goto)); }
   });
   $("#turn-jump").onchange = () => { stop(); show(Number($("#turn-jump").value)); };
+  $("#afterwords").addEventListener("click", (ev) => {
+    const jump = ev.target.closest("button[data-goto]");
+    if (jump) { stop(); show(Number(jump.dataset.goto)); }
+  });
   $("#analysis-graph").addEventListener("click", (ev) => {
     const swing = ev.target.closest("[data-goto]");
     if (swing) { stop(); show(Number(swing.dataset.goto)); return; }
