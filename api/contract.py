@@ -35,6 +35,7 @@ from domain.rules.base import RuleSystem
 from domain.rules.registry import RULE_SYSTEMS
 from domain.rules.schemas import choice_schema_name, command_schema_name, components, schema_prefix, view_schema_name
 from replays.record import build_record
+from replays.record_format import encode_record
 
 REF = "#/components/schemas/{name}"
 PROBLEM = "application/problem+json"
@@ -331,15 +332,15 @@ def _real_examples() -> dict[str, Any]:
 
 
 def _record() -> dict[str, Any]:
-    """A whole portable record that verifies: a study game of the open table (its seed public
-    from the start) in which Alice rolls 2d6 for the opening roll."""
+    """A whole portable record (``herald-record/2``) that verifies: a study game of the open
+    table (its seed public from the start) in which Alice rolls 2d6 for the opening roll."""
     created, seed = game_created("open-table", None, {"alice": "Alice", "bob": "Bob"}, "a1" * 32, study=True)
     now = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
     events = first_events(UUID(GAME_ID), created, now)
     game = project_game(None, events)
     events += take_decision(game, "alice", {"type": "roll", "label": "opening roll", "dice": "2d6"},
                             game_rng(game, seed), now, seed)
-    return msgspec.to_builtins(build_record(events, seed.hex()))
+    return msgspec.json.decode(encode_record(build_record(events, seed.hex())))
 
 
 def _opening(system: RuleSystem) -> tuple[Any, str | None]:
