@@ -68,11 +68,11 @@ def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
     }
 
 
-def _troops(placed: dict[str, list[Any]], loc: str, names: Names = NO_NAMES) -> str:
+def _troops(placed: dict[str, list[Any]], loc: str, label: dict[str, str]) -> str:
     parts = []
     for u in placed.get(loc, ()):
         q = f"{u.quality:+d}" if u.kind == "king" and u.quality else ""
-        parts.append(f"{seat_name(names, u.owner) if u.owner else 'n'}:{SHORT[u.kind]}{q}")
+        parts.append(f"{label.get(u.owner, u.owner) if u.owner else 'n'}:{SHORT[u.kind]}{q}")
     return " ".join(parts)
 
 
@@ -81,10 +81,14 @@ def render_text(state: SaxonState, names: Names = NO_NAMES) -> str:
     outcome = state.ended or state.won
     placed = _by_place(state)
 
-    def who(seat: str) -> str:
-        return seat_name(names, seat)
+    label = {s: seat_name(names, s) for s in state.seats}  # each seat's player, once
 
-    own = max([3, *(len(who(s)) for s in state.seats)])
+    def who(seat: str) -> str:
+        return label.get(seat) or seat_name(names, seat)
+
+    own = max([3, *map(len, label.values())])
+    column = {s: f"{n:<{own}}" for s, n in label.items()}
+    nobody = "-".ljust(own)
     lines = [f"Saxon Shore — turn {state.turn}, {state.phase}"
              + (f" {state.stage}" if state.stage else "") + f" — order {', '.join(who(s) for s in state.order)}"]
     if state.prompt and outcome is None:
@@ -102,11 +106,11 @@ def render_text(state: SaxonState, names: Names = NO_NAMES) -> str:
         imps = ",".join(i for i in ("road", "wall", "city", "monastery") if getattr(p, i))
         if p.trade_res:
             imps += f" [{who(p.trade_seat)}:{p.trade_res}]"
-        lines.append(f"{name:<15} {who(p.owner) if p.owner else '-':<{own}} {state.board.population[name]:>3} "
-                     f"{capacity(state, name):>3} {MORALE[p.morale]:<6} {p.ravage:>6} {imps:<17} "
-                     f"{_troops(placed, name, names)}")
+        lines.append(f"{name:<15} {(column.get(p.owner) or who(p.owner).ljust(own)) if p.owner else nobody} "
+                     f"{state.board.population[name]:>3} {capacity(state, name):>3} {MORALE[p.morale]:<6} "
+                     f"{p.ravage:>6} {imps:<17} {_troops(placed, name, label)}")
     for z in state.board.seas:
-        lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(placed, z, names)}")
+        lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(placed, z, label)}")
     lines.append("troops: K king (+n quality), R regular, N mounted knight, B berserker, M warrior monk, "
                  "$ mercenary, p peasant, b boat; n: neutral")
     if outcome:
