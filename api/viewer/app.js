@@ -531,6 +531,15 @@ function drawMarks() {
   board.dataset.marks = String(drawn.filter((m) => m.drawn).length);
 }
 
+/** A rule system's own words (an outcome's reason) with each seat id in it, as a whole word, said as
+ * its player ("crusaders placed their last Order" -> "Richard (crusaders) placed ..."). */
+function withNames(words) {
+  const seats = Object.keys((S.game && S.game.seats) || {}).sort((a, b) => b.length - a.length);
+  if (!seats.length) return words;
+  const pattern = new RegExp(`(?<![\\w-])(${seats.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![\\w-])`, "g");
+  return String(words).replace(pattern, (seat) => who(seat));
+}
+
 /** The end banner, the one line that says the end (the boards do not say it again): who won,
  * with the players' names, why, and the score. */
 function drawResult(st) {
@@ -545,7 +554,7 @@ function drawResult(st) {
   const scores = o.scores && Object.keys(o.scores).length
     ? Object.entries(o.scores).sort((a, b) => b[1] - a[1]).map(([seat, n]) => `${esc(who(seat))} ${esc(n)}`).join(" · ") : "";
   const headline = o.draw ? "Draw" : o.winner ? `${esc(who(o.winner))} wins` : `${esc(who(o.ranking[0]))} first`;
-  box.innerHTML = `<b>${headline}</b>${o.reason ? `: ${esc(o.reason)}` : ""}`
+  box.innerHTML = `<b>${headline}</b>${o.reason ? `: ${esc(withNames(o.reason))}` : ""}`
     + (scores ? ` <span class="score" data-scores="${esc(JSON.stringify(o.scores))}">Score: ${scores}</span>` : "")
     + (o.ranking && o.ranking.length > 2 ? ` <span class="ranking">Places: ${o.ranking.map((seat, i) => `${i + 1}. ${esc(who(seat))}`).join(", ")}</span>` : "");
   box.dataset.outcome = o.winner || (o.draw ? "draw" : "");

@@ -177,6 +177,11 @@ def test_the_end_banner_names_the_winner_and_the_score(page, server, api, arsuf)
         assert arsuf_player(outcome["winner"]) in text and banner.get_attribute("data-outcome") == outcome["winner"]
     for seat, score in (outcome.get("scores") or {}).items():
         assert f"{arsuf_player(seat)} ({seat}) {score:g}" in text
+    # the reason in the rule system's words, each seat in it said as its player (issue 27 point 4)
+    reason = text.split(": ", 1)[1].split("\n")[0].split("Score:")[0]
+    for seat in ("crusaders", "ayyubids"):
+        if seat in outcome.get("reason", ""):
+            assert f"{arsuf_player(seat)} ({seat})" in reason, reason
     page.keyboard.press("Home")
     at_version(page, 1)
     assert banner.is_hidden()
