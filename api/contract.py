@@ -22,14 +22,20 @@ from __future__ import annotations
 
 import functools
 import re
+from datetime import datetime, timezone
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
 from api.http import BEARER, declare_storable
+from domain.creation import first_events, game_created
+from domain.game import game_rng, project_game, take_decision
 from domain.rules.base import RuleSystem
 from domain.rules.registry import RULE_SYSTEMS
 from domain.rules.schemas import choice_schema_name, command_schema_name, components, schema_prefix, view_schema_name
+from replays.record import build_record
+from replays.record_format import encode_record
 
 REF = "#/components/schemas/{name}"
 PROBLEM = "application/problem+json"
@@ -321,7 +327,20 @@ def _real_examples() -> dict[str, Any]:
         "labels": [saladin.label(state, seat, c, players) for c in commands],
         "prompt": saladin.prompt(state, seat, players), "choices": [], "complete": saladin.legal_complete}
     out["CommandRequest"] = {"seat": seat, "command": commands[0], "expected_version": 1}
+    out["PortableRecord"] = _record()
     return out
+
+
+def _record() -> dict[str, Any]:
+    """A whole portable record (``herald-record/2``) that verifies: a study game of the open
+    table (its seed public from the start) in which Alice rolls 2d6 for the opening roll."""
+    created, seed = game_created("open-table", None, {"alice": "Alice", "bob": "Bob"}, "a1" * 32, study=True)
+    now = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
+    events = first_events(UUID(GAME_ID), created, now)
+    game = project_game(None, events)
+    events += take_decision(game, "alice", {"type": "roll", "label": "opening roll", "dice": "2d6"},
+                            game_rng(game, seed), now, seed)
+    return msgspec.json.decode(encode_record(build_record(events, seed.hex())))
 
 
 def _opening(system: RuleSystem) -> tuple[Any, str | None]:

@@ -68,15 +68,17 @@ def _core(rules: RuleSystem, kind: str, d: dict[str, Any], names: Names) -> str 
             forced = " (forced, for study)" if kind == "DiceForced" else ""
             return f"{d['purpose']}: {faces}{dice}{forced}"
         case "CardsShuffled":
-            return f"the {d['deck']} deck is shuffled ({plural(d['size'], 'card')})"
+            deck = d["deck"] if str(d["deck"]).endswith("deck") else f"{d['deck']} deck"  # not "the deck deck"
+            return f"the {deck} is shuffled ({plural(d['size'], 'card')})"
         case "VoidedCardsReshuffled":
-            return f"the {d['deck']} deck is shuffled again: no card seen in the voided play comes back in its place"
+            deck = d["deck"] if str(d["deck"]).endswith("deck") else f"{d['deck']} deck"
+            return f"the {deck} is shuffled again: no card seen in the voided play comes back in its place"
         case "GameEnded":
             return rules.describe_event(kind, d, names) or outcome_text(d["outcome"], names)
         case "SeedRevealed":
             return f"the seed is revealed ({d.get('reason') or 'game ended'}): {d['seed']}"
         case "Annotated":
-            return f"a note by {d['by']} on version {d['at_version']}: {d['text']}"
+            return f"a note by {seat_name(names, d['by'])} on version {d['at_version']}: {d['text']}"
         case "DisputeRaised":
             frozen = "; play is frozen until it is settled" if d.get("freeze") else ""
             return f"{who} disputes version {d['about_version']}: {d['reason']}{frozen}"

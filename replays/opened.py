@@ -124,9 +124,9 @@ class OpenedRecord:
             return Step(version, [], None, f"sealed from version {self.blocked} (for {', '.join(sealed)}) until "
                                            "the seed is revealed: the board is not shown")
         game = self.boards.at(self.game_id, version)
-        view = game.rules.open_view(game.state) if self.seed is not None else game.rules.view(game.state, None)
-        return Step(version, game.to_act(), view,
-                    game.rules.render_text(game.state, self.names))
+        revealed = self.seed is not None
+        view = game.rules.open_view(game.state) if revealed else game.rules.view(game.state, None)
+        return Step(version, game.to_act(), view, game.rules.render_text(game.state, self.names, everything=revealed))
 
     def events_page(self, after: int, limit: int) -> tuple[list[RecordEvent], int | None]:
         page = self.events[after:after + limit]

@@ -18,7 +18,8 @@ def show(record: Record, step: int | None = None) -> str:
     Raises ValueError, saying why, for a step the record lacks or a record that cannot be
     folded (a broken chain, malformed events, rules this server does not have). A copy holding
     sealed events (a spectator's or a seat's, before the seed is revealed) is folded only up
-    to its first sealed event: the board after it is not shown."""
+    to its first sealed event: the board after it is not shown. A record whose seed is revealed
+    shows every hand, objective and card at every step."""
     last = len(record.events)
     step = last if step is None else step
     if not 1 <= step <= last:
@@ -44,7 +45,7 @@ def show(record: Record, step: int | None = None) -> str:
     happened = narrate(game.rules, from_record_event(game_id, record.events[step - 1]), names)
     if blocked is None:
         to_act = and_list(seat_name(names, s) for s in game.to_act()) or "nobody"
-        board = [f"to act: {to_act}", "", game.rules.render_text(game.state, names)]
+        board = [f"to act: {to_act}", "", game.rules.render_text(game.state, names, everything=record.seed is not None)]
     else:
         sealed_for = and_list(seat_name(names, s) for s in blocked.data["for"])
         board = [f"the board after version {blocked.version - 1} cannot be shown from this copy: version "

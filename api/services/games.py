@@ -685,9 +685,12 @@ class Games:
     @staticmethod
     def _state(game: Game, viewer: str | None, names: Names | None = None) -> StateAt:
         """The board of ``game`` as ``viewer`` (a seat, or None: a spectator) sees it
-        (``names``: its players' names, when already known)."""
-        text = game.rules.render_text(game.state, player_names(game.created.seats) if names is None else names)
-        return StateAt(game.version, game.to_act(), seen_by(game, viewer, viewer == EVERY_SEAT or game.revealed), text)
+        (``names``: its players' names, when already known); once the seed is revealed, the
+        view and the text board alike show every hand, objective and card."""
+        revealed = viewer == EVERY_SEAT or game.revealed
+        text = game.rules.render_text(game.state, player_names(game.created.seats) if names is None else names,
+                                      everything=revealed)
+        return StateAt(game.version, game.to_act(), seen_by(game, viewer, revealed), text)
 
     def events_of_type(self, game_id: UUID, types: tuple[str, ...]) -> list[RecordEvent]:
         self.game(game_id)

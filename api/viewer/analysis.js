@@ -2,7 +2,7 @@
 // draw) from GET /games/{id}/analysis, with its confidence band, the biggest swings marked,
 // click to jump; and the commands that were legal at the step on the board, ranked by their
 // rollouts (GET /games/{id}/analysis/{version}/commands), the one played marked.
-import { esc, getJSON, titleCase } from "./dom.js";
+import { esc, getJSON } from "./dom.js";
 
 const COLOURS = { crusaders: "#a3262a", ayyubids: "#2f7a3a", draw: "#7a7062" };
 const PALETTE = ["#1f5f8b", "#b3541e", "#77389b", "#2d7f35", "#c07010", "#b8312b"];
@@ -123,7 +123,7 @@ export function rankedHtml(found, who, labelOf) {
   }).join("");
   return `<p class="ranked-head">${seat ? `${esc(who(seat))} to decide` : "The decision"} at step ${esc(found.version)}: `
     + `${rows.length} legal command${rows.length === 1 ? "" : "s"}, best first</p>`
-    + `<table class="ranked"><thead><tr><th>#</th><th>command</th><th>${seat ? `${esc(titleCase(seat))} wins` : "wins"}</th><th>rollouts</th></tr></thead>`
+    + `<table class="ranked"><thead><tr><th>#</th><th>command</th><th>${seat ? `${esc(who(seat))} wins` : "wins"}</th><th>rollouts</th></tr></thead>`
     + `<tbody>${body}</tbody></table>`;
 }
 

@@ -1,7 +1,7 @@
 // The game page: one game (/viewer/{id}?v=N) or a portable record file (/viewer/record).
 // It reads the public API, draws the board of the chosen version with the rule system's
 // renderer, lists every event, steps and plays, and follows live games over SSE.
-import { ApiError, esc, getJSON, titleCase } from "./dom.js";
+import { ApiError, esc, gameTitle, getJSON } from "./dom.js";
 import { diceRow } from "./dice.js";
 import { rendererFor } from "./renderers/index.js";
 import * as overlay from "./overlay.js";
@@ -36,13 +36,41 @@ const S = {
   sections: [], // the outline: [{start, turn, phase}] where the turn or phase changes
   analysis: null, // GET /games/{id}/analysis once it answers 200
   ranked: new Map(), // version -> the ranked commands there (or an error text)
+  endAt: null, // the version of the end's last event (GameEnded, SeedRevealed); notes after it are not steps
 };
 
-/** A seat with its player's name: "Crusaders (Richard)". */
+/** A seat as a reader knows it: its player's name, with the side the seat is when the rule
+ * system's seats are sides ("Richard (crusaders)"; numbered seats "p1" add nothing), the seat
+ * id as the rule system writes it when no player is named. */
 function who(seat) {
-  const info = S.game && S.game.seats && S.game.seats[seat];
-  const player = info && (typeof info === "string" ? info : info.player);
-  return player ? `${titleCase(seat)} (${player})` : titleCase(seat);
+  const player = playerOf(seat);
+  if (!player) return String(seat ?? "");
+  return NUMBERED.test(seat) ? player : `${player} (${String(seat).replace(/-/g, " ")})`;
+}
+const NUMBERED = /^p\d+$/;
+
+/** A line of the timeline without the name of the seat that said it ("Ann: draws" -> "draws"),
+ * for a place that names the seat beside it. */
+function ownWords(text, seat) {
+  const player = playerOf(seat);
+  for (const prefix of [player && `${player}: `, player && `${player} (${seat}): `, seat && `${seat}: `]) {
+    if (prefix && text.startsWith(prefix)) return text.slice(prefix.length);
+  }
+  return text;
+}
+
+/** The versions the reader steps through: every event but the notes written after the game
+ * ended (kept beside the record, under "Notes after the end", each at the step it is about). */
+function afterword(e) {
+  return e.type === "Annotated" && S.endAt !== null && e.version > S.endAt;
+}
+
+function findEnd() {
+  const ends = S.events.filter((e) => e.type === "GameEnded" || e.type === "SeedRevealed").map((e) => e.version);
+  S.endAt = ends.length ? Math.max(...ends) : null;
+  let head = S.events.length;
+  while (head > 1 && afterword(S.events[head - 1])) head--;
+  S.head = head;
 }
 
 // -- messages -----------------------------------------------------------------------------
@@ -83,24 +111,14 @@ async function loadGame() {
   ]);
   S.events = events;
   for (const entry of timeline) S.timeline.set(entry.version, entry);
-  S.head = events.length ? events[events.length - 1].version : summary.version;
+  findEnd();
+  if (!events.length) S.head = summary.version;
   await loadOutline();
 }
 
 // The rule system's own name and its scenarios' titles (GET /rules/{system}), for the header.
 async function loadRulesInfo(rules) {
   try { S.rulesInfo = await getJSON(`/rules/${encodeURIComponent(rules)}`); } catch { S.rulesInfo = null; }
-}
-
-// "Saladin — The Battle of Arsuf — 1191": the names the rule system gives itself and the scenario
-// (its title up to a colon; a scenario titled with the rule system's name stands alone).
-function gameTitle(rules, scenario, info) {
-  if (!info) return `${titleCase(rules)} — ${titleCase(scenario)}`;
-  const name = info.title.split(":")[0].trim();
-  const found = (info.scenarios || []).find((x) => x.id === scenario);
-  const titled = found ? found.title : titleCase(scenario);
-  if (info.scenarios.length === 1 && titled.startsWith(name)) return titled.split(":")[0].trim();
-  return titled.startsWith(name) ? titled : `${name} — ${titled}`;
 }
 
 async function loadOutline() {
@@ -112,7 +130,7 @@ async function loadOutline() {
 async function catchUp() {
   // Events recorded since we last looked (after a fork, an annotation, or when the stream was down).
   const more = [];
-  let after = S.head;
+  let after = S.events.length;
   for (;;) {
     const page = await getJSON(`/games/${GAME_ID}/events?after=${after}&limit=1000`, { token: S.token });
     more.push(...page.events);
@@ -158,6 +176,7 @@ async function loadRecord(textBody) {
   S.events = events;
   for (const entry of timeline) S.timeline.set(entry.version, entry);
   S.sections = outline.sections;
+  findEnd();
 }
 
 async function stateAt(version) {
@@ -182,7 +201,7 @@ async function stateAt(version) {
 // -- the header ---------------------------------------------------------------------------
 function drawHeader() {
   const g = S.game;
-  const players = Object.entries(g.seats || {}).map(([seat, info]) => `${titleCase(seat)}: ${info.player}`).join(" · ");
+  const players = Object.keys(g.seats || {}).map((seat) => `${playerOf(seat) || seat} (${seat})`).join(" · ");
   $("#title").textContent = gameTitle(g.rules, g.scenario, S.rulesInfo);
   document.title = `${$("#title").textContent} · Herald viewer`;
   $("#status").textContent = g.status === "ended" ? "ended" : MODE === "record" ? "record" : "in play";
@@ -225,7 +244,7 @@ function auditText(e) {
   const d = e.data || {};
   switch (e.type) {
     case "Annotated":
-      return `${esc(d.by || "")} on ${goto(d.at_version)}: “${esc(d.text)}”`
+      return `${esc(who(d.by) || "")} on ${goto(d.at_version)}: “${esc(d.text)}”`
         + (d.arrow ? ` <span class="arrow">${esc(d.arrow[0])} → ${esc(d.arrow[1])}</span>` : "")
         + (d.target ? ` <span class="target">(${esc([d.target.piece, d.target.location].filter(Boolean).join(" at "))})</span>` : "");
     case "DisputeRaised":
@@ -235,7 +254,7 @@ function auditText(e) {
     case "DecisionsVoided":
       return `play voided from ${goto(d.from_version)} (dispute ${esc(d.dispute)}); the dice stay drawn`;
     case "AbandonAgreed":
-      return `${esc(d.seat)} agrees to abandon`;
+      return `${esc(who(d.seat))} agrees to abandon`;
     default:
       return null;
   }
@@ -267,8 +286,10 @@ function eventItem(e, voids = voidedRanges()) {
   } else if (audit !== null) {
     body = `<span class="txt">${audit}</span>`;
   } else if (entry) {
-    const txt = humanize(seat && entry.text.startsWith(`${seat}: `) ? entry.text.slice(seat.length + 2) : entry.text);
-    body = `<span class="txt">${esc(txt)}</span>`;
+    const previous = S.timeline.get(e.version - 1);
+    const told = e.type === "GameEnded" && previous && previous.text === entry.text
+      ? "the game ends, as the line above says" : entry.text; // the rule's own end line is said once
+    body = `<span class="txt">${esc(humanize(ownWords(told, seat)))}</span>`;
   } else {
     body = `<span class="txt">${esc(e.type)}</span>`;
   }
@@ -286,8 +307,7 @@ function eventItem(e, voids = voidedRanges()) {
     + (sealedFor ? ` data-sealed-for="${esc(sealedFor.join(" "))}"` : "")
     + (voided ? ' title="voided by a ruling"' : "") + ">"
     + `<span class="v">${e.version}</span>`
-    + (seat ? `<span class="seat seat-${esc(seat)}" title="${esc(who(seat))}">${esc(seat)}</span>` : "")
-    + (seat && playerOf(seat) ? `<span class="player">${esc(playerOf(seat))}</span>` : "")
+    + (seat ? `<span class="seat seat-${esc(seat)}" data-seat="${esc(seat)}" title="seat ${esc(seat)}">${esc(who(seat))}</span>` : "")
     + (label ? `<span class="tag">${label}</span>` : "")
     + seal
     + `${body}</li>`;
@@ -300,17 +320,29 @@ function drawNotes() {
   const box = $("#notes");
   box.hidden = here.length === 0;
   box.innerHTML = here.map((e) => `<li class="${category(e.type)}" data-version="${e.version}">`
-    + (e.type === "Annotated" ? `<b>${esc(e.data.by || "note")}</b>: ${esc(e.data.text)}`
-      : `<b>${esc(e.data.seat)} disputes</b>: ${esc(e.data.reason)}`) + ` <span class="muted">(v${e.version})</span></li>`).join("");
+    + (e.type === "Annotated" ? `<b>${esc(who(e.data.by) || "note")}</b>: ${esc(e.data.text)}`
+      : `<b>${esc(who(e.data.seat))} disputes</b>: ${esc(e.data.reason)}`)
+    + (afterword(e) ? ' <span class="muted">(written after the game ended)</span>' : "") + "</li>").join("");
+}
+
+/** The notes written after the end: beside the record, each a link to the step it is about. */
+function drawAfterwords() {
+  const notes = S.events.filter(afterword);
+  const box = $("#afterwords");
+  box.hidden = notes.length === 0;
+  $("#afterword-list").innerHTML = notes.map((e) => `<li data-version="${e.version}" data-at="${esc(e.data.at_version)}">`
+    + `<b>${esc(who(e.data.by) || "note")}</b> on ${goto(e.data.at_version)}: “${esc(e.data.text)}”</li>`).join("");
 }
 
 function drawTimeline() {
   const voids = voidedRanges(); // once for the list, not once an event: a long game has tens of thousands
-  $("#timeline").innerHTML = S.events.map((e) => eventItem(e, voids)).join("");
+  $("#timeline").innerHTML = S.events.filter((e) => !afterword(e)).map((e) => eventItem(e, voids)).join("");
+  drawAfterwords();
   markTimeline();
 }
 
 function appendTimeline(e) {
+  if (afterword(e)) { drawAfterwords(); return; }
   if (e.type === "DecisionsVoided") {
     // A ruling refolds the game without the voided play: boards fetched before may be stale.
     if (MODE === "game") S.states.clear();
@@ -446,7 +478,7 @@ async function drawChanges(st, version, seq) {
   const d = group.decision;
   if (d && d.data && !(typeof d.data.sealed === "string")) {
     const entry = S.timeline.get(d.version);
-    const text = entry ? humanize(entry.text.startsWith(`${d.data.seat}: `) ? entry.text.slice(d.data.seat.length + 2) : entry.text) : d.data.command.type;
+    const text = entry ? humanize(ownWords(entry.text, d.data.seat)) : d.data.command.type;
     last.innerHTML = `<span class="tag">last move</span> <b>${esc(who(d.data.seat))}</b>: ${esc(text)}`
       + (d.version !== version ? ` <span class="muted">(step ${d.version}; this is step ${version})</span>` : "");
     last.hidden = false;
@@ -459,7 +491,8 @@ async function drawChanges(st, version, seq) {
   const decided = d && d.version === version && since === version - 1 && !rows.length;
   $("#changes-count").textContent = since < 1 ? "(the first step)"
     : decided ? `the decision itself changes nothing on the board: what it does follows in the next steps (since step ${since})`
-      : `${rows.length}${rows.length >= 80 ? "+" : ""} change${rows.length === 1 ? "" : "s"} since step ${since}`;
+      : rows.length === 0 ? `nothing on the board changed since step ${since}`
+        : `${rows.length}${rows.length >= 80 ? "+" : ""} change${rows.length === 1 ? "" : "s"} since step ${since}`;
   const seatName = (s) => (S.game && S.game.seats && S.game.seats[s] ? S.game.seats[s].player : s);
   $("#changes-table").innerHTML = rows.map((r) => {
     const t = describe(r, seatName);
@@ -498,16 +531,30 @@ function drawMarks() {
   board.dataset.marks = String(drawn.filter((m) => m.drawn).length);
 }
 
-/** The end banner: who won, with the players' names, why, and the score. */
+/** A rule system's own words (an outcome's reason) with each seat id in it, as a whole word, said as
+ * its player ("crusaders placed their last Order" -> "Richard (crusaders) placed ..."). */
+function withNames(words) {
+  const seats = Object.keys((S.game && S.game.seats) || {}).sort((a, b) => b.length - a.length);
+  if (!seats.length) return words;
+  const pattern = new RegExp(`(?<![\\w-])(${seats.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![\\w-])`, "g");
+  return String(words).replace(pattern, (seat) => who(seat));
+}
+
+/** The end banner, the one line that says the end (the boards do not say it again): who won,
+ * with the players' names, why, and the score. */
 function drawResult(st) {
   const box = $("#result");
   const ended = S.events.slice(0, S.version).reverse().find((e) => e.type === "GameEnded");
   const o = (ended && ended.data && ended.data.outcome) || (st.view && typeof st.view === "object" && (st.view.outcome || null));
-  if (!o || typeof o !== "object" || (!o.winner && !o.draw && !(o.ranking && o.ranking.length))) { box.hidden = true; return; }
+  if (!o || typeof o !== "object" || (!o.winner && !o.draw && !(o.ranking && o.ranking.length))) {
+    box.hidden = true;
+    delete box.dataset.outcome;
+    return;
+  }
   const scores = o.scores && Object.keys(o.scores).length
     ? Object.entries(o.scores).sort((a, b) => b[1] - a[1]).map(([seat, n]) => `${esc(who(seat))} ${esc(n)}`).join(" · ") : "";
   const headline = o.draw ? "Draw" : o.winner ? `${esc(who(o.winner))} wins` : `${esc(who(o.ranking[0]))} first`;
-  box.innerHTML = `<b>${headline}</b>${o.reason ? `: ${esc(o.reason)}` : ""}`
+  box.innerHTML = `<b>${headline}</b>${o.reason ? `: ${esc(withNames(o.reason))}` : ""}`
     + (scores ? ` <span class="score" data-scores="${esc(JSON.stringify(o.scores))}">Score: ${scores}</span>` : "")
     + (o.ranking && o.ranking.length > 2 ? ` <span class="ranking">Places: ${o.ranking.map((seat, i) => `${i + 1}. ${esc(who(seat))}`).join(", ")}</span>` : "");
   box.dataset.outcome = o.winner || (o.draw ? "draw" : "");
@@ -521,7 +568,7 @@ function drawMoves() {
     if (e.type !== "DecisionTaken") continue;
     const entry = S.timeline.get(e.version);
     const seat = (entry && entry.seat) || (e.data && e.data.seat) || "";
-    const text = entry ? humanize(seat && entry.text.startsWith(`${seat}: `) ? entry.text.slice(seat.length + 2) : entry.text) : "a decision";
+    const text = entry ? humanize(ownWords(entry.text, seat)) : "a decision";
     decisions.push({ version: e.version, seat, text });
   }
   const sections = S.sections.length ? S.sections : [{ start: 1, turn: null, phase: null }];
@@ -686,11 +733,13 @@ function stop() {
 
 // -- live -------------------------------------------------------------------------------------------
 function addEvent(e) {
-  if (e.version <= S.head) return false;
+  if (e.version <= S.events.length) return false;
   const wasAtHead = S.version === S.head;
   S.events.push(e);
-  S.head = e.version;
+  if (e.type === "GameEnded" || e.type === "SeedRevealed") S.endAt = e.version;
   appendTimeline(e);
+  if (afterword(e)) { if (e.data.at_version === S.version) drawNotes(); return true; }
+  S.head = e.version;
   if (e.type === "GameEnded") { S.game.status = "ended"; drawHeader(); }
   if (wasAtHead) {
     S.unseen = 0;
@@ -715,7 +764,7 @@ async function follow() {
       // The token goes in a header (never the URL): this connection is redacted for its reader.
       const headers = { Accept: "text/event-stream" };
       if (S.token) headers.Authorization = `Bearer ${S.token}`;
-      const response = await fetch(`/games/${GAME_ID}/events/stream?after=${S.head}`, { headers });
+      const response = await fetch(`/games/${GAME_ID}/events/stream?after=${S.events.length}`, { headers });
       if (!response.ok) throw new ApiError(response.status, "the event stream is unavailable");
       live.hidden = false;
       document.body.dataset.live = "on";
@@ -860,6 +909,10 @@ function wire() {
     if (jump) { stop(); show(Number(jump.dataset.goto)); }
   });
   $("#turn-jump").onchange = () => { stop(); show(Number($("#turn-jump").value)); };
+  $("#afterwords").addEventListener("click", (ev) => {
+    const jump = ev.target.closest("button[data-goto]");
+    if (jump) { stop(); show(Number(jump.dataset.goto)); }
+  });
   $("#analysis-graph").addEventListener("click", (ev) => {
     const swing = ev.target.closest("[data-goto]");
     if (swing) { stop(); show(Number(swing.dataset.goto)); return; }

@@ -31,30 +31,34 @@ function keyed(list) {
   return out.size === list.length ? out : null;
 }
 
-/** The differences between two views: [{path: [keys], before, after}] (leaves, at most MAX_ROWS). */
+/** The differences between two views: [{path: [keys], names: [words], before, after}] (leaves, at
+ * most MAX_ROWS); ``names`` says each key as a reader would: an item with an id by its name. */
 export function diff(before, after) {
   const rows = [];
-  const walk = (a, b, path) => {
+  const walk = (a, b, path, names) => {
     if (rows.length >= MAX_ROWS) return;
     if (JSON.stringify(a) === JSON.stringify(b)) return;
     if (isObject(a) && isObject(b)) {
-      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[k], b[k], [...path, k]);
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[k], b[k], [...path, k], [...names, k]);
       return;
     }
     if (Array.isArray(a) && Array.isArray(b)) {
       const ka = keyed(a), kb = keyed(b);
       if (ka && kb) {
-        for (const k of new Set([...ka.keys(), ...kb.keys()])) walk(ka.get(k), kb.get(k), [...path, k]);
+        for (const k of new Set([...ka.keys(), ...kb.keys()])) {
+          const item = ka.get(k) || kb.get(k);
+          walk(ka.get(k), kb.get(k), [...path, k], [...names, typeof item.name === "string" ? item.name : k]);
+        }
         return;
       }
       if (a.length === b.length && a.every(isObject)) {
-        a.forEach((x, i) => walk(x, b[i], [...path, i]));
+        a.forEach((x, i) => walk(x, b[i], [...path, i], [...names, i]));
         return;
       }
     }
-    rows.push({ path, before: a, after: b });
+    rows.push({ path, names, before: a, after: b });
   };
-  walk(before, after, []);
+  walk(before, after, [], []);
   return rows;
 }
 
@@ -73,7 +77,7 @@ export function words(value, who = (seat) => seat) {
  * find it again), and in words: ``place`` ("provinces › Kent › owner", seats as their players),
  * ``before`` and ``after`` ("none" → "Ada"). ``who(seat)`` names a seat's player. */
 export function describe(row, who = (seat) => seat) {
-  const place = row.path.map((k) => (typeof k === "number" ? `#${k + 1}` : who(String(k)).replace(/_/g, " "))).join(" › ");
+  const place = (row.names || row.path).map((k) => (typeof k === "number" ? `#${k + 1}` : who(String(k)).replace(/_/g, " "))).join(" › ");
   const clip = (s) => (s.length > 80 ? `${s.slice(0, 77)}…` : s);
   return { where: row.path.join(" › "), place, before: clip(words(row.before, who)), after: clip(words(row.after, who)) };
 }

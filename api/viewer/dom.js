@@ -52,7 +52,6 @@ export async function getJSON(url, { token = null, method = "GET", body = undefi
   return parsed;
 }
 
-/** Human title case for ids like "henry-ii" or "ala_afdal". */
 // The player in ``seat`` ("Ada"), from the game's seats; the seat's id when it names no player.
 export function playerName(game, seat) {
   const info = game && game.seats && game.seats[seat];
@@ -66,6 +65,45 @@ export function ownSeat(seats, shows) {
   return shown.length === 1 ? shown[0] : null;
 }
 
+/** Human title case for ids that are proper names, like "henry-ii" or "ala_afdal" (never for a
+ * rule system's or scenario's title: those are said as the rule system writes them). */
 export function titleCase(id) {
   return String(id ?? "").replace(/[-_]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+/** An id said as words, its first letter capital only: "end-of-turn" -> "End of turn". */
+export function sentence(id) {
+  const words = String(id ?? "").replace(/[-_]+/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+let systems = null;
+/** The rule systems as they name themselves (GET /rules), by id; asked once a page ({} when
+ * the server does not answer). */
+export function ruleSystems() {
+  if (!systems) {
+    systems = getJSON("/rules").then((found) => Object.fromEntries(found.rules.map((r) => [r.id, r]))).catch(() => ({}));
+  }
+  return systems;
+}
+
+/** A rule system's own name: its title up to a colon ("Saxon Shore"); its id without one. */
+export function systemName(id, info) {
+  return info ? info.title.split(":")[0].trim() : String(id ?? "");
+}
+
+/** A scenario's own title ("The Battle of Arsuf — 1191"); its id when the rule system is unknown. */
+export function scenarioName(id, info) {
+  const found = info && (info.scenarios || []).find((x) => x.id === id);
+  return found ? found.title : String(id ?? "");
+}
+
+/** "Saladin — The Battle of Arsuf — 1191": a game named as its rule system and scenario name
+ * themselves (a scenario titled with the rule system's name stands alone, up to a colon). */
+export function gameTitle(rules, scenario, info) {
+  const name = systemName(rules, info);
+  const titled = scenarioName(scenario, info);
+  if (!info) return scenario ? `${name} — ${titled}` : name;
+  if (info.scenarios.length === 1 && titled.startsWith(name)) return titled.split(":")[0].trim();
+  return titled.startsWith(name) ? titled : `${name} — ${titled}`;
 }

@@ -1,12 +1,12 @@
 // The viewer's home: the game index (GET /games) with links to each game's board.
-import { esc, getJSON, titleCase } from "./dom.js";
+import { esc, gameTitle, getJSON, ruleSystems, systemName } from "./dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 let cursor = null;
 
-function row(g) {
-  const players = Object.entries(g.players || g.seats || {}).map(([seat, p]) => `${seat}: ${typeof p === "string" ? p : p.player}`).join(", ");
-  return `<li><a href="/viewer/${esc(g.id)}">${esc(titleCase(g.rules))} — ${esc(titleCase(g.scenario || ""))}</a>
+function row(g, systems) {
+  const players = Object.entries(g.players || g.seats || {}).map(([seat, p]) => `${typeof p === "string" ? p : p.player} (${seat})`).join(", ");
+  return `<li><a href="/viewer/${esc(g.id)}">${esc(gameTitle(g.rules, g.scenario, systems[g.rules]))}</a>
     <div class="meta">${esc(g.status || "")} · ${esc(players)} · v${esc(g.version ?? "")} · ${esc(String(g.id).slice(0, 8))}</div></li>`;
 }
 
@@ -15,8 +15,8 @@ async function load(reset) {
   for (const key of ["rules", "status", "player"]) if ($(`#${key}`).value) q.set(key, $(`#${key}`).value);
   if (!reset && cursor !== null) q.set("after", cursor);
   try {
-    const page = await getJSON(`/games?${q}`);
-    const html = page.games.map(row).join("");
+    const [page, systems] = await Promise.all([getJSON(`/games?${q}`), ruleSystems()]);
+    const html = page.games.map((g) => row(g, systems)).join("");
     if (reset) $("#games").innerHTML = html || "<li>No games yet.</li>"; else $("#games").insertAdjacentHTML("beforeend", html);
     cursor = page.next;
     $("#more").hidden = page.next === null;
@@ -27,8 +27,8 @@ async function load(reset) {
 
 async function main() {
   try {
-    const rules = await getJSON("/rules");
-    $("#rules").insertAdjacentHTML("beforeend", rules.rules.map((r) => `<option value="${esc(r.id)}">${esc(r.id)}</option>`).join(""));
+    const systems = Object.values(await ruleSystems());
+    $("#rules").insertAdjacentHTML("beforeend", systems.map((r) => `<option value="${esc(r.id)}">${esc(systemName(r.id, r))}</option>`).join(""));
   } catch { /* the filter stays at "all" */ }
   $("#filter").onsubmit = (ev) => { ev.preventDefault(); load(true); };
   $("#more").onclick = () => load(false);

@@ -3,7 +3,7 @@
 // /viewer/records/{key}/outline for a record file): [{start, turn, phase}], one section where either changes.
 // Only the turn on the board is listed move by move; the others are one line each, so a
 // 5,000-step game stays a short list.
-import { esc, titleCase } from "./dom.js";
+import { esc, sentence } from "./dom.js";
 
 /** The index of the section holding ``version`` (binary search; -1 before the first). */
 export function sectionAt(sections, version) {
@@ -33,7 +33,7 @@ export function turnsOf(sections, head) {
 }
 
 function turnName(t) { return t.turn === null ? "Setup" : `Turn ${t.turn}`; }
-function phaseName(p) { return p.phase === null ? "—" : titleCase(p.phase); }
+function phaseName(p) { return p.phase === null ? "—" : sentence(p.phase); }
 
 /**
  * Draw the move list into ``box`` for the board at ``version``.

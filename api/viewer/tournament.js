@@ -1,7 +1,7 @@
 // Tournament pages: /viewer/tournaments lists them; /viewer/tournaments/{id} shows one
 // tournament's standings, crosstable and pairings by round, every game linked to its replay.
 // Read only, from the public tournament routes (GET /tournaments…).
-import { esc, getJSON, titleCase } from "./dom.js";
+import { esc, getJSON, ruleSystems, scenarioName, systemName } from "./dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 const parts = location.pathname.replace(/\/+$/, "").split("/");
@@ -23,9 +23,9 @@ function num(n) { return typeof n === "number" ? (Number.isInteger(n) ? String(n
 async function list(reset, cursor) {
   const q = new URLSearchParams({ limit: "50" });
   if (!reset && cursor !== null) q.set("after", cursor);
-  const page = await getJSON(`/tournaments?${q}`);
+  const [page, systems] = await Promise.all([getJSON(`/tournaments?${q}`), ruleSystems()]);
   const html = page.tournaments.map((t) => `<li><a href="/viewer/tournaments/${esc(t.id)}">${esc(t.name)}</a>`
-    + `<div class="meta">${esc(titleCase(t.rules))} · ${esc(t.format)} · ${esc(t.players)} players · ${esc(t.rounds)} rounds</div></li>`).join("");
+    + `<div class="meta">${esc(systemName(t.rules, systems[t.rules]))} · ${esc(t.format)} · ${esc(t.players)} players · ${esc(t.rounds)} rounds</div></li>`).join("");
   if (reset) $("#tournaments").innerHTML = html || "<li>No tournaments yet.</li>"; else $("#tournaments").insertAdjacentHTML("beforeend", html);
   $("#more").hidden = page.next === null;
   $("#more").onclick = () => list(false, page.next);
@@ -65,10 +65,10 @@ function outcomeText(t) {
     + (scores ? ` · ${scores}` : "");
 }
 
-function roundHtml(r) {
+function roundHtml(r, info) {
   const tables = r.tables.map((t) => `<tr data-table="${t.table}" data-game="${esc(t.game)}" data-status="${esc(t.status)}">`
     + `<td>${t.table}</td><td>${Object.entries(t.seats).map(([seat, p]) => `${esc(p)} <span class="muted">${esc(seat)}</span>`).join(" vs ")}</td>`
-    + `<td>${esc(titleCase(t.scenario))}</td><td>${esc(outcomeText(t))}</td><td>${replay(t.game, "replay →")}</td></tr>`).join("");
+    + `<td>${esc(scenarioName(t.scenario, info))}</td><td>${esc(outcomeText(t))}</td><td>${replay(t.game, "replay →")}</td></tr>`).join("");
   const byes = r.byes.map((b) => `<li>${esc(b.player)}: bye, ${num(b.points)} point${b.points === 1 ? "" : "s"}${b.reason ? ` (${esc(b.reason)})` : ""}</li>`).join("");
   return `<section class="round" data-round="${r.round}" id="round-${r.round}"><h3>Round ${r.round} <span class="muted">${esc(r.method)}</span></h3>`
     + `<div class="scroll-x"><table class="tables"><thead><tr><th>table</th><th>players</th><th>scenario</th><th>result</th><th>game</th></tr></thead>`
@@ -76,13 +76,14 @@ function roundHtml(r) {
 }
 
 async function one(id) {
-  const [t, standings, cross] = await Promise.all([
-    getJSON(`/tournaments/${id}`), getJSON(`/tournaments/${id}/standings`), getJSON(`/tournaments/${id}/crosstable`)]);
+  const [t, standings, cross, systems] = await Promise.all([
+    getJSON(`/tournaments/${id}`), getJSON(`/tournaments/${id}/standings`), getJSON(`/tournaments/${id}/crosstable`), ruleSystems()]);
+  const info = systems[t.rules];
   $("#title").textContent = t.name;
   document.title = `${t.name} · Herald viewer`;
   $("#status").textContent = t.status;
   $("#status").hidden = false;
-  $("#subtitle").textContent = `${titleCase(t.rules)} · ${t.scenarios.map(titleCase).join(", ")} · ${t.format}, ${t.rounds} rounds`
+  $("#subtitle").textContent = `${systemName(t.rules, info)} · ${t.scenarios.map((s) => scenarioName(s, info)).join(", ")} · ${t.format}, ${t.rounds} rounds`
     + ` · round ${t.current_round} · ${t.players.length} players${t.rated ? " · rated" : ""}`;
   $("#standings").innerHTML = standingsTable(standings.standings);
   $("#crosstable").innerHTML = crosstableTable(cross.rows);
@@ -90,7 +91,7 @@ async function one(id) {
   $("#crosstable-csv").href = `/tournaments/${id}/crosstable?format=csv`;
   const rounds = [...t.paired].sort((a, b) => a.round - b.round);
   $("#round-tabs").innerHTML = rounds.map((r) => `<button type="button" class="phase-btn" data-round="${r.round}">Round ${r.round}</button>`).join("");
-  $("#rounds").innerHTML = rounds.length ? rounds.map(roundHtml).join("") : '<p class="muted">No round paired yet.</p>';
+  $("#rounds").innerHTML = rounds.length ? rounds.map((r) => roundHtml(r, info)).join("") : '<p class="muted">No round paired yet.</p>';
   $("#round-tabs").onclick = (ev) => {
     const b = ev.target.closest("[data-round]");
     if (b) document.getElementById(`round-${b.dataset.round}`).scrollIntoView({ block: "start" });

@@ -103,7 +103,7 @@ class RulingRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/rulings: an umpire rules on an open dispute."""
 
     dispute: int
-    ruling: str
+    ruling: Annotated[str, documented(enum=["upheld", "rejected"])]
     reason: str
     void_from: int | None = None
     reveal_seed: bool = False

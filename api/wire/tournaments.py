@@ -29,8 +29,9 @@ class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     it); a rated tournament names a registered player as ``director``, and is created with
     that player's token (``Authorization: Bearer <player token>``)."""
 
-    name: Annotated[str, documented(minLength=1, maxLength=MAX_NAME)]
-    rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS))]
+    name: Annotated[str, documented(minLength=1, maxLength=MAX_NAME, examples=["The Outremer Open"])]
+    # the example a rule system of one scenario, which a tournament plays unnamed
+    rules: Annotated[str, documented(enum=sorted(RULE_SYSTEMS), examples=["kingdoms-of-crusaders"])]
     format: Annotated[str, documented(enum=sorted(FORMATS))]
     scenarios: list[str] = []
     rounds: Annotated[int, documented(minimum=0, maximum=MAX_ROUNDS)] = 0
@@ -70,7 +71,7 @@ class Forfeit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /tournaments/{id}/forfeits (director): the forfeiting players of one game."""
 
     game: str
-    forfeited: list[str]
+    forfeited: Annotated[list[str], documented(examples=[["Guy de Lusignan"]])]
     reason: str
 
 

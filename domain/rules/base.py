@@ -276,10 +276,12 @@ class RuleSystem(Generic[State, Command]):
         a card discarded face down); None: everyone (the default)."""
         return None
 
-    def render_text(self, state: State, names: Names = NO_NAMES) -> str:
-        """A board a person can read at a glance, for ``herald replay show``; ``names``: how
-        to name each seat's player (domain/rules/words.py)."""
-        return msgspec.json.format(msgspec.json.encode(self.view(state, None))).decode()
+    def render_text(self, state: State, names: Names = NO_NAMES, everything: bool = False) -> str:
+        """A board a person can read at a glance, for ``herald replay show`` and the viewer;
+        ``names``: how to name each seat's player (domain/rules/words.py); ``everything``: every
+        hand, objective and card shown, as once the seed is revealed (else a spectator's board)."""
+        view = self.open_view(state) if everything else self.view(state, None)
+        return msgspec.json.format(msgspec.json.encode(view)).decode()
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         """A one-line narrative of a recorded command, for timelines; ``names`` says who sits in

@@ -56,6 +56,17 @@ def hands_of(rules: str, view: dict) -> dict[str, object]:
     return {s: (p["hand"]["cards"], p["secret_objective"]) for s, p in view["players"].items()}
 
 
+def held_words(rules: str, view: dict) -> list[str]:
+    """What a text board names of each seat's hidden holding in ``view``: card ids (the open
+    table's card names) and, in Saline, the secret objective's name."""
+    if rules == "open-table":
+        return [c for cards in view["hands"].values() if isinstance(cards, list) for c in cards]
+    if rules == "kingdoms-of-crusaders":
+        return [c["id"] for h in view["hands"].values() for c in h["cards"] or ()]
+    return [w for p in view["players"].values()
+            for w in [c["id"] for c in p["hand"]["cards"] or ()] + [(p["secret_objective"] or {}).get("name")] if w]
+
+
 GAMES = [("kingdoms-of-crusaders", "standard", ("p1", "p2")), ("saline", "standard", ("p1", "p2"))]
 
 
@@ -86,6 +97,11 @@ def test_after_the_reveal_every_step_shows_every_hand_to_everyone(client, backen
     middle = sorted(shown)[len(shown) // 2]
     step = client.get(f"/viewer/records/{key}/state", params={"at": middle}).json()
     assert step["view"] == after[None][middle]
+    # the text board beside the view shows them too, on the server and in the opened record
+    text = client.get(f"/games/{game['id']}/state", params={"at": middle}).json()["text"]
+    held = held_words(rules, after[None][middle])
+    assert held and all(w in text for w in held), (held, text)
+    assert step["text"] == text
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -96,6 +112,8 @@ def test_before_the_reveal_nothing_changes_and_after_it_each_step_shows_what_eac
         assert post(client, game, seat, {"type": "take", "deck": "court", "count": 2}).status_code == 201
     before = {reader: boards(client, game, reader) for reader in (None, "p1", "p2")}
     head = max(before[None])
+    text = client.get(f"/games/{game['id']}/state", params={"at": head}).json()["text"]
+    assert "P1's hand: 2 cards" in text and "P2's hand: 2 cards" in text, text  # a spectator's text: counts
     assert before[None][head]["hands"] == {"p1": 2, "p2": 2}  # counts only, to a spectator
     assert isinstance(before["p1"][head]["hands"]["p1"], list) and before["p1"][head]["hands"]["p2"] == 2
     for seat in ("p1", "p2"):
@@ -103,6 +121,9 @@ def test_before_the_reveal_nothing_changes_and_after_it_each_step_shows_what_eac
                     ).status_code == 201
     after = {reader: boards(client, game, reader) for reader in (None, "p1", "p2")}
     assert after[None] == after["p1"] == after["p2"]
+    text = client.get(f"/games/{game['id']}/state", params={"at": head}).json()["text"]
+    for seat in ("p1", "p2"):  # the text board at the same step now names every card
+        assert f"{seat.upper()}'s hand: {' '.join(before[seat][head]['hands'][seat])};" in text, text
     for version in before[None]:  # every step now shows what each seat held then
         held = {seat: before[seat][version]["hands"][seat] for seat in ("p1", "p2")
                 if seat in before[seat][version]["hands"]}

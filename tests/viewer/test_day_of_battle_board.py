@@ -130,3 +130,24 @@ def test_units_are_labelled_facing_the_enemy_with_the_moves_arrows_and_the_last_
     battle_moves = [s["turn"] for s in sections if s["phase"] == "battle"]
     assert battle_moves[0] == 1 and battle_moves == sorted(battle_moves)
     assert drawn["turns"][0] == "Setup" and "Turn 1" in drawn["turns"]
+
+
+def test_units_and_armies_are_said_by_their_names_and_players(page, server, api, battle):
+    """Issue 27 point 4: player names (not seat ids) on every board and note, and "what changed"
+    in words: a volley's step names the units it changed by their profile names and players, the
+    exchanges of fire name units, never ``seat/unit`` ids."""
+    events = api.get(f"/games/{battle['id']}/events", params={"limit": 1000}).json()["events"]
+    volley = next(e for e in reversed(events) if e["type"] == "day-of-battle.VolleyFired")
+    page.goto(f"{server.url}/viewer/{battle['id']}?v={volley['version']}")
+    page.wait_for_function("v => document.body.dataset.version === String(v)", arg=volley["version"])
+    page.wait_for_selector("#board svg.dob")
+    state = api.get(f"/games/{battle['id']}/state", params={"at": volley["version"]}).json()["view"]
+    ids = [u["id"] for a in state["armies"] for u in a["units"]]
+    places = page.eval_on_selector_all("#changes-table th", "ths => ths.map((t) => t.textContent)")
+    board = page.eval_on_selector_all("#board svg.dob text", "ts => ts.map((t) => t.textContent)")
+    said = " ".join(places + board)
+    assert places and not [i for i in ids if i in said], said
+    players = {s: info["player"] for s, info in api.get(f"/games/{battle['id']}").json()["seats"].items()}
+    target = next(u["name"] for a in state["armies"] for u in a["units"] if u["id"] == volley["data"]["target"])
+    assert any(target in p for p in places) or any(target in t for t in board), said
+    assert all(f"({players[s]})" in said for s in players), said

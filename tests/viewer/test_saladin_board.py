@@ -144,8 +144,9 @@ def test_a_linked_step_opens_there_and_the_timeline_moves_the_board(page, server
     assert [faces.nth(i).get_attribute("data-face") for i in range(faces.count())] == roll["data"]["faces"]
     # Who decided what.
     decision = next(e for e in events if e["type"] == "DecisionTaken")
-    who = page.locator(f'#timeline li[data-version="{decision["version"]}"] .seat').inner_text()
-    assert who == decision["data"]["seat"]
+    who = page.locator(f'#timeline li[data-version="{decision["version"]}"] .seat')
+    assert who.get_attribute("data-seat") == decision["data"]["seat"]
+    assert who.inner_text() == f"{ARSUF_SEATS[decision['data']['seat']]} ({decision['data']['seat']})"  # the player, then the side
 
     item.click()
     check_board(at_version(page, roll["version"]), state(api, arsuf["id"], roll["version"])["view"], roll["version"])

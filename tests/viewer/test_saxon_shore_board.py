@@ -152,7 +152,8 @@ READ_BOARD = """() => {
     out.players[p.dataset.player] = { resources, boats: Number(p.dataset.boats), provinces: Number(p.dataset.provinces),
       king: p.dataset.kingProvince || null, alive: p.dataset.alive === 'yes', to_act: p.classList.contains('to-act') };
   }
-  out.outcome = root.querySelector('[data-outcome]') ? root.querySelector('[data-outcome]').dataset.outcome : null;
+  const result = document.querySelector('#result');  // the end is said once, by the page's banner
+  out.outcome = result && !result.hidden && result.dataset.outcome !== undefined ? result.dataset.outcome || 'draw' : null;
   return out;
 }"""
 

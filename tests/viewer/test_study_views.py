@@ -156,7 +156,7 @@ def test_the_move_list_groups_decisions_by_turn_and_phase_and_jumps(page, server
     # Players by name: in the move list, the timeline and on the board.
     seat = events[target - 1]["data"]["seat"]
     assert arsuf_player(seat) in moves.locator(f'li.move[data-version="{target}"] .seat').inner_text()
-    assert page.locator(f'#timeline li[data-version="{target}"] .player').inner_text() == arsuf_player(seat)
+    assert page.locator(f'#timeline li[data-version="{target}"] .seat').inner_text() == f"{arsuf_player(seat)} ({seat})"
     assert f"({arsuf_player(seat)})" in page.locator(f"#board g.side.{seat} text.side-title").text_content()
 
 
@@ -176,7 +176,12 @@ def test_the_end_banner_names_the_winner_and_the_score(page, server, api, arsuf)
     if outcome.get("winner"):
         assert arsuf_player(outcome["winner"]) in text and banner.get_attribute("data-outcome") == outcome["winner"]
     for seat, score in (outcome.get("scores") or {}).items():
-        assert f"{arsuf_player(seat)}) {score:g}" in text
+        assert f"{arsuf_player(seat)} ({seat}) {score:g}" in text
+    # the reason in the rule system's words, each seat in it said as its player (issue 27 point 4)
+    reason = text.split(": ", 1)[1].split("\n")[0].split("Score:")[0]
+    for seat in ("crusaders", "ayyubids"):
+        if seat in outcome.get("reason", ""):
+            assert f"{arsuf_player(seat)} ({seat})" in reason, reason
     page.keyboard.press("Home")
     at_version(page, 1)
     assert banner.is_hidden()

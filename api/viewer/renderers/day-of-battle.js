@@ -4,7 +4,7 @@
 // and each exchange of fire as it was resolved: who fired in which order, the combat value and
 // each modifier, the target number, every die (hits marked) and the damage. Drawn only from the
 // rule system's view JSON and the events read with the same token.
-import { esc, tag, text } from "../dom.js";
+import { esc, playerName, tag, text } from "../dom.js";
 
 const PAD = 8;
 const P = "day-of-battle.";
@@ -96,8 +96,8 @@ function tableView(view, x0, y0, w, marks) {
   return [tag("g", { class: "dob-table-view" }, defs, parts), h];
 }
 
-function armyPanel(army, x, y, w, toAct) {
-  const lines = [text(x + 4, y + 14, `${army.name} (${army.seat}) · ${army.kind} · ${army.army_points}`
+function armyPanel(army, x, y, w, toAct, game) {
+  const lines = [text(x + 4, y + 14, `${army.name} (${playerName(game, army.seat)}) · ${army.kind} · ${army.army_points}`
     + `${army.handicap ? `+${army.handicap}` : ""} points · honour ${army.honour}`,
     { class: `small strong${toAct.includes(army.seat) ? " to-act" : ""}` })];
   let cy = y + 30;
@@ -136,7 +136,17 @@ function exchanges(events) {
   return [...out.values()].filter((x) => x.volleys.length);
 }
 
-function volleyRow(v, x, y) {
+/** "crusaders/archers" -> "Archers (Ann)": a unit or leader by its profile's name and its player. */
+function namer(view, game) {
+  const names = new Map();
+  for (const a of view.armies) for (const x of [...a.units, ...a.leaders]) names.set(x.id, x.name);
+  return (ref) => {
+    const seat = String(ref ?? "").split("/")[0];
+    return `${names.get(ref) || String(ref ?? "").split("/").pop()} (${playerName(game, seat)})`;
+  };
+}
+
+function volleyRow(v, x, y, named) {
   const mods = v.modifiers.map((m) => (m.halve ? `½ ${m.reason}` : `${m.add >= 0 ? "+" : ""}${m.add} ${m.reason}`)).join(", ");
   const dice = v.faces.map((f, i) => tag("g", { class: `die${f <= v.target_number ? " hit" : ""}` },
     tag("rect", { x: x + 8 + i * 20, y: y + 20, width: 17, height: 15, rx: 3 }),
@@ -144,7 +154,7 @@ function volleyRow(v, x, y) {
   return tag("g", { class: "dob-volley", "data-order": v.order, "data-firer": v.firer, "data-target": v.target,
     "data-target-number": v.target_number, "data-faces": v.faces.join(" "), "data-hits": v.hits, "data-damage": v.damage,
     "data-dice": v.dice },
-    text(x + 4, y + 12, `${v.order}. ${v.firer} → ${v.target}: ${v.weapon} (ROF ${v.rate_of_fire}), ${v.range_inches}" `
+    text(x + 4, y + 12, `${v.order}. ${named(v.firer)} → ${named(v.target)}: ${v.weapon} (ROF ${v.rate_of_fire}), ${v.range_inches}" `
       + `${v.range_band}; CV ${v.combat_value} ${mods} = ${v.target_number}; ${v.dice} dice${v.half_dice ? " (half)" : ""}`
       + ` → ${v.hits} hit${v.hits === 1 ? "" : "s"}, ${v.damage}${v.figures_lost ? `, ${v.figures_lost} fig.` : ""}`
       + `${v.disordered ? ", disordered" : ""}${v.reaction ? " (reaction)" : ""}`, { class: "tiny" }), dice);
@@ -156,27 +166,22 @@ export function render(target, ctx) {
   const W = narrow ? 390 : 1016;
   const out = [text(PAD, PAD + 14, "Day of Battle: The First Crusade", { class: "title" })];
   const status = view.outcome ? "battle over" : view.phase === "battle"
-    ? `move ${view.move}: ${view.mover} to move` : view.phase;
+    ? `move ${view.move}: ${playerName(ctx.game, view.mover)} to move` : view.phase;
   out.push(text(narrow ? PAD : W - PAD, narrow ? PAD + 32 : PAD + 14,
     `${status} · deck ${view.deck.left}/${view.deck.size}, ${view.deck.shuffles} shuffle${view.deck.shuffles === 1 ? "" : "s"}`,
     { class: "counts", "text-anchor": narrow ? "start" : "end" }));
   let y = PAD + (narrow ? 44 : 28);
-  if (view.outcome) {
-    const o = view.outcome;
-    out.push(tag("rect", { x: PAD, y, width: W - 2 * PAD, height: 24, rx: 5, class: "ended-band" }));
-    out.push(text(W / 2, y + 16, `${o.draw ? "A draw" : `${o.winner} win`}: ${o.reason}`.slice(0, narrow ? 58 : 150),
-      { class: "ended-text", "text-anchor": "middle", "data-outcome": o.winner || "draw" }));
-    y += 32;
-  }
+  // the end is said once, by the page's banner above the board (app.js, drawResult)
   const [table, th] = tableView(view, PAD, y, W - 2 * PAD, battleMarks(view, ctx.events || []));
   out.push(table);
   y += th + PAD;
   for (const army of view.armies) {
-    const [panel, h] = armyPanel(army, PAD, y, W - 2 * PAD, ctx.toAct || []);
+    const [panel, h] = armyPanel(army, PAD, y, W - 2 * PAD, ctx.toAct || [], ctx.game);
     out.push(panel);
     y += h + PAD;
   }
   const list = exchanges(ctx.events || []);
+  const named = namer(view, ctx.game);
   if (list.length) {
     out.push(text(PAD, y + 12, "Exchanges of fire", { class: "small strong" }));
     y += 18;
@@ -185,19 +190,19 @@ export function render(target, ctx) {
     const rows = [];
     let ry = y + 14;
     for (const v of ex.volleys) {
-      rows.push(volleyRow(v, PAD, ry));
+      rows.push(volleyRow(v, PAD, ry, named));
       ry += 40;
     }
     for (const a of ex.after) {
       const line = a.type === "MoraleChecked"
-        ? `${a.unit} morale check: ${a.roll} against ${a.target_number}, ${a.passed ? "holds" : "routs"}`
-        : `${a.leader} distracted (+${a.modifier} on his next initiative die)`;
+        ? `${named(a.unit)} morale check: ${a.roll} against ${a.target_number}, ${a.passed ? "holds" : "routs"}`
+        : `${named(a.leader)} distracted (+${a.modifier} on his next initiative die)`;
       rows.push(text(PAD + 8, ry + 4, line, { class: "tiny" }));
       ry += 14;
     }
     out.push(tag("g", { class: "dob-exchange", "data-exchange": ex.n },
       tag("rect", { x: PAD, y, width: W - 2 * PAD, height: ry - y, rx: 4, class: "army-frame" }),
-      text(PAD + 4, y + 11, `Exchange ${ex.n}: ${ex.declared.firer} fires on ${ex.declared.target}`, { class: "tiny strong" }),
+      text(PAD + 4, y + 11, `Exchange ${ex.n}: ${named(ex.declared.firer)} fires on ${named(ex.declared.target)}`, { class: "tiny strong" }),
       rows));
     y = ry + PAD;
   }

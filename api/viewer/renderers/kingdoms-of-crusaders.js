@@ -81,14 +81,7 @@ export function render(target, ctx) {
     out.push(text(W - PAD, y + 14, counts, { class: "counts", "text-anchor": "end" }));
   }
   y += 24;
-  if (view.outcome) {
-    const o = view.outcome;
-    const scores = Object.entries(o.scores || {}).map(([s, n]) => `${who(s)} ${n}`).join(", ");
-    out.push(tag("rect", { x: PAD, y, width: W - 2 * PAD, height: 24, rx: 5, class: "ended-band" }));
-    out.push(text(W / 2, y + 16, `${o.draw ? "Draw" : `${who(o.winner)} wins`}: ${o.reason} (${scores})`.slice(0, narrow ? 58 : 150),
-      { class: "ended-text", "text-anchor": "middle", "data-outcome": o.winner || "draw" }));
-    y += 32;
-  }
+  // the end is said once, by the page's banner above the board (app.js, drawResult)
   const columns = [];
   let colH = 0;
   view.territories.forEach((t, i) => {

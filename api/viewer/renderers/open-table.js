@@ -1,13 +1,13 @@
 // The open table: seats and what each decided, the hands (the reader's own face up, others
 // as card backs), the decks, and the dice log, as SVG.
-import { esc, tag, text } from "../dom.js";
+import { esc, playerName, tag, text } from "../dom.js";
 import { dieGroup } from "../dice.js";
 
 const LOG_LENGTH = 10;
 
-function outcomeText(o) {
+function outcomeText(o, game) {
   if (!o) return "";
-  return (o.draw ? "draw" : `${o.winner} wins`) + (o.reason ? ` (${o.reason})` : "");
+  return (o.draw ? "draw" : `${playerName(game, o.winner)} wins`) + (o.reason ? ` (${o.reason})` : "");
 }
 
 export function render(target, ctx) {
@@ -23,11 +23,7 @@ export function render(target, ctx) {
   parts.push(text(W - pad, y + 14, `decisions ${view.decisions} · rolls ${view.rolls}`,
     { class: "counts", "text-anchor": "end", "data-decisions": view.decisions, "data-rolls": view.rolls }));
   y += 28;
-  if (view.ended) {
-    parts.push(tag("rect", { x: pad, y, width: W - 2 * pad, height: 26, rx: 4, class: "ended-band" }));
-    parts.push(text(W / 2, y + 17, `Ended: ${outcomeText(view.ended)}`, { "text-anchor": "middle", class: "ended-text" }));
-    y += 34;
-  }
+  // the end is said once, by the page's banner above the board (app.js, drawResult)
 
   // Seats: one card each, with the decisions and rolls it made.
   const decided = {}, rolled = {}, lastSaid = {};
@@ -61,11 +57,11 @@ export function render(target, ctx) {
     }[last.type]?.() ?? last.type;
     parts.push(tag("g", { class: `seat${toAct ? " to-act" : ""}`, "data-seat": seat, "data-decisions": decided[seat] || 0 },
       tag("rect", { x, y: sy, width: cw, height: ch, rx: 6, class: "seat-card" }),
-      text(x + 8, sy + 18, seat, { class: "seat-id" }),
-      text(x + cw - 8, sy + 18, player, { class: "player", "text-anchor": "end" }),
+      text(x + 8, sy + 18, player || seat, { class: "player" }),
+      text(x + cw - 8, sy + 18, player ? seat : "", { class: "seat-id small muted", "text-anchor": "end" }),
       text(x + 8, sy + 38, `${decided[seat] || 0} decisions · ${rolled[seat] || 0} rolls`, { class: "small" }),
       text(x + 8, sy + 56, `last: ${lastText}`.slice(0, narrow ? 24 : 40), { class: "small muted" }),
-      proposal ? text(x + 8, sy + 72, `proposes: ${outcomeText(proposal)}`.slice(0, 40), { class: "small proposal" }) : ""));
+      proposal ? text(x + 8, sy + 72, `proposes: ${outcomeText(proposal, game)}`.slice(0, 40), { class: "small proposal" }) : ""));
   });
   y += Math.ceil(view.seats.length / cols) * (ch + pad);
 
@@ -88,7 +84,7 @@ export function render(target, ctx) {
       const count = open ? hand.length : hand;
       const down = (view.face_down || {})[seat] || 0;
       parts.push(tag("g", { class: `hand${open ? " open" : " hidden"}`, "data-seat": seat, "data-count": count },
-        text(pad, y + 19, seat, { class: "seat-id" }),
+        text(pad, y + 19, playerName(game, seat).slice(0, 9), { class: "player" }),
         ...(open ? hand.slice(0, perRow).map((card, i) => cardFace(pad + 70 + i * 58, y, card, "card face"))
           : Array.from({ length: Math.min(count, perRow) }, (_, i) => cardBack(pad + 70 + i * 58, y))),
         count > perRow ? text(W - pad, y + 19, `+${count - perRow}`, { "text-anchor": "end", class: "small" }) : "",

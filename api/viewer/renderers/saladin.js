@@ -237,17 +237,7 @@ function centre(view, banners, width, game) {
   } else {
     parts.push(text(PAD, 16, line.join(" · "), { class: "subtitle" }));
   }
-  if (view.outcome) {
-    const o = view.outcome;
-    const chars = Math.floor((width - 4 * PAD) / 6.5);
-    const scores = Object.entries(o.scores || {}).map(([seat, n]) => `${NAMES[seat] || titleCase(seat)} ${n}`).join(" – ");
-    const headline = (o.draw ? "Draw" : `${sideName(o.winner, game)} win${game && game.seats && game.seats[o.winner] ? "s" : ""}`)
-      + (scores ? ` · ${scores}` : "");
-    const lines = [headline, o.reason || ""].join(": ").length <= chars ? [[headline, o.reason].filter(Boolean).join(": ")] : [headline, (o.reason || "").slice(0, chars)];
-    parts.push(tag("rect", { x: PAD, y: height, width: width - 2 * PAD, height: 10 + 16 * lines.length, rx: 5, class: "ended-band" }));
-    lines.forEach((l, i) => parts.push(text(width / 2, height + 17 + 16 * i, l, { class: "ended-text", "text-anchor": "middle", "data-outcome": o.winner || "draw" })));
-    height += 18 + 16 * lines.length;
-  }
+  // the end is said once, by the page's banner above the board (app.js, drawResult)
   if (blocks.length) {
     const f = flow(blocks, PAD, height, width - 2 * PAD);
     parts.push(f.svg);

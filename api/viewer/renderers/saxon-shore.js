@@ -4,7 +4,7 @@
 // with counts, improvements, morale and ravage, wild provinces shaded, the three sea zones
 // with the boats in them — and beside it (below it on a phone) each player's resources,
 // king and boats. Drawn only from the rule system's view JSON and the layout.
-import { esc, tag, text, titleCase } from "../dom.js";
+import { esc, playerName, tag, text, titleCase } from "../dom.js";
 
 const response = await fetch(new URL("./saxon-shore-layout.json", import.meta.url), { headers: { Accept: "application/json" } });
 if (!response.ok) throw new Error(`the Saxon Shore layout is unavailable (${response.status})`);
@@ -369,29 +369,19 @@ function key() {
 function head(view, ctx) {
   const bits = [`<b>Turn ${esc(view.turn)}</b>${view.options && view.options.turn_limit ? ` of ${esc(view.options.turn_limit)}` : ""}`,
     `${esc(titleCase(view.phase || ""))}${view.stage ? ` (stage ${esc(view.stage)})` : ""}`];
-  if (view.order && view.order.length) bits.push(`order ${view.order.map(esc).join(" → ")}`);
+  const who = (seat) => esc(playerName(ctx.game, seat)); // players by name, not seats
+  if (view.order && view.order.length) bits.push(`order ${view.order.map(who).join(" → ")}`);
   const p = view.prompt;
   if (p) {
     const what = p.kind === "phase" ? `${(p.args || [])[0] || ""} phase` : `${p.kind}${p.prov ? ` in ${p.prov}` : ""}`;
-    bits.push(`<span class="ss-to-act"><b style="color:${(ctx.colours[p.seat] || {}).strong || NEUTRAL}">${esc(p.seat)}</b> to act: ${esc(what)}</span>`);
+    bits.push(`<span class="ss-to-act"><b style="color:${(ctx.colours[p.seat] || {}).strong || NEUTRAL}">${who(p.seat)}</b> to act: ${esc(what)}</span>`);
   }
   const b = view.battle;
-  if (b) bits.push(`<span class="ss-battle" data-battle="${esc(b.prov)}">Battle in ${esc(b.prov)}: ${esc(b.attacker)} against ${esc(b.defender || "the neutral defenders")}${b.round ? `, round ${esc(b.round)}` : ""}</span>`);
+  if (b) bits.push(`<span class="ss-battle" data-battle="${esc(b.prov)}">Battle in ${esc(b.prov)}: ${who(b.attacker)} against ${b.defender ? who(b.defender) : "the neutral defenders"}${b.round ? `, round ${esc(b.round)}` : ""}</span>`);
   const storms = Object.entries(view.sea_zones || {}).filter(([, z]) => z.storm).map(([n]) => n);
   if (storms.length) bits.push(`<span class="ss-storm">Storm: ${storms.map(esc).join(", ")}</span>`);
-  let ended = "";
-  if (view.outcome) {
-    const o = view.outcome;
-    const name = (seat) => {
-      const info = ctx.game && ctx.game.seats && ctx.game.seats[seat];
-      const player = info && (typeof info === "string" ? info : info.player);
-      return player ? `${seat} (${player})` : seat;
-    };
-    const scores = Object.entries(o.scores || {}).sort((a, b) => b[1] - a[1]).map(([seat, n]) => `${name(seat)} ${n}`).join(" · ");
-    ended = `<div class="ss-ended" data-outcome="${esc(o.winner || "draw")}">${o.draw || !o.winner ? "Draw" : `${esc(name(o.winner))} wins`}`
-      + `${o.reason ? `: ${esc(o.reason)}` : ""}${scores ? ` <span class="ss-score">· ${esc(scores)}</span>` : ""}</div>`;
-  }
-  return `<div class="ss-head">${bits.map((x) => `<span>${x}</span>`).join("")}</div>${ended}`;
+  // the end is said once, by the page's banner above the board (app.js, drawResult)
+  return `<div class="ss-head">${bits.map((x) => `<span>${x}</span>`).join("")}</div>`;
 }
 
 // Zoom and pan: the map's viewBox, kept per board element across steps (a new step redraws

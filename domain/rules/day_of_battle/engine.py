@@ -158,14 +158,14 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def open_view(self, state: DobState) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, None, everything=True))
 
-    def render_text(self, state: DobState, names: Names = NO_NAMES) -> str:
-        return board.render_text(state)
+    def render_text(self, state: DobState, names: Names = NO_NAMES, everything: bool = False) -> str:
+        return board.render_text(state, names, everything)
 
-    def describe_command(self, command: dict[str, Any], names: Any = None) -> str:
-        return narrate.describe_command(command)
+    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
+        return narrate.describe_command(command, names)
 
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Any = None) -> str | None:
-        return narrate.describe_event(event_type, data)
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
+        return narrate.describe_event(event_type, data, names)
 
 
 class DayOfBattle1(DayOfBattle):

@@ -8,9 +8,10 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.day_of_battle.data import DECK
+from domain.rules.day_of_battle.data import DECK, card_name
 from domain.rules.day_of_battle.rules import decided, deployment_zone, to_act
 from domain.rules.day_of_battle.state import DobState
+from domain.rules.words import NO_NAMES, Names, seat_name, with_names
 
 
 class UnitView(msgspec.Struct, frozen=True):
@@ -162,21 +163,35 @@ def view(state: DobState, seat: str | None, everything: bool = False) -> DobView
         turn=state.move if state.phase in ("battle", "over") else None)
 
 
-def render_text(state: DobState) -> str:
-    """A board a person reads at a glance."""
-    v = view(state, None)
+def _skills(leader: LeaderView) -> str:
+    """A leader's drawn attributes and command cards, where the view shows them."""
+    if leader.esteem is None:
+        return ""
+    cards = ", ".join(card_name(c) for c in leader.command_cards or ())
+    return (f": esteem {leader.esteem}, {leader.motivation}, initiative {leader.initiative}, morale {leader.morale}"
+            + (f", {leader.command_points} command points" if leader.command_points else "")
+            + (f" ({cards})" if cards else ""))
+
+
+def render_text(state: DobState, names: Names = NO_NAMES, everything: bool = False) -> str:
+    """A board a person reads at a glance, armies by their players' names; every leader's cards
+    and dice once the battle is over, or once the seed is revealed (``everything``)."""
+    v = view(state, None, everything)
     lines = [f"Day of Battle — {v.scenario}: {v.phase}"
-             + (f", move {v.move}, {v.mover} to move" if v.phase == "battle" else ""),
+             + (f", move {v.move}, {seat_name(names, v.mover)} to move" if v.phase == "battle" else ""),
              f"table {v.table.width_feet}' × {v.table.depth_feet}' ({v.table.total_army_points} army points); "
              f"deck {v.deck.left} of {v.deck.size} left"]
     for a in v.armies:
-        lines.append(f"{a.name} ({a.seat}, {a.kind}, {a.army_points}+{a.handicap} points), honour {a.honour}")
+        lines.append(f"{a.name} ({seat_name(names, a.seat)}, {a.kind}, {a.army_points}+{a.handicap} points), "
+                     f"honour {a.honour}")
         for l in a.leaders:
-            lines.append(f"   {l.title or '?'} {l.name}" + (f" (rank {l.social_rank})" if l.social_rank is not None else ""))
+            lines.append(f"   {l.title or '?'} {l.name}" + (f" (rank {l.social_rank})" if l.social_rank is not None else "")
+                         + _skills(l))
         for u in a.units:
             where = f" at {u.x:g}\",{u.y:g}\"" if u.x is not None else ""
             lines.append(f"   {u.name}: {u.cos} Cos., CV {u.combat_value}, {u.condition}{where}")
     if v.outcome:
         o = v.outcome
-        lines.append(f"ENDED: {'a draw' if o.draw else o.winner + ' win'} ({o.reason})")
+        lines.append(f"ENDED: {'a draw' if o.draw else seat_name(names, o.winner) + ' wins'} "
+                     f"({with_names(o.reason, names)})")
     return "\n".join(lines)

@@ -152,8 +152,8 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     def open_view(self, state: KocState) -> dict[str, Any]:
         return board.view(state, None, everything=True)
 
-    def render_text(self, state: KocState, names: Names = NO_NAMES) -> str:
-        return board.render_text(state, names)
+    def render_text(self, state: KocState, names: Names = NO_NAMES, everything: bool = False) -> str:
+        return board.render_text(state, names, everything)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         return narrate.describe_command(command, names)

@@ -60,9 +60,14 @@ def view(state: KocState, seat: str | None, everything: bool = False) -> dict[st
     }
 
 
-def render_text(state: KocState, names: Names = NO_NAMES) -> str:
-    """A board a person reads at a glance, players by name (every hand as a count until the end)."""
-    v = view(state, None)
+def _symbols(card: dict[str, Any]) -> str:
+    return "+".join(s[:2] for s in card["symbols"])
+
+
+def render_text(state: KocState, names: Names = NO_NAMES, everything: bool = False) -> str:
+    """A board a person reads at a glance, players by name: every hand as a count until the end,
+    or once the seed is revealed (``everything``) every hand card by card."""
+    v = view(state, None, everything)
 
     def who(seat: str) -> str:
         return seat_name(names, seat)
@@ -76,10 +81,13 @@ def render_text(state: KocState, names: Names = NO_NAMES) -> str:
         m = t["marker"]
         lines.append(f"{t['sector']} {t['name']}" + (f"  — won by {who(m['seat'])} (marker {m['number']})" if m else ""))
         for p, a in t["armies"].items():
-            cards = " | ".join("+".join(s[:2] for s in c["symbols"]) for c in a["cards"]) or "-"
+            cards = " | ".join(_symbols(c) for c in a["cards"]) or "-"
             sq = ", ".join(f"{k[:-1] if k != 'companies' else 'company'} {' '.join(v_)}"
                            for k, v_ in a["squads"].items() if v_ and k != "singles")
             lines.append(f"   {who(p)}: {cards}" + ("  [complete]" if a["complete"] else "") + (f"  ({sq})" if sq else ""))
+    for p, h in v["hands"].items():
+        if h["cards"] is not None:
+            lines.append(f"{who(p)}'s hand: " + (" | ".join(f"{c['id']} {_symbols(c)}" for c in h["cards"]) or "-"))
     if state.result:
         r = state.result
         lines.append(f"ENDED: {'draw' if r.draw else who(r.winner) + ' wins'} ({with_names(r.reason, names)}); scores "

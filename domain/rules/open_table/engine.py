@@ -92,8 +92,8 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     def open_view(self, state: OpenTableState) -> dict[str, Any]:
         return board.view(state, None, everything=True)
 
-    def render_text(self, state: OpenTableState, names: Names = NO_NAMES) -> str:
-        return board.render_text(state, names)
+    def render_text(self, state: OpenTableState, names: Names = NO_NAMES, everything: bool = False) -> str:
+        return board.render_text(state, names, everything)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         return narrate.describe_command(command, names)

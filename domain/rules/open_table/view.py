@@ -33,25 +33,27 @@ def view(state: OpenTableState, seat: str | None, everything: bool = False) -> d
         "ended": msgspec.to_builtins(state.ended),
     }
 
-def render_text(state: OpenTableState, names: Names = NO_NAMES) -> str:
-    """The table at a glance, players by name (hands as counts until the end)."""
+def render_text(state: OpenTableState, names: Names = NO_NAMES, everything: bool = False) -> str:
+    """The table at a glance, players by name: hands as counts until the end, or once the seed is
+    revealed (``everything``) card by card."""
     lines = [f"Open table — seats: {', '.join(seat_name(names, s) for s in state.seats)}",
              f"decisions: {state.decisions}   rolls: {state.rolls}"]
     for name, d in sorted(state.decks.items()):
         shown = " ".join(d.drawn[-10:]) or "-"
         lines.append(f"deck {name}: {d.left}/{len(d.cards)} left; last drawn face up: {shown}")
     for seat, hand in sorted(state.hands.items()):  # a spectator's board: hands as counts
-        shown = " ".join(cards_in_hand(state, seat)) if state.ended else plural(len(hand), "card")
+        shown = (" ".join(cards_in_hand(state, seat)) or "no cards") if state.ended or everything \
+            else plural(len(hand), "card")
         lines.append(f"{seat_name(names, seat)}'s hand: {shown}; face down: {state.face_down.get(seat, 0)}")
     if state.played:
         lines.append("played: " + " ".join(f"{seat_name(names, s)}:{c}" for s, c in state.played[-10:]))
     for seat, outcome in sorted(state.proposals.items()):
-        lines.append(f"{seat_name(names, seat)} proposes to end: {describe_outcome(outcome)}")
+        lines.append(f"{seat_name(names, seat)} proposes to end: {describe_outcome(outcome, names)}")
     if state.ended:
-        lines.append(f"ENDED: {describe_outcome(state.ended)}")
+        lines.append(f"ENDED: {describe_outcome(state.ended, names)}")
     return "\n".join(lines)
 
 
-def describe_outcome(outcome: Outcome) -> str:
-    result = "draw" if outcome.draw else f"{outcome.winner} wins"
+def describe_outcome(outcome: Outcome, names: Names = NO_NAMES) -> str:
+    result = "draw" if outcome.draw else f"{seat_name(names, outcome.winner)} wins"
     return f"{result} ({outcome.reason})" if outcome.reason else result

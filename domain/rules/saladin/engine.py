@@ -134,9 +134,9 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         """Everything in Saladin is open: the same board for every seat."""
         return board.view(state)
 
-    def render_text(self, state: SaladinState, names: Names = NO_NAMES) -> str:
+    def render_text(self, state: SaladinState, names: Names = NO_NAMES, everything: bool = False) -> str:
         """The board as text: Order pools, lance tracks, markers, who acts."""
-        return board.render_text(state)
+        return board.render_text(state, names)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         """A one-line narrative of a recorded command."""

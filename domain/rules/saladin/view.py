@@ -12,7 +12,7 @@ import hashlib
 from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS
 from domain.rules.saladin.rules import action_cost, card_of, horns_required, surcharge, tables
 from domain.rules.saladin.state import SaladinState
-from domain.rules.words import plural
+from domain.rules.words import NO_NAMES, Names, plural
 
 NAMES = {"crusaders": "Crusaders", "ayyubids": "Ayyubids"}
 MARKERS = {"shield-wall": "Shield Wall", "fire": "Fire"}
@@ -90,18 +90,22 @@ def _digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def render_text(state: SaladinState) -> str:
-    """A board a person reads at a glance."""
+def render_text(state: SaladinState, names: Names = NO_NAMES) -> str:
+    """A board a person reads at a glance, each side with its player's name."""
     v = view(state)
     name = {b["id"]: b["name"] for b in v["banners"]}
+
+    def side(seat: str) -> str:
+        return f"{NAMES[seat]} ({names[seat]})" if seat in names else NAMES[seat]
+
     lines = [f"Saladin — {state.scenario.title()}, turn {state.turn}, {state.phase}"
-             + (f", the {NAMES[state.active]} to act" if state.active else "")
+             + (f", the {side(state.active)} to act" if state.active else "")
              + (f"; initiative: the {NAMES[state.initiative]}" if state.initiative else "")]
     for seat in SEATS:
         s = v["sides"][seat]
         o = s["orders"]
         extra = f"  in Arsuf {o['in_arsuf']}" if o["in_arsuf"] else ""
-        lines.append(f"{NAMES[seat]}: Orders available {o['available']}  spent {o['spent']}  box {o['box']}{extra}"
+        lines.append(f"{side(seat)}: Orders available {o['available']}  spent {o['spent']}  box {o['box']}{extra}"
                      f"  | losses track {s['losses_track']}/6  | leader {s['leader']['name']}"
                      f" ({s['leader']['card_side']}){'  PASSED' if s['passed'] else ''}")
         for b in v["banners"]:
@@ -123,13 +127,13 @@ def render_text(state: SaladinState) -> str:
     if state.pending:
         p = state.pending
         lines.append(f"waiting: {name.get(p.banner, p.banner)} {p.action.replace('-', ' ')} at "
-                     f"{name.get(p.target, p.target or '')} — the {NAMES[state.active]} may react")
+                     f"{name.get(p.target, p.target or '')} — the {side(state.active)} may react")
     if state.result:
         r = state.result
         reason = r.reason
-        for seat, side in NAMES.items():
-            reason = reason.replace(seat, f"the {side}")
-        lines.append(f"ENDED: {'draw' if r.draw else 'the ' + NAMES[r.winner] + ' win'} ({reason})")
+        for seat, named in NAMES.items():
+            reason = reason.replace(seat, f"the {named}")
+        lines.append(f"ENDED: {'draw' if r.draw else 'the ' + side(r.winner) + ' win'} ({reason})")
     lines.append("key: [D]eployed/[O]rdered, U/C status; track from slot 1: | lance, + uncovered +1, . empty")
     return "\n".join(lines)
 

@@ -83,9 +83,10 @@ def view(state: SalineState, seat: str | None, everything: bool = False) -> dict
     }
 
 
-def render_text(state: SalineState, names: Names = NO_NAMES) -> str:
-    """The game a person reads at a glance, players by name (hands as counts until the end)."""
-    v = view(state, None)
+def render_text(state: SalineState, names: Names = NO_NAMES, everything: bool = False) -> str:
+    """The game a person reads at a glance, players by name: hands as counts until the end, or
+    once the seed is revealed (``everything``) every hand and secret objective by name."""
+    v = view(state, None, everything)
 
     def who(seat: str) -> str:
         return seat_name(names, seat)
@@ -99,6 +100,12 @@ def render_text(state: SalineState, names: Names = NO_NAMES) -> str:
         ring = " ".join(f"{pos}:{o['colour'][0]}{o['salt']}" for pos, o in d["saline"].items())
         lines.append(f"{who(p)}: mulon {d['mulon']}, {plural(d['liards'], 'liard')}, hand {d['hand']['count']}, "
                      f"objectives {len(d['claimed'])}, favour {'yes' if d['favour'] else 'used'} | {ring}")
+        if d["hand"]["cards"] is not None:
+            cards = ", ".join(f"{c['id']} ({' / '.join(e['name'] for e in c['effects'])})" for c in d["hand"]["cards"])
+            lines.append(f"   {who(p)}'s hand: {cards or 'none'}")
+        secret = d["secret_objective"]
+        if secret and "name" in secret:
+            lines.append(f"   {who(p)}'s secret objective: {secret['name']}")
     if state.result:
         r = state.result
         lines.append(f"ENDED: {'draw' if r.draw else who(r.winner) + ' wins'} ({with_names(r.reason, names)}); scores "

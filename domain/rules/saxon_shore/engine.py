@@ -139,8 +139,8 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         """The view's ``turn`` and ``phase``, without building the whole board."""
         return state.turn, state.phase
 
-    def render_text(self, state: SaxonState, names: Names = NO_NAMES) -> str:
-        return render_text(state)
+    def render_text(self, state: SaxonState, names: Names = NO_NAMES, everything: bool = False) -> str:
+        return render_text(state, names)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         """A recorded command in words; players by ``names`` (seat -> name)."""

@@ -9,6 +9,7 @@ import msgspec
 from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
 from domain.rules.saxon_shore.state import capacity
 from domain.rules.saxon_shore.state import SaxonState
+from domain.rules.words import NO_NAMES, Names, seat_name, with_names
 
 MORALE = {-1: "low", 0: "normal", 1: "high"}
 SHORT = {"king": "K", "regular": "R", "knight": "N", "berserker": "B", "monk": "M", "mercenary": "$",
@@ -67,42 +68,53 @@ def view(state: SaxonState, seat: str | None) -> dict[str, Any]:
     }
 
 
-def _troops(placed: dict[str, list[Any]], loc: str) -> str:
+def _troops(placed: dict[str, list[Any]], loc: str, label: dict[str, str]) -> str:
     parts = []
     for u in placed.get(loc, ()):
         q = f"{u.quality:+d}" if u.kind == "king" and u.quality else ""
-        parts.append(f"{u.owner or 'n'}:{SHORT[u.kind]}{q}")
+        parts.append(f"{label.get(u.owner, u.owner) if u.owner else 'n'}:{SHORT[u.kind]}{q}")
     return " ".join(parts)
 
 
-def render_text(state: SaxonState) -> str:
-    """One line per province and player: a board readable at a glance."""
+def render_text(state: SaxonState, names: Names = NO_NAMES) -> str:
+    """One line per province and player, players by name: a board readable at a glance."""
     outcome = state.ended or state.won
     placed = _by_place(state)
+
+    label = {s: seat_name(names, s) for s in state.seats}  # each seat's player, once
+
+    def who(seat: str) -> str:
+        return label.get(seat) or seat_name(names, seat)
+
+    own = max([3, *map(len, label.values())])
+    column = {s: f"{n:<{own}}" for s, n in label.items()}
+    nobody = "-".ljust(own)
     lines = [f"Saxon Shore — turn {state.turn}, {state.phase}"
-             + (f" {state.stage}" if state.stage else "") + f" — order {' '.join(state.order)}"]
+             + (f" {state.stage}" if state.stage else "") + f" — order {', '.join(who(s) for s in state.order)}"]
     if state.prompt and outcome is None:
-        lines.append(f"waiting for {state.prompt.seat}: {state.prompt.kind}"
+        lines.append(f"waiting for {who(state.prompt.seat)}: {state.prompt.kind}"
                      + (f" ({state.prompt.args[0]})" if state.prompt.kind == "phase" else ""))
     for s in state.seats:
         pl = state.players[s]
         res = " ".join(f"{r}:{n}" for r, n in zip(RESOURCES, pl.res) if n) or "no resources"
         owned = [p for p in state.board.provinces if state.provinces[p].owner == s]
         status = "" if pl.alive else " (eliminated)"
-        lines.append(f"{s}{status} {'Christian' if pl.christian else 'Pagan'} — {len(owned)} province{'' if len(owned) == 1 else 's'} — {res}")
-    lines.append("province        own pop cap morale ravage improvements      troops")
+        lines.append(f"{who(s)}{status} {'Christian' if pl.christian else 'Pagan'} — {len(owned)} province{'' if len(owned) == 1 else 's'} — {res}")
+    lines.append(f"province        {'own':<{own}} pop cap morale ravage improvements      troops")
     for name in state.board.provinces:
         p = state.provinces[name]
         imps = ",".join(i for i in ("road", "wall", "city", "monastery") if getattr(p, i))
         if p.trade_res:
-            imps += f" [{p.trade_seat}:{p.trade_res}]"
-        lines.append(f"{name:<15} {p.owner or '-':<3} {state.board.population[name]:>3} {capacity(state, name):>3} "
-                     f"{MORALE[p.morale]:<6} {p.ravage:>6} {imps:<17} {_troops(placed, name)}")
+            imps += f" [{who(p.trade_seat)}:{p.trade_res}]"
+        lines.append(f"{name:<15} {(column.get(p.owner) or who(p.owner).ljust(own)) if p.owner else nobody} "
+                     f"{state.board.population[name]:>3} {capacity(state, name):>3} {MORALE[p.morale]:<6} "
+                     f"{p.ravage:>6} {imps:<17} {_troops(placed, name, label)}")
     for z in state.board.seas:
-        lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(placed, z)}")
+        lines.append(f"{z:<15} sea{' STORM' if z in state.storms else ''} {_troops(placed, z, label)}")
     lines.append("troops: K king (+n quality), R regular, N mounted knight, B berserker, M warrior monk, "
                  "$ mercenary, p peasant, b boat; n: neutral")
     if outcome:
-        lines.append(f"GAME OVER: {outcome.winner or 'draw'} — {outcome.reason}")
+        lines.append(f"GAME OVER: {who(outcome.winner) + ' wins' if outcome.winner else 'a draw'} — "
+                     f"{with_names(outcome.reason, names)}")
     return "\n".join(lines)
 
