@@ -68,11 +68,9 @@ def _core(rules: RuleSystem, kind: str, d: dict[str, Any], names: Names) -> str 
             forced = " (forced, for study)" if kind == "DiceForced" else ""
             return f"{d['purpose']}: {faces}{dice}{forced}"
         case "CardsShuffled":
-            deck = d["deck"] if str(d["deck"]).endswith("deck") else f"{d['deck']} deck"  # not "the deck deck"
-            return f"the {deck} is shuffled ({plural(d['size'], 'card')})"
+            return f"the {_deck(d['deck'])} is shuffled ({plural(d['size'], 'card')})"
         case "VoidedCardsReshuffled":
-            deck = d["deck"] if str(d["deck"]).endswith("deck") else f"{d['deck']} deck"
-            return f"the {deck} is shuffled again: no card seen in the voided play comes back in its place"
+            return f"the {_deck(d['deck'])} is shuffled again: no card seen in the voided play comes back in its place"
         case "GameEnded":
             return rules.describe_event(kind, d, names) or outcome_text(d["outcome"], names)
         case "SeedRevealed":
@@ -124,3 +122,8 @@ def _plain(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(_plain(v) for v in value)
     return "none" if value is None else str(value)
+
+
+def _deck(deck: str) -> str:
+    """A deck's name as a line says it: "the deck", "the event deck" (never "the deck deck")."""
+    return deck if str(deck).endswith("deck") else f"{deck} deck"
