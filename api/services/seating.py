@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from uuid import UUID
 
+from analysis.rollout import POLICIES, policy_for
 from api import clock
 from api.committer import Decided
 from api.errors import Forbidden, Invalid, NotFound
@@ -22,7 +23,7 @@ from domain.errors import SetupRefused
 from domain.events import BotSeat, EventData, GameCreated, SeatsOffered
 from domain.game import Game, chain, project_game
 from domain.rules.base import RuleViolation
-from domain.seating import OPEN_PLAYER, decline, give_seed, offered, take
+from domain.seating import OPEN_PLAYER, RULE, decline, give_seed, offered, take
 from replays.record import to_record_event
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ class SeatPlan:
                     self.open.append(seat)
                     self.players[seat] = OPEN_PLAYER
                 else:
+                    check_policy(body.rules, info.bot.policy)
                     self.bots[seat] = info.bot
                     self.players[seat] = f"bot ({info.bot.policy})"
                 continue
@@ -70,6 +72,16 @@ class SeatPlan:
             return offered(created, self.open, self.invited, self.bots, self.blind)
         except RuleViolation as error:
             raise SetupRefused(error.code, error.message, error.rule) from None
+
+
+def check_policy(rules: str, policy: str) -> None:
+    """A bot's policy must be one the analysis plays for this rule system."""
+    try:
+        policy_for(rules, policy)
+    except KeyError:
+        raise SetupRefused("unknown_policy", f"no bot plays {rules} with policy {policy!r} "
+                                             f"(the analysis policies: {', '.join(POLICIES)}; the open table has none)",
+                           RULE) from None
 
 
 def seating_info(game: Game) -> SeatingInfo | None:

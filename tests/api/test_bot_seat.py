@@ -121,3 +121,47 @@ def test_a_bot_seat_names_a_known_policy(server):
         refused = http.post("/games", json={"rules": "saladin", "scenario": "arsuf", "seats": {
             "ayyubids": {"bot": {"policy": "oracle"}}, "crusaders": {"player": "Bob"}}})
     assert refused.status_code == 422 and refused.json()["code"] == "unknown_policy", refused.text
+
+
+def test_a_tournament_fills_a_bye_with_a_game_against_the_bot(server):
+    """"... and a tournament can fill a bye with it": a Swiss of three pairs two and gives the
+    third a bye; paired with ``bye_bot``, the bye comes with a game against the bot, which the
+    player finds among their games (table 0), plays to its end, and which leaves the standings
+    as the bye's points say."""
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        made = http.post("/tournaments", json={"name": "Bye Cup", "rules": "saladin", "format": "swiss",
+                                               "scenarios": ["arsuf"], "rounds": 1}).json()
+        director = {"Authorization": f"Bearer {made['director_token']}"}
+        players = {}
+        for name in ("Ann", "Bea", "Cy"):
+            players[name] = http.post(f"/tournaments/{made['id']}/players", json={"name": name},
+                                      headers=director).json()["player_token"]
+        refused = http.post(f"/tournaments/{made['id']}/rounds", params={"bye_bot": "oracle"}, headers=director)
+        assert refused.status_code == 422, refused.text
+        paired = http.post(f"/tournaments/{made['id']}/rounds", params={"bye_bot": "heuristic"}, headers=director)
+        assert paired.status_code == 201, paired.text
+        (bye,) = paired.json()["byes"]
+        assert bye["game"]
+        mine = http.get(f"/tournaments/{made['id']}/my-games",
+                        headers={"Authorization": f"Bearer {players[bye['player']]}"}).json()["games"]
+        (practice,) = [g for g in mine if g["table"] == 0]
+        assert practice["game"] == bye["game"] and practice["status"] == "bye game"
+        summary = http.get(f"/games/{bye['game']}").json()
+        assert summary["tournament"] is None  # not a table: outside the standings
+        assert set(summary["seating"]["bots"]) == {s for s in summary["seats"] if s != practice["seat"]}
+        auth = {"Authorization": f"Bearer {practice['seat_token']}"}
+        for _ in range(1500):
+            summary = wait_for_turn(http, bye["game"], practice["seat"])
+            if summary["status"] == "ended":
+                break
+            listed = http.get(f"/games/{bye['game']}/legal-commands", params={"seat": practice["seat"]},
+                              headers=auth).json()
+            sent = http.post(f"/games/{bye['game']}/commands", headers=auth, json={
+                "seat": practice["seat"], "command": listed["commands"][0], "expected_version": listed["version"]})
+            assert sent.status_code in (201, 409), sent.text
+        assert summary["status"] == "ended"
+        round_ = http.get(f"/tournaments/{made['id']}/rounds/1").json()
+        assert round_["byes"][0]["game"] == bye["game"]
+        standings = http.get(f"/tournaments/{made['id']}/standings").json()["standings"]
+        points = {row["player"]: row["points"] for row in standings}
+        assert points[bye["player"]] == bye["points"]  # the bye's points, whatever the practice game gave
