@@ -46,6 +46,7 @@ class Bots:
         if self._thread is not None:
             return
         self.games.written_hooks.append(self.written)
+        self.games.bot_hooks.append(self.nudge)
         self._thread = threading.Thread(target=self._run, name="herald-bots", daemon=True)
         self._thread.start()
 

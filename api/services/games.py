@@ -142,6 +142,7 @@ class Games:
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
         # told each write: the games it moved and its events
         self.written_hooks: list[Callable[[set[UUID], tuple[Any, ...]], None]] = []
+        self.bot_hooks: list[Callable[[UUID], None]] = []  # told when a game read has a bot seat to act
 
     # -- internals ----------------------------------------------------------------------------
     def _notifications(self, start: int, limit: int) -> list[tuple[int, Recorded | None]]:
@@ -445,6 +446,9 @@ class Games:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
         if game.played:
             raise Conflict("play has started: seats are claimed before the first command", code="play_started")
+        if game.seating is not None and seat in (*game.seating.open, *game.seating.invited, *game.seating.bots):
+            raise Conflict(f"seat {seat} is not held by the game's creator: an open or offered seat is taken with "
+                           f"POST /games/{game_id}/seats/{seat}/take; a bot's is nobody's", code="seat_taken")
         seat_token = new_token()
         for attempt in range(3):  # another seat's claim may take the private stream's next version first
             now = clock.now()
@@ -482,6 +486,8 @@ class Games:
             by = "admin" if self.secrets.is_admin(token) else "director"  # the look is recorded like an inspection
             self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         fork_seats(parent.created.seats, body.seats)
+        if any(i.invite or i.open or i.bot is not None or i.player is None for i in body.seats.values()):
+            raise Invalid("a fork keeps its parent's seats: it may only rename their players", code="bad_seating")
         check_seat_names(body.seats)  # the renamed seats: the parent's names stand as recorded
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()} | body.seats
         head = (prefix or self.store.stream(game_id, 0, 1))[-1].hash
@@ -502,6 +508,9 @@ class Games:
         viewer = self.reader(game_id, token, game).seat
         created = game.created
         seed = game.seed or (self.secrets.game(game_id).seed if created.study else None)
+        if game.seating is not None and set(game.seating.bots) & set(game.to_act()):
+            for hook in self.bot_hooks:  # a bot move due when its server stopped: made now
+                hook(game.id)
         return GameSummary(
             id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
             status="ended" if game.ended else "active", version=game.version, to_act=self._to_act(game),

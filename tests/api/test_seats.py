@@ -70,6 +70,9 @@ def test_invited_and_open_seats_are_taken_by_their_players_and_the_creator_holds
     assert take(client, game, "crusaders", "Alice", bob).status_code == 403  # Bob's token is not Alice's
     assert take(client, game, "ayyubids", "Bob", bob).json()["code"] == "invitation_required"
     assert take(client, game, "ayyubids", "Bob", bob, invitation="not-it").json()["code"] == "wrong_invitation"
+    # the claim route of a creator's seat does not take an offered one
+    claimed = client.post(f"/games/{game['id']}/seats/crusaders/claim", headers=bearer(alice))
+    assert claimed.status_code == 409 and claimed.json()["code"] == "seat_taken"
     version = client.get(f"/games/{game['id']}").json()["version"]
     assert version == 2  # nothing refused was recorded
 
@@ -91,6 +94,9 @@ def test_invited_and_open_seats_are_taken_by_their_players_and_the_creator_holds
     types = [e["type"] for e in client.get(f"/games/{game['id']}/events", params={"limit": 8}).json()["events"]]
     assert types[:5] == ["GameCreated", "SeatsOffered", "SeatDeclined", "SeatTaken", "SeatTaken"]
     assert verify(decode_record(client.get(f"/games/{game['id']}/record").content)).ok
+    told = [e["text"] for e in client.get(f"/games/{game['id']}/timeline").json()["entries"][:5]]
+    assert told[1:5] == ["seats: ayyubids open; crusaders offered to their players", "Alice declines crusaders: it is open",
+                         "Carol takes crusaders", "Bob takes ayyubids"], told
 
 
 def test_an_invitation_names_a_registered_player(client):
