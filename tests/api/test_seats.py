@@ -112,6 +112,8 @@ def test_no_decision_until_every_seat_is_taken(client):
     game = client.post("/games", json={**ARSUF, "seats": {"crusaders": {"player": "Alice", "invite": True},
                                                           "ayyubids": {"player": "Bob"}}}).json()
     assert list(game["seat_tokens"]) == ["ayyubids"]
+    listed_for_alice = client.get("/games", params={"player": "Alice"}).json()["games"]
+    assert game["id"] in [g["id"] for g in listed_for_alice]  # how an invited player finds the invitation
     listed = client.get(f"/games/{game['id']}/legal-commands", params={"seat": "ayyubids"}).json()
     assert listed["commands"] == [] and "awaited: crusaders" in listed["waiting"]
     sent = client.post(f"/games/{game['id']}/commands", headers=bearer(game["seat_tokens"]["ayyubids"]),
