@@ -50,7 +50,7 @@ from api.wire.tournaments import (
     TournamentSummary,
     Withdraw,
 )
-from domain.events import BotSeat, GameCreated, Outcome, TournamentRef
+from domain.events import BotSeat, GameCreated, Outcome, SeatInfo, TournamentRef
 from domain.game import Recorded
 from domain.players import SeatClaimed
 from domain.rules.registry import RULE_SYSTEMS
@@ -245,6 +245,7 @@ class Tournaments:
         created = self._created(game_id)
         if created is None:
             return None
+        created = self._seated(game_id, created)
         if created.study or created.fork is not None:
             return created, UNRATED
         if created.tournament is not None:
@@ -255,6 +256,16 @@ class Tournaments:
             if t is not None and t.table_of(str(game_id)) is not None:  # paired there, not merely naming it
                 return created, RATED if t.created.rated else UNRATED
         return created, RATED
+
+    def _seated(self, game_id: UUID, created: GameCreated) -> GameCreated:
+        """``created`` with each seat taken at a distance named by who took it (an open seat's
+        player, or whoever took a declined one: issue 29's SeatTaken), read from the events that
+        can hold them (they all come before the first decision)."""
+        head = self.store.events.get(game_id, gt=1, limit=1 + 3 * len(created.seats))
+        taken = {e.data["seat"]: e.data["player"] for e in head if isinstance(e, Recorded) and e.type == "SeatTaken"}
+        if not taken:
+            return created
+        return msgspec.structs.replace(created, seats={**created.seats, **{s: SeatInfo(p) for s, p in taken.items()}})
 
     def written(self, _games: object, events: tuple[Any, ...]) -> None:
         """A write of this process (a written hook of the games service): the results process
