@@ -33,6 +33,7 @@ from api.routes.games import games_router
 from api.routes.health import health_router
 from api.routes.players import players_router
 from api.routes.rules import rules_router
+from api.routes.seating import seating_router
 from api.routes.tournaments import router as tournaments_router
 from api.routes.viewer import viewer_router
 from replays.verify import VerifyRequest
@@ -174,11 +175,13 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             app.openapi()
             await run_in_threadpool(lambda: None)
         app.state.herald.tournaments.follower.start()  # tournament results, in the background
+        app.state.herald.bots.start()  # bot seats move in the background (api/services/bots.py)
         try:
             with settled() if owned else nullcontext():  # a served process's collector (api/collector.py)
                 yield
         finally:
             app.state.herald.tournaments.follower.close()
+            app.state.herald.bots.close()
             close_analyses(app.state)
             await app.state.live.close()
             if owned:
@@ -218,6 +221,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(games_router(settings))
     app.include_router(viewer_router(settings))
     app.include_router(players_router(settings.max_command_body))
+    app.include_router(seating_router(settings.max_command_body))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
     app.include_router(analysis_router())

@@ -9,7 +9,9 @@ from typing import Any
 
 from api.config import data_dir
 from api.services.games import Games
+from api.services.bots import Bots
 from api.services.players import PlayerRegistry
+from api.services.seating import Seats
 from api.services.secrets import Secrets
 from api.services.tournaments import Tournaments
 from api.signing import signing_key
@@ -30,6 +32,8 @@ class Herald:
         self.secrets = Secrets(self.store, self.signing_key, admin_token)
         self.players = PlayerRegistry(self.store)
         self.games = Games(self.store, self.secrets, self.players, self.signing_key, freeze_lapse_seconds)
+        self.seats = Seats(self.games)
+        self.bots = Bots(self.games)
         self.tournaments = Tournaments(self.store, self.games, self.secrets)
         self.games.umpire_hooks.append(self.tournaments.directs_game)  # a director rules on its games' disputes
         self.games.paired_hooks.append(self.tournaments.pairs_game)  # ... of the games it paired
@@ -44,6 +48,7 @@ class Herald:
         ]
 
     def close(self) -> None:
+        self.bots.close()
         self.games.committer.close()
         if self.games.boards.stored is not None:
             self.games.boards.stored.close()  # the board checkpoints handed over, written first

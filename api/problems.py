@@ -112,6 +112,25 @@ EXPLAINED: dict[str, str] = {
     "incompatible_record": "The game's record was made by a rule-system version this server cannot load.",
     "name_taken": "A player of that name is registered already: choose another name.",
     "play_started": "Seats are claimed before the first command; play has started.",
+    # seats taken at a distance (issue 29, domain/seating.py)
+    "bad_seating": "A seat is held by its creator, offered to a registered player (`invite`), left `open` or "
+                   "played by a `bot` — one of these; at least one seat is a person's; with `blind_seeds` no "
+                   "`client_seed` is given at creation (each seat gives its own seed after the commitment).",
+    "bad_rollouts": "A bot seat plays 0 to 200 rollouts per candidate command.",
+    "bad_seat_seed": "A seat's own seed is 1 to 128 letters, digits, '.', '_', '~' or '-'; a game with blind seeds "
+                     "needs it when the seat is taken.",
+    "seats_awaited": "No decision is taken until every seat is taken and every seed given: `GET /games/{id}` "
+                     "shows `seating.awaited`.",
+    "seat_taken": "That seat is not open to be taken: it is taken already, or held by the game's creator.",
+    "not_invited": "The seat is offered to another registered player (or to nobody).",
+    "invitation_required": "An open seat is taken with the invitation link's secret: send `invitation`.",
+    "wrong_invitation": "That is not the game's invitation secret.",
+    "seat_not_taken": "A seat gives its seed when it is taken; this one is still open or offered.",
+    "seed_given": "The seat has given its seed already: a seat gives one, once.",
+    "seeds_not_blind": "This game's client seed was given at its creation: it takes no seat's seed.",
+    "bot_seat": "The seat is played by the server's bot: nobody sends its commands.",
+    "not_a_bot": "A bot decision names a seat no bot plays (a record that claims one).",
+    "bad_bot_record": "A recorded bot decision names another policy, or more rollouts than the seat's bot plays.",
     "too_many_requests": "Too many writes from this client in a short time. Wait `Retry-After` seconds.",
     "too_many_streams": "This client holds as many live streams as it may. Close one first.",
     "database_unavailable": "The database cannot be reached just now. Nothing was recorded: retry after "

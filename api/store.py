@@ -90,6 +90,7 @@ class GameSecrets(msgspec.Struct, frozen=True):
     game: UUID
     seed: str
     token_hashes: dict[str, str]
+    invitation: str = ""  # the hash of the invitation link's secret (open seats: issue 29)
 
 
 class NotAGame(LookupError):
@@ -264,4 +265,5 @@ class HeraldStore(Application):
         hashes: dict[str, str] = {}
         for change in found:
             hashes.update(change.token_hashes)
-        return msgspec.structs.replace(found[-1], token_hashes=hashes)
+        invitation = next((change.invitation for change in found if change.invitation), "")
+        return msgspec.structs.replace(found[-1], token_hashes=hashes, invitation=invitation)

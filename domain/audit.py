@@ -29,6 +29,7 @@ from domain.events import (
 )
 from domain.game import Game, OpenDispute
 from domain.rng import Rng
+from domain.seating import REPLAYERS as SEATING_REPLAYERS
 from domain.rules.base import GAME_OVER, RuleViolation
 
 MAX_TEXT = 4_000
@@ -199,4 +200,5 @@ REPLAYERS: dict[str, Replayer] = {
     "FreezeReleaseAgreed": lambda g, d, seed, at: agree_to_release(g, d["dispute"], d["seat"]),
     "FreezeLapsed": lambda g, d, seed, at: lapse_freeze(g, d["dispute"], d["after_seconds"], at),
     "Inspected": lambda g, d, seed, at: inspect(g, d["by"], d["at_version"], d.get("reason", "")),
+    **SEATING_REPLAYERS,
 }

@@ -208,13 +208,75 @@ class Inspected(EventData, frozen=True):
     reason: str = ""
 
 
+# -- seats taken at a distance (issue 29): invitations, seeds chosen blind, bot seats ------------
+class BotSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A seat the server plays with an analysis policy (analysis/rollout.py): ``rollouts`` per
+    candidate command before each decision (0: the policy's own choice)."""
+
+    policy: str
+    rollouts: int = 0
+
+
+@event_type("SeatsOffered")
+class SeatsOffered(EventData, frozen=True):
+    """Right after GameCreated: the seats not yet taken (``open`` to anyone holding the
+    invitation link, ``invited`` for the registered player GameCreated names), the seats a bot
+    plays, and whether each seated player gives a seed of their own once the seed commitment is
+    recorded (``blind_seeds``). No decision is taken until every seat is taken and every seed given."""
+
+    open: list[str] = []
+    invited: list[str] = []
+    bots: dict[str, BotSeat] = {}
+    blind_seeds: bool = False
+
+
+@event_type("SeatTaken")
+class SeatTaken(EventData, frozen=True):
+    """A registered player took an open or invited seat (and gave its seed, when seeds are blind)."""
+
+    seat: str
+    player: str
+    seed: str | None = None
+
+
+@event_type("SeatDeclined")
+class SeatDeclined(EventData, frozen=True):
+    """The invited player declined the seat: it is open from now on."""
+
+    seat: str
+    player: str
+
+
+@event_type("SeedGiven")
+class SeedGiven(EventData, frozen=True):
+    """A seat held since the game's creation gives its own seed (blind seeds)."""
+
+    seat: str
+    seed: str
+
+
+@event_type("BotPlayed")
+class BotPlayed(EventData, frozen=True):
+    """The server chose the next decision of a bot seat (recorded just before its
+    DecisionTaken): the policy, the rollouts played from each of ``candidates`` legal commands,
+    and the rollout seed's key."""
+
+    seat: str
+    policy: str
+    rollouts: int
+    candidates: int
+
+
+SEATING_EVENTS = frozenset({"SeatsOffered", "SeatTaken", "SeatDeclined", "SeedGiven"})
+
 # Events that record something other than play: they start a block of their own in the
 # stream and never pass through a rule system's evolve.
 META_EVENTS = frozenset({"Annotated", "DisputeRaised", "DisputeRuled", "DecisionsVoided", "AbandonAgreed",
-                         "FreezeReleaseAgreed", "FreezeLifted", "FreezeLapsed", "Inspected"})
+                         "FreezeReleaseAgreed", "FreezeLifted", "FreezeLapsed", "Inspected",
+                         *SEATING_EVENTS, "BotPlayed"})
 
 # The events that open a block of the record: a seat's decision or an audit command. Every
 # other event (dice, rule effects, GameEnded, SeedRevealed, DecisionsVoided, FreezeLifted)
 # belongs to the block it follows.
 BLOCK_STARTS = frozenset({"DecisionTaken", "Annotated", "DisputeRaised", "DisputeRuled", "AbandonAgreed",
-                          "FreezeReleaseAgreed", "FreezeLapsed", "Inspected"})
+                          "FreezeReleaseAgreed", "FreezeLapsed", "Inspected", *SEATING_EVENTS, "BotPlayed"})

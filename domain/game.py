@@ -17,11 +17,12 @@ from uuid import UUID
 
 import msgspec
 
-from domain import seals
+from domain import seals, seating
 from domain.chain import GENESIS_HASH, StoredEvent, link_hash
 from domain.chain import chain as chain_events
 from domain.events import (
     META_EVENTS,
+    SEATING_EVENTS,
     AbandonAgreed,
     CardsShuffled,
     DecisionTaken,
@@ -38,11 +39,13 @@ from domain.events import (
     GameEnded,
     Outcome,
     SeedRevealed,
+    BotPlayed,
     from_data,
 )
 from domain.rng import ForcedFaceMismatch, ForcedRng, Rng, SeededRng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleSystem, RuleViolation
 from domain.rules.registry import RULE_SYSTEMS, rules_at
+from domain.seating import Seating
 
 IDEMPOTENCY_WINDOW = 256  # the most recent keys a game remembers (README: idempotency)
 
@@ -145,6 +148,8 @@ class Game(msgspec.Struct, frozen=True):
     forced_used: int = 0  # forced faces of a study fork already rolled
     played: bool = False  # a seat's decision has been recorded
     log: PlayLog | None = None  # every event folded into the rule state, newest first (refolds a void)
+    seating: Seating | None = None  # seats taken at a distance (domain/seating.py)
+    bot_turn: str | None = None  # the bot seat whose BotPlayed awaits its DecisionTaken
 
     @property
     def rules(self) -> RuleSystem:
@@ -165,9 +170,20 @@ class Game(msgspec.Struct, frozen=True):
         """Play is stopped while a dispute raised with ``freeze`` is open."""
         return any(d.freeze for d in self.disputes)
 
+    @property
+    def awaited(self) -> tuple[str, ...]:
+        """The seats still to be taken or to give their seed: until none is, no decision."""
+        return () if self.seating is None else self.seating.awaited(tuple(self.created.seats))
+
+    @property
+    def client_seed(self) -> str:
+        """The client seed the game's draws are keyed by (blind seeds: the seats' own, combined)."""
+        return seating.draw_client_seed(self.created, self.seating)
+
     def to_act(self) -> list[str]:
-        """The seats that may send a command now: nobody once ended or while frozen."""
-        return [] if self.ended or self.frozen else self.rules.to_act(self.state)
+        """The seats that may send a command now: nobody once ended, while frozen or while a
+        seat is awaited."""
+        return [] if self.ended or self.frozen or self.awaited else self.rules.to_act(self.state)
 
     def key_use(self, key: str, seat: str) -> KeyUse | None:
         """The last decision ``seat`` sent with Idempotency-Key ``key``: keys are each seat's own
@@ -183,7 +199,7 @@ def rng_game_id(game: Game) -> UUID:
 
 def game_rng(game: Game, server_seed: bytes) -> Rng:
     """The random source of a game's next decision."""
-    seeded = SeededRng(server_seed, rng_game_id(game), game.created.client_seed, game.next_draw)
+    seeded = SeededRng(server_seed, rng_game_id(game), game.client_seed, game.next_draw)
     fork = game.created.fork
     if fork is not None and fork.dice == "forced" and game.forced_used < len(fork.forced):
         return ForcedRng(fork.forced[game.forced_used:], seeded)
@@ -238,6 +254,10 @@ def advance(game: Game | None, event: Recorded, data: EventData, voided_state: A
         changes["log"] = PlayLog(event.version, data, game.log)
     if not game.played and event.type == "DecisionTaken":
         changes["played"] = True
+    if event.type in SEATING_EVENTS:
+        changes["seating"] = seating.fold(game.seating, data)
+    if game.bot_turn is not None and event.type == "DecisionTaken":
+        changes["bot_turn"] = None
     match data:
         case DiceRolled(draws=draws) | CardsShuffled(draws=draws) if draws:
             changes["next_draw"] = max(game.next_draw, draws[-1] + 1)
@@ -266,6 +286,8 @@ def advance(game: Game | None, event: Recorded, data: EventData, voided_state: A
         case FreezeLifted(dispute=dispute) | FreezeLapsed(dispute=dispute):
             changes["disputes"] = tuple(msgspec.structs.replace(d, freeze=False) if d.id == dispute else d
                                         for d in game.disputes)
+        case BotPlayed(seat=seat):
+            changes["bot_turn"] = seat
         case AbandonAgreed(seat=seat):
             changes["abandon"] = tuple(sorted(set(game.abandon) | {seat}))
     return msgspec.structs.replace(game, **changes)
@@ -365,6 +387,11 @@ def resolve_decision(
     rules = game.rules
     if seat not in game.created.seats:
         raise RuleViolation("unknown_seat", f"this game has no seat {seat!r}")
+    if game.awaited:
+        raise RuleViolation("seats_awaited", f"no decision until every seat is taken and every seed given; awaited: "
+                                             f"{', '.join(game.awaited)}", seating.RULE)
+    if game.seating is not None and seat in game.seating.bots and game.bot_turn != seat:
+        raise RuleViolation("bot_seat", f"seat {seat} is played by the server's bot", seating.RULE)
     to_act = rules.to_act(game.state)
     if seat not in to_act:
         raise RuleViolation(NOT_YOUR_TURN, f"{seat} may not act now; to act: {', '.join(to_act) or 'nobody'}")

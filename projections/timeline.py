@@ -95,6 +95,21 @@ def _core(rules: RuleSystem, kind: str, d: dict[str, Any], names: Names) -> str 
             return f"the freeze of dispute {d['dispute']} is lifted ({d['cause']})"
         case "FreezeLapsed":
             return f"the freeze of dispute {d['dispute']} lapsed after {plural(d['after_seconds'], 'second')}"
+        case "SeatsOffered":
+            bots = [f"{s} played by a {b['policy']} bot" for s, b in d.get("bots", {}).items()]
+            parts = [f"{', '.join(d['open'])} open" if d.get("open") else "",
+                     f"{', '.join(d['invited'])} offered to their players" if d.get("invited") else "",
+                     ", ".join(bots), "each seat gives its own seed" if d.get("blind_seeds") else ""]
+            return "seats: " + "; ".join(p for p in parts if p)
+        case "SeatTaken":
+            return f"{d['player']} takes {d['seat']}" + (f" (seed {d['seed']})" if d.get("seed") else "")
+        case "SeatDeclined":
+            return f"{d['player']} declines {d['seat']}: it is open"
+        case "SeedGiven":
+            return f"{who} gives its seed: {d['seed']}"
+        case "BotPlayed":
+            tried = f" after {d['rollouts']} rollouts of each of {d['candidates']} commands" if d["rollouts"] else ""
+            return f"the bot of {d['seat']} chooses by its {d['policy']} policy{tried}"
         case "Inspected":
             why = f": {d['reason']}" if d.get("reason") else ""
             return f"the {d['by']} looks at every hidden thing as of version {d['at_version']}{why}"

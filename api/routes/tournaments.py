@@ -4,7 +4,7 @@ parse, call the tournaments service (:mod:`api.services.tournaments`), encode.""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, Literal
 from uuid import UUID
 
 import msgspec
@@ -110,10 +110,15 @@ async def withdraw_player(request: Request, tournament_id: TournamentId, player:
 
 @router.post("/tournaments/{tournament_id}/rounds",
              **doc(response=RoundPairedResponse, status=201, errors=(401, 403, 404, 409), token="needs"))
-def pair_round(request: Request, tournament_id: TournamentId, authorization: Auth = None) -> Response:
+def pair_round(request: Request, tournament_id: TournamentId, authorization: Auth = None,
+               bye_bot: Annotated[Literal["heuristic", "random"] | None, Query(
+                   description="Fill each bye with a game against the server's bot playing this analysis "
+                               "policy (practice: the bye's points stand, the game is outside the standings)")] = None
+               ) -> Response:
     """Pair the next round (director): creates each table's game and returns its seat tokens
-    (each player can also fetch their own from ``/tournaments/{id}/my-games``)."""
-    return respond(service(request).pair(tournament_id, bearer(authorization)), 201)
+    (each player can also fetch their own from ``/tournaments/{id}/my-games``, a filled bye's
+    game too, at table 0)."""
+    return respond(service(request).pair(tournament_id, bearer(authorization), bye_bot), 201)
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{number}", **doc(response=RoundInfo, errors=(404, 422)))

@@ -24,6 +24,7 @@ from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from api.services.players import PlayerRegistry, check_seat_names
 from api.services.secrets import Secrets
+from api.services.seating import SeatPlan, check_invited, invitation_secret, seating_info
 from api.store import GameSecrets, HeraldStore, NotAGame, secrets_id
 from api.tokens import hash_token, new_token
 from api.wire.common import Head
@@ -142,6 +143,7 @@ class Games:
         self.seat_hooks: list[Callable[[UUID, str], frozenset[str]]] = []  # e.g. a tournament player's seats
         # told each write: the games it moved and its events
         self.written_hooks: list[Callable[[set[UUID], tuple[Any, ...]], None]] = []
+        self.bot_hooks: list[Callable[[UUID], None]] = []  # told when a game read has a bot seat to act
 
     # -- internals ----------------------------------------------------------------------------
     def _notifications(self, start: int, limit: int) -> list[tuple[int, Recorded | None]]:
@@ -196,23 +198,27 @@ class Games:
         """Create a game. A fork also names its parent and copies the parent's events up to
         the fork's version (re-chained under the new id, with their original times).
         ``seat_token`` derives each seat's token (a tournament's games) instead of drawing it."""
+        plan = SeatPlan(body)
+        check_invited(plan, self.players.registered)
         created, seed = game_created(
-            body.rules, body.scenario, {seat: info.player for seat, info in body.seats.items()},
+            body.rules, body.scenario, plan.players,
             token_source.token_bytes(32) if body.seed is None else body.seed,
             client_seed=body.client_seed, options=body.options,
             study=body.seed is not None if study is None else study, tournament=body.tournament, fork=fork)
         game_id = uuid4()
         now = clock.now()
         events = copy_into(game_id, first_events(game_id, created, now), copy, seed)
-        seats = tuple(body.seats)
-        tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in seats}
+        if plan.any:  # seats taken at a distance (api/services/seating.py)
+            events += chain(game_id, events[-1].version + 1, events[-1].hash, [plan.offer(created)], now)
+        tokens = {seat: seat_token(game_id, seat) if seat_token else new_token() for seat in plan.held()}
+        invitation, invitation_hash = invitation_secret(plan)
         vault = GameSecrets(secrets_id(game_id), 1, now, game_id, seed.hex(),
-                            {s: hash_token(t) for s, t in tokens.items()})
+                            {s: hash_token(t) for s, t in tokens.items()}, invitation_hash)
         claims = [self.players.claim(created.seats[s].player, i.player_token, game_id, s, now)
                   for s, i in body.seats.items() if i.player_token is not None]
         self.save(*events, vault, *claims)
         return GameCreatedResponse(str(game_id), events[-1].version, created.seed_commitment, tokens,
-                                   Head(events[-1].version, events[-1].hash))
+                                   Head(events[-1].version, events[-1].hash), invitation)
 
     def command(self, game_id: UUID, body: CommandRequest, token: str | None,
                 idempotency_key: str | None = None) -> tuple[CommandResponse, bool]:
@@ -449,6 +455,9 @@ class Games:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
         if game.played:
             raise Conflict("play has started: seats are claimed before the first command", code="play_started")
+        if game.seating is not None and seat in (*game.seating.open, *game.seating.invited, *game.seating.bots):
+            raise Conflict(f"seat {seat} is not held by the game's creator: an open or offered seat is taken with "
+                           f"POST /games/{game_id}/seats/{seat}/take; a bot's is nobody's", code="seat_taken")
         seat_token = new_token()
         for attempt in range(3):  # another seat's claim may take the private stream's next version first
             now = clock.now()
@@ -486,6 +495,8 @@ class Games:
             by = "admin" if self.secrets.is_admin(token) else "director"  # the look is recorded like an inspection
             self._submit_meta(game_id, lambda g: inspect(g, by, version, "fork for study"))
         fork_seats(parent.created.seats, body.seats)
+        if any(i.invite or i.open or i.bot is not None or i.player is None for i in body.seats.values()):
+            raise Invalid("a fork keeps its parent's seats: it may only rename their players", code="bad_seating")
         check_seat_names(body.seats)  # the renamed seats: the parent's names stand as recorded
         seats = {s: SeatRequest(i.player) for s, i in parent.created.seats.items()} | body.seats
         head = (prefix or self.store.stream(game_id, 0, 1))[-1].hash
@@ -506,6 +517,9 @@ class Games:
         viewer = self.reader(game_id, token, game).seat
         created = game.created
         seed = game.seed or (self.secrets.game(game_id).seed if created.study else None)
+        if game.seating is not None and set(game.seating.bots) & set(game.to_act()):
+            for hook in self.bot_hooks:  # a bot move due when its server stopped: made now
+                hook(game.id)
         return GameSummary(
             id=str(game.id), rules=created.rules, rules_version=created.rules_version, scenario=created.scenario,
             status="ended" if game.ended else "active", version=game.version, to_act=self._to_act(game),
@@ -514,6 +528,7 @@ class Games:
             head=Head(game.version, game.head), created_at=game.created_on.isoformat(timespec="microseconds"),
             study=created.study, tournament=created.tournament, fork=created.fork,
             window=None if game.ended else game.rules.window(game.state),
+            seating=seating_info(game),
         )
 
     def legal_commands(self, game_id: UUID, seat: str, token: str | None = None) -> LegalCommands:
@@ -545,6 +560,8 @@ class Games:
         who = players.get(seat) or seat
         if game.ended:
             return f"the game has ended: {who} has nothing to send"
+        if game.awaited:
+            return f"no decision until every seat is taken and every seed given; awaited: {', '.join(game.awaited)}"
         if not to_act and game.frozen:
             dispute = next(d for d in game.disputes if d.freeze)
             return (f"play is frozen by dispute {dispute.id} (about version {dispute.about_version}) until it "

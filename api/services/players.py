@@ -52,7 +52,8 @@ def check_seat_names(seats: Mapping[str, SeatRequest]) -> None:
     seats), checked as new names: the service's own ``create`` checks none, so a game recorded
     before (a tournament's pairing of players registered before) is created as it was."""
     for seat, info in seats.items():
-        check_name(info.player, what=f"seat {seat}: a player name")
+        if info.player is not None:
+            check_name(info.player, what=f"seat {seat}: a player name")
 
 
 class PlayerRegistry:
@@ -83,6 +84,11 @@ class PlayerRegistry:
         """The event vouching that ``name`` sits in ``seat``, if ``token`` is that name's."""
         stream = self.claim_identity(name, token, what="vouch for the seat")
         return SeatClaimed(stream[0].originator_id, stream[-1].originator_version + 1, now, name, str(game_id), seat)
+
+    def registered(self, name: str) -> bool:
+        """Whether ``name`` reads as a registered player's name."""
+        stream = self._stream(name)
+        return bool(stream) and isinstance(stream[0], PlayerRegistered)
 
     def claim_identity(self, name: str, token: str | None, what: str) -> list:
         """``name``'s private stream, if ``token`` is that registered name's player token."""

@@ -25,6 +25,7 @@ from api.services.secrets import Secrets, TournamentKeys, keys_id
 from api.store import HeraldStore
 from api.tokens import hash_token, new_token
 from api.wire.common import Head
+from api.services.seating import check_policy
 from api.wire.games import CreateGame, SeatRequest
 from api.wire.tournaments import (
     Adjust,
@@ -49,11 +50,11 @@ from api.wire.tournaments import (
     TournamentSummary,
     Withdraw,
 )
-from domain.events import GameCreated, Outcome, TournamentRef
+from domain.events import BotSeat, GameCreated, Outcome, SeatInfo, TournamentRef
 from domain.game import Recorded
 from domain.players import SeatClaimed
 from domain.rules.registry import RULE_SYSTEMS
-from domain.tournaments.events import TournamentCreated, TournamentRecorded
+from domain.tournaments.events import ByeFilled, TournamentCreated, TournamentRecorded
 from domain.tournaments.model import (
     Tournament,
     decide_adjust,
@@ -244,6 +245,7 @@ class Tournaments:
         created = self._created(game_id)
         if created is None:
             return None
+        created = self._seated(game_id, created)
         if created.study or created.fork is not None:
             return created, UNRATED
         if created.tournament is not None:
@@ -254,6 +256,16 @@ class Tournaments:
             if t is not None and t.table_of(str(game_id)) is not None:  # paired there, not merely naming it
                 return created, RATED if t.created.rated else UNRATED
         return created, RATED
+
+    def _seated(self, game_id: UUID, created: GameCreated) -> GameCreated:
+        """``created`` with each seat taken at a distance named by who took it (an open seat's
+        player, or whoever took a declined one: issue 29's SeatTaken), read from the events that
+        can hold them (they all come before the first decision)."""
+        head = self.store.events.get(game_id, gt=1, limit=1 + 3 * len(created.seats))
+        taken = {e.data["seat"]: e.data["player"] for e in head if isinstance(e, Recorded) and e.type == "SeatTaken"}
+        if not taken:
+            return created
+        return msgspec.structs.replace(created, seats={**created.seats, **{s: SeatInfo(p) for s, p in taken.items()}})
 
     def written(self, _games: object, events: tuple[Any, ...]) -> None:
         """A write of this process (a written hook of the games service): the results process
@@ -322,10 +334,13 @@ class Tournaments:
         return self._summary(self._decide(tournament_id, decide_adjust, body.player, body.points, body.reason,
                                           body.round))
 
-    def pair(self, tournament_id: UUID, token: str | None) -> RoundPairedResponse:
-        """Pair the next round: plan it (pure), create each table's game, record the round."""
+    def pair(self, tournament_id: UUID, token: str | None, bye_bot: str | None = None) -> RoundPairedResponse:
+        """Pair the next round: plan it (pure), create each table's game, record the round.
+        ``bye_bot``: fill each bye with a game against the server's bot playing that policy."""
         self.authorize_director(tournament_id, token)
         self.catch_up()
+        if bye_bot is not None:
+            check_policy(self.tournament(tournament_id).created.rules, bye_bot)
         with self._lock(tournament_id):
             t = self.tournament(tournament_id)
             plan = plan_round(t)
@@ -340,16 +355,32 @@ class Tournaments:
                 ), seat_token=self.secrets.derived_seat_token)
                 games[table.table] = made.id
                 tokens[made.id] = made.seat_tokens
-            events = record_round(t, plan, games, clock.now())
+            filled = [self._bye_game(t, plan.round, bye.player, bye_bot) for bye in plan.byes] if bye_bot else []
+            events = record_round(t, plan, games, clock.now(), filled)
             self.games.save(*events)
             t = self.tournament(tournament_id)
         paired = t.rounds[plan.round - 1]
         return RoundPairedResponse(
             round=plan.round, method=plan.method,
             tables=[PairedTable(x.table, x.game, x.scenario, x.seats, tokens[x.game]) for x in paired.tables],
-            byes=[ByeInfo(b.player, b.points, b.reason) for b in plan.byes],
+            byes=[ByeInfo(b.player, b.points, b.reason, next((f.game for f in filled if f.player == b.player), None))
+                  for b in plan.byes],
             head=Head(t.version, t.head),
         )
+
+    def _bye_game(self, t: Tournament, round_: int, player: str, policy: str) -> ByeFilled:
+        """A game for a player with a bye: they hold the scenario's first seat, the server's bot
+        the others its fewest players need. Not a table of the tournament (no TournamentRef):
+        its result moves neither standings nor ratings."""
+        rules = RULE_SYSTEMS[t.created.rules]
+        scenario = rules.scenario(t.created.scenarios[0] if t.created.scenarios else next(iter(rules.scenarios)))
+        seats = list(scenario.seats)[:max(2, scenario.min_players)]
+        made = self.games.create(CreateGame(
+            rules=t.created.rules, scenario=scenario.id, options=t.created.options,
+            seats={seat: SeatRequest(player) if i == 0 else SeatRequest(bot=BotSeat(policy))
+                   for i, seat in enumerate(seats)},
+        ), seat_token=self.secrets.derived_seat_token)
+        return ByeFilled(round=round_, player=player, game=made.id, scenario=scenario.id, seat=seats[0], policy=policy)
 
     # -- reads ---------------------------------------------------------------------------------------
     def summary(self, tournament_id: UUID) -> TournamentSummary:
@@ -391,6 +422,10 @@ class Tournaments:
                         token = (keys.seat_tokens.get(x.game, {}).get(seat)  # kept by earlier versions
                                  or self.secrets.derived_seat_token(UUID(x.game), seat))
                         games.append(MyGame(paired.round, x.table, x.game, x.scenario, seat, token, status))
+        for filled in t.bye_games:  # table 0: a bye filled with a game against a bot
+            if filled.player == player:
+                games.append(MyGame(filled.round, 0, filled.game, filled.scenario, filled.seat,
+                                    self.secrets.derived_seat_token(UUID(filled.game), filled.seat), "bye game"))
         return MyGames(player, games)
 
     def standings(self, tournament_id: UUID) -> StandingsBody:
@@ -454,7 +489,8 @@ def _round_info(t: Tournament, number: int) -> RoundInfo:
                                     result.version, reason=result.reason, rulings=rulings))
         else:
             tables.append(TableInfo(x.table, x.game, x.scenario, x.seats, "playing", rulings=rulings))
-    byes = [ByeInfo(b.player, b.points, b.reason) for b in t.byes if b.round == number]
+    filled = {(f.round, f.player): f.game for f in t.bye_games}
+    byes = [ByeInfo(b.player, b.points, b.reason, filled.get((b.round, b.player))) for b in t.byes if b.round == number]
     return RoundInfo(number, paired.method, tables, byes)
 
 

@@ -9,7 +9,8 @@ import msgspec
 from api.wire.common import Head, documented
 from api.http import MAX_INT
 from domain.creation import MAX_CLIENT_SEED, MAX_PLAYER_NAME, SEAT_ID, SEED_HEX
-from domain.events import ForkRef, Outcome, SeatInfo, Target, TournamentRef
+from api.wire.seating import SeatingInfo
+from domain.events import BotSeat, ForkRef, Outcome, SeatInfo, Target, TournamentRef
 from domain.rules.base import Window
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
@@ -21,10 +22,16 @@ MAX_KEY = 200
 
 class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Who sits in a seat. ``player_token`` (from POST /players) vouches that it is that
-    registered player: a casual game is rated only when every seat's player vouched."""
+    registered player: a casual game is rated only when every seat's player vouched.
+    ``invite``: the seat is offered to the registered ``player``, who takes it with their own
+    token (no seat token is issued to the creator); ``open``: no player yet, the seat is taken
+    by a registered player holding the invitation link; ``bot``: the server plays the seat."""
 
-    player: Annotated[str, documented(minLength=1, maxLength=MAX_PLAYER_NAME)]
+    player: Annotated[str, documented(minLength=1, maxLength=MAX_PLAYER_NAME)] | None = None
     player_token: str | None = None
+    invite: bool = False
+    open: bool = False
+    bot: BotSeat | None = None
 
 
 class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -38,14 +45,19 @@ class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     client_seed: Annotated[str, documented(maxLength=MAX_CLIENT_SEED)] = ""
     options: dict[str, Any] = {}
     tournament: TournamentRef | None = None
+    blind_seeds: bool = False  # each seat gives its own seed after the commitment (issue 29)
 
 
 class GameCreatedResponse(msgspec.Struct, frozen=True):
+    """The new game; a token for each seat its creator holds (not for a seat offered, open or a
+    bot's); ``invitation``, the secret of the link that takes an open seat."""
+
     id: str
     version: int
     seed_commitment: str
     seat_tokens: dict[str, str]
     head: Head
+    invitation: str | None = None
 
 
 class RecordImported(msgspec.Struct, frozen=True):
@@ -173,6 +185,7 @@ class GameSummary(msgspec.Struct, frozen=True):
     # an out-of-turn window open now (domain/rules/base.py, "Out-of-turn play"): whose step waits
     # (holder, step) while the seats still waiting may play out of turn or pass
     window: Window | None = None
+    seating: SeatingInfo | None = None  # seats taken at a distance (issue 29)
 
 
 class LegalCommands(msgspec.Struct, frozen=True):

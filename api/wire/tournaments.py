@@ -106,9 +106,13 @@ class TableInfo(msgspec.Struct, frozen=True):
 
 
 class ByeInfo(msgspec.Struct, frozen=True):
+    """A bye and its points; ``game``: the game against the server's bot that fills it, if the
+    director paired the round with ``bye_bot`` (practice: outside the standings)."""
+
     player: str
     points: float
     reason: str
+    game: str | None = None
 
 
 class RoundInfo(msgspec.Struct, frozen=True):

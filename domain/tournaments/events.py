@@ -84,6 +84,19 @@ class ByeAssigned(EventData, frozen=True):
     reason: str
 
 
+@tournament_event("ByeFilled")
+class ByeFilled(EventData, frozen=True):
+    """A player's bye filled with a game against the server's bot (issue 29), paired with the
+    round: practice, outside the standings (the bye's points stand as ByeAssigned says)."""
+
+    round: int
+    player: str
+    game: str
+    scenario: str
+    seat: str
+    policy: str
+
+
 @tournament_event("ResultRecorded")
 class ResultRecorded(EventData, frozen=True):
     """A linked game ended: its outcome, and the version and hash of its GameEnded event,

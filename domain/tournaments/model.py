@@ -23,6 +23,7 @@ from domain.chain import GENESIS_HASH, EventData
 from domain.tournaments.events import (
     FORMATS,
     ByeAssigned,
+    ByeFilled,
     ForfeitRecorded,
     PlayerRegistered,
     PlayerWithdrawn,
@@ -89,6 +90,7 @@ class Tournament(msgspec.Struct, frozen=True):
     players: dict[str, Player] = {}
     rounds: tuple[RoundPaired, ...] = ()
     byes: tuple[ByeAssigned, ...] = ()
+    bye_games: tuple[ByeFilled, ...] = ()  # byes filled with a game against a bot (issue 29)
     results: dict[str, ResultRecorded] = {}
     forfeits: dict[str, ForfeitRecorded] = {}
     adjustments: tuple[PointsAdjusted, ...] = ()
@@ -156,6 +158,8 @@ def apply(t: Tournament | None, event: TournamentRecorded) -> Tournament:
             changes["rounds"] = t.rounds + (data,)
         case ByeAssigned():
             changes["byes"] = t.byes + (data,)
+        case ByeFilled():
+            changes["bye_games"] = t.bye_games + (data,)
         case ResultRecorded(game=game):
             changes["results"] = {**t.results, game: data}
         case ForfeitRecorded(game=game):
@@ -506,8 +510,10 @@ def paired_events(plan: RoundPlan, games: dict[int, str]) -> list[EventData]:
     return events
 
 
-def record_round(t: Tournament, plan: RoundPlan, games: dict[int, str], now: datetime) -> list[TournamentRecorded]:
+def record_round(t: Tournament, plan: RoundPlan, games: dict[int, str], now: datetime,
+                 filled: Iterable[ByeFilled] = ()) -> list[TournamentRecorded]:
+    """The round's events; ``filled``: its byes filled with a game against a bot."""
     if plan.round != t.current_round + 1:
         raise TournamentConflict("stale_round", f"round {plan.round} was planned, but the tournament is at "
                                  f"round {t.current_round}")
-    return _record(t, paired_events(plan, games), now)
+    return _record(t, paired_events(plan, games) + list(filled), now)

@@ -78,6 +78,28 @@ def faces_of(kind: str, die_kinds: dict[str, list]) -> list | None:
     return list(range(1, int(found[1]) + 1)) if found else None
 
 
+def blind_client_seed(events: list, offered: dict) -> tuple[str, list[str]]:
+    """The client seed of a game whose seeds are blind: SHA-256 (hex) of the JSON, sorted keys
+    and no white space, of {seat: seed} over every seat but the bots', each seed from the
+    SeatTaken or SeedGiven that gave it; every one recorded after GameCreated (which holds the
+    commitment) and before the first draw."""
+    problems, seeds, first_draw = [], {}, None
+    for version, type_, data, _, _, _ in events:
+        if type_ in ("SeatTaken", "SeedGiven") and data.get("seed") is not None:
+            if first_draw is not None:
+                problems.append(f"version {version}: a seat's seed given after the first draw (version {first_draw})")
+            seeds[data["seat"]] = data["seed"]
+        if first_draw is None and isinstance(data, dict) and "draws" in data:
+            first_draw = version
+    bots = set(offered.get("bots", {}))
+    seats = [v for v in events[0][2]["seats"] if v not in bots]
+    missing = [s for s in seats if s not in seeds]
+    if missing and first_draw is not None:
+        problems.append(f"dice drawn before seat(s) {', '.join(missing)} gave their seed")
+    text = json.dumps(seeds, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest(), problems
+
+
 def verify(record: dict, die_kinds: dict[str, list] | None = None, receipts: list[dict] = ()) -> list[str]:
     """The problems of ``record`` (parsed JSON); ``die_kinds`` as GET /rules/{rules} serves them."""
     problems: list[str] = []
@@ -126,6 +148,10 @@ def verify(record: dict, die_kinds: dict[str, list] | None = None, receipts: lis
     fork = header.get("fork")
     draw_key = fork["game"].lower() if fork and fork.get("dice") == "same" else game
     client_seed = header["client_seed"]
+    blind = [data for _, type_, data, _, _, _ in events if type_ == "SeatsOffered" and data.get("blind_seeds")]
+    if blind:  # seeds chosen blind: each person's seat gives its own after the commitment
+        client_seed, problems_ = blind_client_seed(events, blind[0])
+        problems += problems_
     expected = 0
     previous = None
     for version, type_, data, _, salt, readers in events:

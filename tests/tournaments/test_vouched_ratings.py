@@ -174,3 +174,22 @@ def test_a_name_that_reads_like_a_registered_one_is_taken(client, variant):
         assert taken.status_code == 201
         return
     assert taken.status_code == 409 and taken.json()["code"] == "name_taken", taken.text
+
+
+def test_seats_taken_at_a_distance_are_rated_under_their_takers_names(client):
+    """Issue 29: "a player takes a seat with their player token (recorded as SeatClaimed, as
+    today)" — so a game whose seats were offered or open is rated once every seat is taken, each
+    under the name of the player who took it (an open seat's GameCreated names nobody)."""
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    game = create(client, {"p1": {"player": "Ann", "invite": True}, "p2": {"open": True}}).json()
+    assert game["seat_tokens"] == {}
+    tokens = {}
+    for seat, name, token, extra in (("p1", "Ann", ann, {}), ("p2", "Bob", bob, {"invitation": game["invitation"]})):
+        taken = client.post(f"/games/{game['id']}/seats/{seat}/take", json={"player": name, **extra},
+                            headers={"Authorization": f"Bearer {token}"})
+        assert taken.status_code == 201, taken.text
+        tokens[seat] = taken.json()["seat_token"]
+    finish(client, {**game, "seat_tokens": tokens})
+    assert [(r["player"], r["games"]) for r in
+            client.get("/players", params={"rules": "open-table", "scenario": "table"}).json()["ratings"]] == [
+        ("Ann", 1), ("Bob", 1)]
