@@ -169,19 +169,29 @@ async def read_body(request: Request, type_: type[T], limit: int, depth: int = M
     """Read a JSON body of at most ``limit`` bytes (decoded: ``Content-Encoding: gzip`` is
     undone as it arrives, :func:`read_raw`) and decode it as ``type_``. Every route reads its
     body through here (the command route through :func:`read_raw`)."""
-    headers = request.headers
-    require_json(headers.get("content-type"))
-    raw = await read_raw(request.receive, headers.get("content-length"), limit, headers.get("content-encoding"))
-    return decode_body(raw, type_, depth)
+    return decode_body(await read_json(request, limit), type_, depth)
 
 
 async def read_record(request: Request, limit: int, decode: Callable[[bytes], T]) -> T:
+    """A portable record's body (or a body holding one), read (:func:`read_json`) and decoded
+    (:func:`decoded_record`) in a worker thread."""
+    return await run_in_threadpool(decoded_record, await read_json(request, limit), decode)
+
+
+async def read_json(request: Request, limit: int) -> bytes:
+    """A JSON body of at most ``limit`` bytes, read but not decoded."""
+    headers = request.headers
+    require_json(headers.get("content-type"))
+    return await read_raw(request.receive, headers.get("content-length"), limit, headers.get("content-encoding"))
+
+
+def decoded_record(raw: bytes, decode: Callable[[bytes], T]) -> T:
     """A portable record's body (or a body holding one), checked as any JSON body and then
     decoded by ``decode`` (replays: either record format): malformed JSON is a 400, a record of
     the wrong shape a 422 naming where."""
-    raw = bytes(await read_body(request, msgspec.Raw, limit, RECORD_DEPTH))
+    decode_body(raw, msgspec.Raw, RECORD_DEPTH)
     try:
-        return await run_in_threadpool(decode, raw)
+        return decode(raw)
     except msgspec.ValidationError as error:
         raise Invalid(f"the body is not a Herald record (nor a VerifyRequest): {error}", code="invalid_body") from None
     except msgspec.DecodeError as error:

@@ -17,9 +17,11 @@ from domain.game import Game
 
 
 def analyst_from_env(environ: dict[str, str] | None = None) -> Analyst:
-    """The pool: ``HERALD_ANALYSIS_WORKERS`` processes (2), ``HERALD_ANALYSIS_BUDGET`` seconds a job (120)."""
+    """The pool: ``HERALD_ANALYSIS_WORKERS`` processes (2), ``HERALD_ANALYSIS_BUDGET`` seconds a job (120),
+    niced as the expensive reads' workers are (``HERALD_READ_WORKER_NICENESS``, 10)."""
     env = os.environ if environ is None else environ
-    return Analyst(int(env.get("HERALD_ANALYSIS_WORKERS", 2)), float(env.get("HERALD_ANALYSIS_BUDGET", 120)))
+    return Analyst(int(env.get("HERALD_ANALYSIS_WORKERS", 2)), float(env.get("HERALD_ANALYSIS_BUDGET", 120)),
+                   int(env.get("HERALD_READ_WORKER_NICENESS", 10)))
 
 
 class AnalysisBusy(HeraldError):

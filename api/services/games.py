@@ -84,7 +84,7 @@ from domain.creation import (
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.words import Names
-from projections.board import Boards
+from projections.board import Boards, FoldAway
 from projections.board_store import StoredBoards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
@@ -101,7 +101,7 @@ from replays.record import (
     to_record_event,
 )
 from replays.signature import sign
-from replays.verify import Receipt, Verdict, verify
+from replays.verify import verify
 
 
 SEEN_GAMES = 4096  # games whose highest stored version a process remembers (past positions)
@@ -625,16 +625,18 @@ class Games:
             return True
         return False
 
-    def past_state(self, game_id: UUID, version: int, seat: str | None, build: bool = True) -> StateAt | None:
+    def past_state(self, game_id: UUID, version: int, seat: str | None, build: bool = True,
+                   away: FoldAway | None = None) -> StateAt | None:
         """The board at ``version`` as ``seat`` (None: a spectator) sees it. The game is not
         loaded whole: a server just started answers a past position after folding from the
         checkpoint below it (projections/board.py), not the whole game besides. With
-        ``build`` false, None when that checkpoint is not built yet (nothing long is done)."""
+        ``build`` false, None when that checkpoint is not built yet (nothing long is done);
+        ``away`` builds the missing checkpoints (api/budgets.py: in a worker process)."""
         latest = self._latest(game_id, version)
         if not 1 <= version <= latest:
             raise NotFound(f"game {game_id} has versions 1 to {latest}, not {version}", code="no_such_version")
         try:
-            game = self.boards.at(game_id, version) if build else self.boards.quick(game_id, version)
+            game = self.boards.at(game_id, version, away) if build else self.boards.quick(game_id, version)
         except IncompatibleRecord as error:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
         return None if game is None else self._state(game, seat)
@@ -703,9 +705,6 @@ class Games:
         record = build_record(stream, public, reader, seed)
         head = stream[-1]
         return msgspec.structs.replace(record, signature=sign(self.signing_key, str(game_id), head.version, head.hash))
-
-    def verify(self, record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
-        return verify(record, receipts, public_key)
 
     def check_importer(self, token: str | None) -> None:
         """Importing a record stores a game: the admin token only (401 without one, 403 with another)."""
