@@ -27,7 +27,7 @@ class Buckets:
     """Token buckets by key: ``rate`` writes a second, up to ``burst`` at once."""
 
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
-        self.rate, self.burst, self.clock = rate, max(1, burst), clock
+        self.rate, self.burst, self.clock = rate, burst if burst > 0 else 1, clock
         self._held: dict[Any, list[float]] = {}  # key -> [writes left, when counted]
 
     def take(self, key: Any, now: float) -> float:

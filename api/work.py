@@ -1,12 +1,14 @@
 """The expensive reads' work, as it runs in a worker process (api/budgets.py) or, for small
 inputs, in the server's own thread: bytes in, bytes out. Events cross as msgspec JSON, a game
 as its board checkpoint row (projections/board_store.py: the rule state without its play log,
-exact or not sent), an answer encoded."""
+exact or not sent), an answer encoded; an analysis's boards as its rollouts get them."""
 
 from __future__ import annotations
 
 import msgspec
 
+from analysis import engine
+from analysis.engine import Position
 from api.http import decoded_record
 from domain.game import Game, Recorded, apply
 from projections.board_store import decode, exact, setup_of
@@ -61,6 +63,13 @@ def checkpoints(start: bytes | None, events: bytes, every: int) -> list[tuple[in
             setup = setup_of(game) if setup is None else setup
             out.append((event.version, row(game, setup)))
     return out
+
+
+def positions(events: bytes) -> list[Position]:
+    """An analysis's boards (analysis/engine.py): every board a decision was taken from, then
+    the last. They go on to the analysis pool's processes as its units do (pickled, as
+    msgspec Structs of the domain)."""
+    return engine.positions(_events(events))
 
 
 def decoded_sections(data: bytes) -> list[Section]:

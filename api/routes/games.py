@@ -253,7 +253,7 @@ def games_router(settings: Settings) -> APIRouter:
                             media_type=EventStream.media_type,
                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    @router.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422), token="accepts"))
+    @router.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422, 429), token="accepts"))
     def state_at(
         request: Request,
         game_id: GameId,

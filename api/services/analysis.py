@@ -11,6 +11,8 @@ from uuid import UUID
 from analysis import engine
 from analysis.pool import Analyst, Busy, Job
 from analysis.rollout import HEURISTICS, POLICIES
+from api import work
+from api.budgets import Ticket
 from api.errors import Forbidden, HeraldError, Invalid, NotFound
 from api.services.games import Games
 from domain.game import Game
@@ -82,27 +84,33 @@ class Analyses:
                 return parent_id
         return None
 
-    def analysis(self, game_id: UUID, token: str | None, policy: str, rollouts: int) -> Job:
+    def analysis(self, game_id: UUID, token: str | None, policy: str, rollouts: int, ticket: Ticket) -> Job:
+        """The job of a game's analysis; a new one starts on the request's ``ticket`` (its
+        client's share of the expensive reads, api/budgets.py), which pays for its boards' fold."""
         game, seen = self._game(game_id, token, policy)
         key = ("game", game_id, game.version, policy, rollouts, seen)
         found = self.analyst.cached(key)
         if found is not None:
             return found
+        ticket.admit()
         _refuse_if_busy(self.analyst)
-        boards = engine.positions(self.games.store.stream(game_id))
+        boards = ticket.run(work.positions, work.encode_events(self.games.store.stream(game_id)))
         seats = tuple(game.created.seats)
         units = engine.game_units(game.created.rules, boards, seen, policy, rollouts, str(game_id))
         return _start(self.analyst, key, units, len(boards), lambda tallies, complete: engine.game_analysis(
             game.created.rules, boards, tallies, policy, rollouts, seats, complete))
 
-    def commands(self, game_id: UUID, version: int, token: str | None, policy: str, rollouts: int) -> Job:
+    def commands(self, game_id: UUID, version: int, token: str | None, policy: str, rollouts: int,
+                 ticket: Ticket) -> Job:
+        """The job of one step's ranked commands, started as :meth:`analysis` starts one."""
         game, seen = self._game(game_id, token, policy)
         key = ("commands", game_id, game.version, version, policy, rollouts, seen)
         found = self.analyst.cached(key)
         if found is not None:
             return found
+        ticket.admit()
         _refuse_if_busy(self.analyst)
-        boards = engine.positions(self.games.store.stream(game_id))
+        boards = ticket.run(work.positions, work.encode_events(self.games.store.stream(game_id)))
         board = next((b for b in boards if b.version == version), None)
         if board is None:
             raise NotFound(f"no decision was taken from version {version}: the boards analysed are "

@@ -1,0 +1,157 @@
+"""Load on the expensive reads (issue 30 point 3, api/budgets.py), for
+tests/api/test_read_budgets.py and bench/bench_read_budgets.py: a real ``herald serve`` with
+a long Saxon Shore game (3,722 events, imported) and its study forks, a bystander's latencies
+(``GET /health`` and a command, in turn), and 8 clients hammering one expensive route from a
+process of their own (``python -m tests.read_load URL ROUTE SECONDS TARGET``), who never wait
+for Retry-After.
+
+The hammering process runs niced (10 steps, as the server's workers): on a real server its
+clients are other machines, not processes taking the server's own CPU. The bystander is this
+process, alone in its thread."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import httpx
+
+from tests.conftest import ADMIN_TOKEN
+from tests.long_games import saxon_shore_record
+
+ROUTES = ("verify", "outline", "past_states", "analysis")
+CLIENTS = 8
+GAME_EVENTS = 3_722  # the outline of the issue's repro
+VERIFY_EVENTS = 16_000  # a record of 1.8 MB, as the issue's verify repro
+ROLL = {"type": "roll", "label": "bystander", "dice": "1d6"}
+
+
+def game_record() -> bytes:
+    """The record of the game imported (3,722 events, 0.4 MB)."""
+    return saxon_shore_record(2, 10, GAME_EVENTS)
+
+
+def verify_record(folder: Path) -> Path:
+    """The path of the 1.8 MB record the verify clients send (written there once)."""
+    big = folder / "verify-record.json"
+    if not big.exists():
+        big.write_bytes(saxon_shore_record(2, 10, VERIFY_EVENTS))
+    return big
+
+
+class Stage:
+    """What a loaded server holds: the imported game, a fresh study fork of it for each
+    hammered route (so each starts cold: no outline, checkpoint or analysis of it yet), and an
+    open-table game whose seat the bystander plays."""
+
+    def __init__(self, url: str, record: bytes):
+        self.url = url
+        with httpx.Client(base_url=url, timeout=120) as client:
+            imported = client.post("/records/import", content=record, headers={
+                "Authorization": f"Bearer {ADMIN_TOKEN}", "Content-Type": "application/json"})
+            assert imported.status_code == 201, imported.text
+            self.game = imported.json()["id"]
+            self.head = client.get(f"/games/{self.game}").json()["version"]
+            self.forks = {}
+            for route in ROUTES[1:]:
+                fork = client.post(f"/games/{self.game}/fork", json={"version": self.head, "dice": "same"})
+                assert fork.status_code == 201, fork.text
+                self.forks[route] = fork.json()["id"]
+            table = client.post("/games", json={"rules": "open-table", "seats": {"p1": {"player": "Bystander"}}})
+            assert table.status_code == 201, table.text
+            self.table = table.json()["id"]
+            self.token = table.json()["seat_tokens"]["p1"]
+
+
+def bystander(url: str, table: str, token: str, seconds: float, pause: float = 0.05) -> list[float]:
+    """Seconds each request took: ``GET /health`` and a command (a roll), in turn, for ``seconds``."""
+    taken: list[float] = []
+    headers = {"Authorization": f"Bearer {token}"}
+    command = {"seat": "p1", "command": ROLL}
+    with httpx.Client(base_url=url, timeout=60) as client:
+        client.get("/health")
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for ask in (lambda: client.get("/health"),
+                        lambda: client.post(f"/games/{table}/commands", json=command, headers=headers)):
+                start = time.perf_counter()
+                answer = ask()
+                taken.append(time.perf_counter() - start)
+                assert answer.status_code in (200, 201), answer.text
+            time.sleep(pause)
+    return taken
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def start_hammer(url: str, route: str, seconds: float, target: str, record: Path) -> subprocess.Popen:
+    """The 8 hammering clients, in a niced process of their own; its output is JSON (:func:`hammer`)."""
+    return subprocess.Popen([sys.executable, "-m", "tests.read_load", url, route, str(seconds), target, str(record)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: os.nice(10))
+
+
+def hammer(url: str, route: str, seconds: float, target: str, record: Path) -> dict:
+    """8 clients asking ``route`` of ``target`` (a game) as fast as answered, for ``seconds``:
+    the statuses answered, and the Retry-After of each 429 and 503."""
+    body = record.read_bytes() if route == "verify" else b""
+    statuses: Counter[int] = Counter()
+    waits: list[str | None] = []
+    lock = threading.Lock()
+
+    def client(n: int) -> None:
+        rnd = random.Random(n)
+        with httpx.Client(base_url=url, timeout=120) as http:
+            head = http.get(f"/games/{target}").json()["version"] if route != "verify" else 0
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                if route == "verify":
+                    answer = http.post("/records/verify", content=body, headers={"Content-Type": "application/json"})
+                elif route == "outline":
+                    answer = http.get(f"/viewer/games/{target}/outline")
+                elif route == "past_states":
+                    answer = http.get(f"/games/{target}/state", params={"at": rnd.randint(1, head)})
+                else:  # a new analysis each time: rollouts not asked before
+                    answer = http.get(f"/games/{target}/analysis", params={"rollouts": rnd.randint(1, 2000)})
+                with lock:
+                    statuses[answer.status_code] += 1
+                    if answer.status_code in (429, 503):
+                        waits.append(answer.headers.get("retry-after"))
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {"statuses": {str(k): v for k, v in sorted(statuses.items())}, "retry_after": sorted(set(map(str, waits)))}
+
+
+def loaded(url: str, stage: Stage, route: str, record: Path, seconds: float) -> tuple[list[float], dict]:
+    """The bystander's latencies while 8 clients hammer ``route`` (a cold game of its own), and
+    what the hammering clients were answered."""
+    target = stage.forks.get(route, stage.game)
+    process = start_hammer(url, route, seconds + 1.0, target, record)
+    try:
+        time.sleep(0.5)  # the clients are under way
+        taken = bystander(url, stage.table, stage.token, seconds)
+        out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    return taken, json.loads(out)
+
+
+if __name__ == "__main__":
+    print(json.dumps(hammer(sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4], Path(sys.argv[5]))))
