@@ -62,7 +62,9 @@ def main() -> None:
                 rows[route] = {"p50_ms": round(p50 * 1e3, 1), "p99_ms": round(p99 * 1e3, 1), "n": len(taken),
                                "ratio_p99": round(p99 / q99, 2), "server_main_cpu_s": round(spent, 2),
                                "load": round(os.getloadavg()[0], 2), **hammered}
-                print(f"{route:12} {p50 * 1e3:8.1f} {p99 * 1e3:8.1f} {p99 / q99:10.2f} {spent:13.2f}  {hammered}")
+                worst = sorted(taken, key=lambda t: -t[1])[:3]
+                print(f"{route:12} {p50 * 1e3:8.1f} {p99 * 1e3:8.1f} {p99 / q99:10.2f} {spent:13.2f}  {hammered}; "
+                      f"slowest {', '.join(f'{t * 1e3:.0f} ms at {at:.1f} s' for at, t in worst)}")
         finally:
             server.stop()
     print(json.dumps({"bench": "read_budgets", "workers": args.workers, **rows}))

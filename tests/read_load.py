@@ -47,8 +47,8 @@ def verify_record(folder: Path) -> Path:
 
 
 class Stage:
-    """What a loaded server holds: the imported game, a fresh study fork of it for each
-    hammered route (so each starts cold: no outline, checkpoint or analysis of it yet), and an
+    """What a loaded server holds: the imported game (cut before its end), a fork of it at its
+    last version for each hammered route (so each starts cold: no outline, checkpoint or analysis of it yet), and an
     open-table game whose seat the bystander plays."""
 
     def __init__(self, url: str, record: bytes):
@@ -61,7 +61,7 @@ class Stage:
             self.head = client.get(f"/games/{self.game}").json()["version"]
             self.forks = {}
             for route in ROUTES[1:]:
-                fork = client.post(f"/games/{self.game}/fork", json={"version": self.head, "dice": "same"})
+                fork = client.post(f"/games/{self.game}/fork", json={"version": self.head, "dice": "fresh"})
                 assert fork.status_code == 201, fork.text
                 self.forks[route] = fork.json()["id"]
             table = client.post("/games", json={"rules": "open-table", "seats": {"p1": {"player": "Bystander"}}})
@@ -70,27 +70,29 @@ class Stage:
             self.token = table.json()["seat_tokens"]["p1"]
 
 
-def bystander(url: str, table: str, token: str, seconds: float, pause: float = 0.05) -> list[float]:
-    """Seconds each request took: ``GET /health`` and a command (a roll), in turn, for ``seconds``."""
-    taken: list[float] = []
+def bystander(url: str, table: str, token: str, seconds: float, pause: float = 0.05) -> list[tuple[float, float]]:
+    """When each request was sent (seconds from the first) and the seconds it took: ``GET
+    /health`` and a command (a roll), in turn, for ``seconds``."""
+    taken: list[tuple[float, float]] = []
     headers = {"Authorization": f"Bearer {token}"}
     command = {"seat": "p1", "command": ROLL}
     with httpx.Client(base_url=url, timeout=60) as client:
         client.get("/health")
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        first = time.perf_counter()
+        while time.perf_counter() < first + seconds:
             for ask in (lambda: client.get("/health"),
                         lambda: client.post(f"/games/{table}/commands", json=command, headers=headers)):
                 start = time.perf_counter()
                 answer = ask()
-                taken.append(time.perf_counter() - start)
+                taken.append((start - first, time.perf_counter() - start))
                 assert answer.status_code in (200, 201), answer.text
             time.sleep(pause)
     return taken
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
+def quantile(timed: list[tuple[float, float]], q: float) -> float:
+    """The ``q`` quantile of the seconds taken."""
+    ordered = sorted(taken for _, taken in timed)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
@@ -121,8 +123,10 @@ def hammer(url: str, route: str, seconds: float, target: str, record: Path) -> d
                     answer = http.get(f"/viewer/games/{target}/outline")
                 elif route == "past_states":
                     answer = http.get(f"/games/{target}/state", params={"at": rnd.randint(1, head)})
-                else:  # a new analysis each time: rollouts not asked before
-                    answer = http.get(f"/games/{target}/analysis", params={"rollouts": rnd.randint(1, 2000)})
+                else:  # a new analysis each time (rollouts not asked before), by the umpire: the
+                    # fork's game is still being played, and only an umpire analyses its forks then
+                    answer = http.get(f"/games/{target}/analysis", params={"rollouts": rnd.randint(1, 2000)},
+                                      headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
                 with lock:
                     statuses[answer.status_code] += 1
                     if answer.status_code in (429, 503):
@@ -136,7 +140,7 @@ def hammer(url: str, route: str, seconds: float, target: str, record: Path) -> d
     return {"statuses": {str(k): v for k, v in sorted(statuses.items())}, "retry_after": sorted(set(map(str, waits)))}
 
 
-def loaded(url: str, stage: Stage, route: str, record: Path, seconds: float) -> tuple[list[float], dict]:
+def loaded(url: str, stage: Stage, route: str, record: Path, seconds: float) -> tuple[list[tuple[float, float]], dict]:
     """The bystander's latencies while 8 clients hammer ``route`` (a cold game of its own), and
     what the hammering clients were answered."""
     target = stage.forks.get(route, stage.game)

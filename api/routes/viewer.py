@@ -81,7 +81,7 @@ class Outlines:
         self._lock = threading.Lock()
 
     def of(self, herald: Any, game_id: UUID, ticket: Ticket) -> Outline:
-        head = herald.games.game(game_id).version  # 404 for a game that does not exist
+        head = herald.games.head(game_id)  # 404 for a game that does not exist (the game is not folded)
         with self._lock:
             version, start, found = self._held.get(game_id) or (0, None, [])
         if version < head:

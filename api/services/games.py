@@ -641,6 +641,13 @@ class Games:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
         return None if game is None else self._state(game, seat)
 
+    def head(self, game_id: UUID) -> int:
+        """The game's latest version stored: one row read, nothing folded (NotFound when not a game)."""
+        last = self.store.last(game_id)
+        if not isinstance(last, Recorded):
+            raise NotFound(f"no game {game_id}")
+        return last.version
+
     def _latest(self, game_id: UUID, version: int) -> int:
         """The game's latest version as far as ``version`` needs to know: the highest this
         process has seen stored (a version once recorded stays), the cached game's, else the
@@ -652,15 +659,13 @@ class Games:
         cached = self._cached(game_id)
         if cached is not None and cached.version >= version:
             return cached.version
-        last = self.store.last(game_id)
-        if not isinstance(last, Recorded):
-            raise NotFound(f"no game {game_id}")
+        head = self.head(game_id)
         with self._seen_lock:
-            self._seen[game_id] = max(last.version, self._seen.get(game_id, 0))
+            self._seen[game_id] = max(head, self._seen.get(game_id, 0))
             self._seen.move_to_end(game_id)
             while len(self._seen) > SEEN_GAMES:
                 self._seen.popitem(last=False)
-        return last.version
+        return head
 
     def _current_at(self, game_id: UUID, version: int | None) -> tuple[Game, int]:
         """The game as it stands now, and the version asked for (the latest when None), which it
