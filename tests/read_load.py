@@ -31,6 +31,10 @@ CLIENTS = 8
 GAME_EVENTS = 3_722  # the outline of the issue's repro
 VERIFY_EVENTS = 16_000  # a record of 1.8 MB, as the issue's verify repro
 ROLL = {"type": "roll", "label": "bystander", "dice": "1d6"}
+# cold games (forks) for each route: a client of the outline or past positions asks its own
+# game (a game asked by several is folded once: its checkpoints, as the others wait), the
+# analysis clients one game with rollouts never asked before
+FORKS = {"outline": CLIENTS, "past_states": CLIENTS, "analysis": 1}
 
 
 def game_record() -> bytes:
@@ -47,8 +51,9 @@ def verify_record(folder: Path) -> Path:
 
 
 class Stage:
-    """What a loaded server holds: the imported game (cut before its end), a fork of it at its
-    last version for each hammered route (so each starts cold: no outline, checkpoint or analysis of it yet), and an
+    """What a loaded server holds: the imported game (cut before its end), forks of it at its
+    last version for each hammered route (:data:`FORKS`: each starts cold, no outline,
+    checkpoint or analysis of it yet, nor the game folded in the server), and an
     open-table game whose seat the bystander plays."""
 
     def __init__(self, url: str, record: bytes):
@@ -59,11 +64,13 @@ class Stage:
             assert imported.status_code == 201, imported.text
             self.game = imported.json()["id"]
             self.head = client.get(f"/games/{self.game}").json()["version"]
-            self.forks = {}
-            for route in ROUTES[1:]:
-                fork = client.post(f"/games/{self.game}/fork", json={"version": self.head, "dice": "fresh"})
-                assert fork.status_code == 201, fork.text
-                self.forks[route] = fork.json()["id"]
+            self.forks: dict[str, list[str]] = {}
+            for route, count in FORKS.items():
+                self.forks[route] = []
+                for _ in range(count):
+                    fork = client.post(f"/games/{self.game}/fork", json={"version": self.head, "dice": "fresh"})
+                    assert fork.status_code == 201, fork.text
+                    self.forks[route].append(fork.json()["id"])
             table = client.post("/games", json={"rules": "open-table", "seats": {"p1": {"player": "Bystander"}}})
             assert table.status_code == 201, table.text
             self.table = table.json()["id"]
@@ -96,16 +103,19 @@ def quantile(timed: list[tuple[float, float]], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def start_hammer(url: str, route: str, seconds: float, target: str, record: Path) -> subprocess.Popen:
+def start_hammer(url: str, route: str, seconds: float, targets: list[str], head: int,
+                 record: Path) -> subprocess.Popen:
     """The 8 hammering clients, in a niced process of their own; its output is JSON (:func:`hammer`)."""
-    return subprocess.Popen([sys.executable, "-m", "tests.read_load", url, route, str(seconds), target, str(record)],
+    return subprocess.Popen([sys.executable, "-m", "tests.read_load", url, route, str(seconds), ",".join(targets),
+                             str(head), str(record)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: os.nice(10))
 
 
-def hammer(url: str, route: str, seconds: float, target: str, record: Path) -> dict:
-    """8 clients asking ``route`` of ``target`` (a game) as fast as answered, for ``seconds``:
-    the statuses answered, and the Retry-After of each 429 and 503."""
+def hammer(url: str, route: str, seconds: float, targets: list[str], head: int, record: Path) -> dict:
+    """8 clients asking ``route`` of a game of ``targets`` (client n the n-th, in turn; past
+    positions 1 to ``head``) as fast as answered, for ``seconds``: the statuses answered, and
+    the Retry-After of each 429 and 503."""
     body = record.read_bytes() if route == "verify" else b""
     statuses: Counter[int] = Counter()
     waits: list[str | None] = []
@@ -113,8 +123,8 @@ def hammer(url: str, route: str, seconds: float, target: str, record: Path) -> d
 
     def client(n: int) -> None:
         rnd = random.Random(n)
+        target = targets[n % len(targets)]
         with httpx.Client(base_url=url, timeout=120) as http:
-            head = http.get(f"/games/{target}").json()["version"] if route != "verify" else 0
             end = time.monotonic() + seconds
             while time.monotonic() < end:
                 if route == "verify":
@@ -143,8 +153,7 @@ def hammer(url: str, route: str, seconds: float, target: str, record: Path) -> d
 def loaded(url: str, stage: Stage, route: str, record: Path, seconds: float) -> tuple[list[tuple[float, float]], dict]:
     """The bystander's latencies while 8 clients hammer ``route`` (a cold game of its own), and
     what the hammering clients were answered."""
-    target = stage.forks.get(route, stage.game)
-    process = start_hammer(url, route, seconds + 1.0, target, record)
+    process = start_hammer(url, route, seconds + 1.0, stage.forks.get(route, [stage.game]), stage.head, record)
     try:
         time.sleep(0.5)  # the clients are under way
         taken = bystander(url, stage.table, stage.token, seconds)
@@ -158,4 +167,5 @@ def loaded(url: str, stage: Stage, route: str, record: Path, seconds: float) -> 
 
 
 if __name__ == "__main__":
-    print(json.dumps(hammer(sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4], Path(sys.argv[5]))))
+    print(json.dumps(hammer(sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4].split(","), int(sys.argv[5]),
+                            Path(sys.argv[6]))))
