@@ -45,9 +45,11 @@ from typing import Any, TypeVar
 from starlette.concurrency import run_in_threadpool
 
 from analysis.pool import start_worker
+from api import work
 from api.config import Settings
 from api.errors import HeraldError, TooManyRequests
 from api.ratelimit import Buckets, scope_bearer
+from projections.board import FoldAway
 
 T = TypeVar("T")
 KINDS = ("address", "token")
@@ -223,6 +225,10 @@ class Ticket:
         except BrokenProcessPool:
             raise _broken(workers) from None
         return self._charged(outcome)
+
+    def checkpoints(self, every: int) -> FoldAway:
+        """The fold of a game's missing board checkpoints (projections/board.py), on this ticket."""
+        return lambda begin, events: self.run(work.checkpoints, begin, events, every)
 
     def _inline(self, work: Callable[..., T], args: tuple[Any, ...]) -> T:
         start = time.thread_time()

@@ -31,7 +31,6 @@ from uuid import UUID
 import msgspec
 from starlette.concurrency import run_in_threadpool
 
-from api import work
 from api.budgets import Budgets, Ticket
 from api.errors import Unauthorized
 from api.http import bearer
@@ -142,9 +141,7 @@ def answer(states: RenderedStates, games: Games, game_id: UUID, version: int, to
     if ticket is None:
         state = games.past_state(game_id, version, key[2], build=False)
     else:
-        every = games.boards.every
-        state = games.past_state(game_id, version, key[2],
-                                 away=lambda begin, events: ticket.run(work.checkpoints, begin, events, every))
+        state = games.past_state(game_id, version, key[2], away=ticket.checkpoints(games.boards.every))
     return None if state is None else keep(states, key, state)
 
 

@@ -50,10 +50,12 @@ class Analyses:
         self.games = games
         self.analyst = analyst
 
-    def _game(self, game_id: UUID, token: str | None, policy: str) -> tuple[Game, frozenset[str] | None]:
+    def _game(self, game_id: UUID, token: str | None, policy: str,
+              ticket: Ticket) -> tuple[Game, frozenset[str] | None]:
         """The game, if this reader may have it analysed, and the seats whose secrets it sees
-        (None: everything)."""
-        game = self.games.game(game_id)
+        (None: everything). A game this process does not hold is folded on the ticket (an
+        expensive read: api/budgets.py), from its board checkpoints."""
+        game = self._current(game_id, ticket)
         rules = game.created.rules
         if rules not in HEURISTICS:
             raise Invalid(f"{rules} does not play itself: its games cannot be analysed by rollouts",
@@ -65,7 +67,7 @@ class Analyses:
             raise Forbidden("no engine help during play: a game is analysed once it has ended, or as a study fork",
                             code="analysis_of_live_game")
         reader = self.games.reader(game_id, token, game)
-        played = self._origin_in_play(game)
+        played = self._origin_in_play(game, ticket)
         if played is not None and not self.games.secrets.is_admin(token):
             raise Forbidden(f"no engine help during play: this fork branches from game {played}, which is still "
                             "being played; its forks are analysed once it has ended (or by the umpire)",
@@ -73,13 +75,16 @@ class Analyses:
         seen = None if reader.everything or not game.rules.has_secrets else reader.seats
         return game, seen
 
-    def _origin_in_play(self, game: Game) -> UUID | None:
+    def _current(self, game_id: UUID, ticket: Ticket) -> Game:
+        return self.games.current(game_id, ticket.checkpoints(self.games.boards.every))
+
+    def _origin_in_play(self, game: Game, ticket: Ticket) -> UUID | None:
         """The game a fork (or a fork of a fork) branches from that is still being played, if
         any: forking a live game must not be a way round the rule above. A study game is
         never "in play"."""
         while game.created.fork is not None:
             parent_id = UUID(game.created.fork.game)
-            game = self.games.game(parent_id)
+            game = self._current(parent_id, ticket)
             if not game.ended and not game.created.study:
                 return parent_id
         return None
@@ -87,7 +92,7 @@ class Analyses:
     def analysis(self, game_id: UUID, token: str | None, policy: str, rollouts: int, ticket: Ticket) -> Job:
         """The job of a game's analysis; a new one starts on the request's ``ticket`` (its
         client's share of the expensive reads, api/budgets.py), which pays for its boards' fold."""
-        game, seen = self._game(game_id, token, policy)
+        game, seen = self._game(game_id, token, policy, ticket)
         key = ("game", game_id, game.version, policy, rollouts, seen)
         found = self.analyst.cached(key)
         if found is not None:
@@ -103,7 +108,7 @@ class Analyses:
     def commands(self, game_id: UUID, version: int, token: str | None, policy: str, rollouts: int,
                  ticket: Ticket) -> Job:
         """The job of one step's ranked commands, started as :meth:`analysis` starts one."""
-        game, seen = self._game(game_id, token, policy)
+        game, seen = self._game(game_id, token, policy, ticket)
         key = ("commands", game_id, game.version, version, policy, rollouts, seen)
         found = self.analyst.cached(key)
         if found is not None:

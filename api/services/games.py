@@ -641,6 +641,19 @@ class Games:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
         return None if game is None else self._state(game, seat)
 
+    def current(self, game_id: UUID, away: FoldAway) -> Game:
+        """The game as it stands, not folded here from its start: the aggregate when this
+        process holds it current, else the board at its head (projections/board.py: its
+        missing checkpoints built by ``away``, in a worker process; the play log left out)."""
+        head = self.head(game_id)
+        cached = self._cached(game_id)
+        if cached is not None and cached.version == head:
+            return cached
+        try:
+            return self.boards.at(game_id, head, away)
+        except IncompatibleRecord as error:
+            raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
+
     def head(self, game_id: UUID) -> int:
         """The game's latest version stored: one row read, nothing folded (NotFound when not a game)."""
         last = self.store.last(game_id)
