@@ -515,7 +515,7 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
         responses[status] = {"description": "OK", "content": {"application/json": {"schema": _ref(response)},
                                                                 **(also or {})}}
     for code in errors:
-        responses[code] = _problem_response(code)
+        responses[code] = READ_LIMITED if code == 429 else _problem_response(code)
     extra: dict[str, Any] = {}
     if token is not None:
         extra["security"] = SECURITY[token]
@@ -642,6 +642,13 @@ _SCHEMA_TYPES: list[Any] = [Problem]
 
 RATE_LIMITED = {
     "description": "Too many writes from this client address or token (api/ratelimit.py)",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    "content": {PROBLEM: {"schema": {"$ref": REF.format(name="Problem")}}},
+}
+
+READ_LIMITED = {
+    "description": "An expensive read: too many running, or too much CPU spent, for this client address or token "
+                   "(`read_limited`, api/budgets.py); for a POST, also too many writes (api/ratelimit.py)",
     "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
     "content": {PROBLEM: {"schema": {"$ref": REF.format(name="Problem")}}},
 }
