@@ -94,18 +94,13 @@ class Workers:
                                                      initializer=start_worker, initargs=(os.getpid(), self.niceness))
             return self._executor.submit(measured, work, *args)
 
-    def broken(self) -> None:
-        """Forget a pool whose worker died: the next work starts a new one."""
+    def close(self) -> None:
+        """Stop the pool without waiting for work under way (its processes end with the server):
+        at shutdown, or when a worker died (the next work starts a new pool)."""
         with self._lock:
             executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
-
-    def close(self) -> None:
-        with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
 
 
 class Budgets:
@@ -251,5 +246,5 @@ class Ticket:
 
 def _broken(workers: Workers) -> ServerBusy:
     """A worker died (killed, out of memory): a new pool next time, and this request is told to ask again."""
-    workers.broken()
+    workers.close()
     return ServerBusy("a worker process ended while working on this request: ask again", retry_after=1)
