@@ -5,8 +5,9 @@ A bystander (``GET /health`` and a command, in turn) is timed alone (quiet), the
 clients hammer each expensive route without waiting for Retry-After (tests/read_load.py):
 ``POST /records/verify`` of a 1.8 MB record, and the outline, past positions and analysis of
 a 3,722-event Saxon Shore game (a study fork of it each, cold). Prints the bystander's p50 and
-p99, quiet and loaded, their ratio, what the hammering clients were answered, the server's CPU
-and the machine's load (``os.getloadavg``), then a JSON line. ``--workers 0`` runs the work in
+p99, quiet and loaded, their ratio, what the hammering clients were answered, the CPU of the
+server's own process in each phase (the bystander's requests included; not its workers') and the
+machine's load (``os.getloadavg``), then a JSON line. ``--workers 0`` runs the work in
 the server's threads (the shares still apply), to compare.
 
     PYTHONPATH=. .venv/bin/python bench/bench_read_budgets.py [--seconds 8] [--workers 2]
@@ -47,13 +48,15 @@ def main() -> None:
         server = start_server(tmp, {"HERALD_ANALYSIS_BUDGET": "5", "HERALD_READ_WORKERS": str(args.workers)})
         try:
             stage = Stage(server.url, record)
+            before = cpu_of(server.process.pid)
             quiet = bystander(server.url, stage.table, stage.token, args.seconds)
+            quiet_cpu = cpu_of(server.process.pid) - before
             q50, q99 = quantile(quiet, 0.5), quantile(quiet, 0.99)
             rows = {"quiet": {"p50_ms": round(q50 * 1e3, 1), "p99_ms": round(q99 * 1e3, 1), "n": len(quiet),
-                              "load": round(os.getloadavg()[0], 2)}}
+                              "server_main_cpu_s": round(quiet_cpu, 2), "load": round(os.getloadavg()[0], 2)}}
             print(f"load average {os.getloadavg()}; read workers {args.workers}")
             print(f"{'phase':12} {'p50 ms':>8} {'p99 ms':>8} {'p99/quiet':>10} {'server CPU s':>13}  hammering clients")
-            print(f"{'quiet':12} {q50 * 1e3:8.1f} {q99 * 1e3:8.1f} {1.0:10.2f} {'':>13}")
+            print(f"{'quiet':12} {q50 * 1e3:8.1f} {q99 * 1e3:8.1f} {1.0:10.2f} {quiet_cpu:13.2f}")
             for route in ROUTES:
                 before = cpu_of(server.process.pid)
                 taken, hammered = loaded(server.url, stage, route, big, args.seconds)
