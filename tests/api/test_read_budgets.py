@@ -27,7 +27,10 @@ from replays.verify import read_verify_request, verify
 from tests.conftest import ADMIN_TOKEN, start_server
 from tests.read_load import ROUTES, Stage, bystander, game_record, loaded, quantile, verify_record
 
-FLOOR = 0.05  # s: a quiet p99 under this counts as this (a scheduler's tick on a shared 2-core machine)
+# s: a quiet p99 under this counts as this. On the shared 2-core machine this was written on
+# (load averages 6 to 24 from other work), the bystander's quiet p99 alone ranged from 9 to 208 ms
+# between runs; before the shares, hammering took it to 400 to 760 ms (bench/bench_read_budgets.py)
+FLOOR = 0.1
 
 
 def test_a_cpu_bucket_is_spent_below_empty_and_waits_until_refilled():
