@@ -44,11 +44,13 @@ class Job:
 
 class Analyst:
     """The process pool and the jobs it runs. ``workers`` processes (0: in this process, for
-    tests and small runs); each job stops at ``budget`` seconds, keeping what it has."""
+    tests and small runs), ``niceness`` steps below the server; each job stops at ``budget``
+    seconds, keeping what it has."""
 
-    def __init__(self, workers: int = 2, budget: float = 120.0):
+    def __init__(self, workers: int = 2, budget: float = 120.0, niceness: int = 0):
         self.workers = workers
         self.budget = budget
+        self.niceness = niceness
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._jobs: OrderedDict[Any, Job] = OrderedDict()
@@ -58,7 +60,7 @@ class Analyst:
         with self._lock:
             if self._executor is None:  # spawn: forking a threaded server is not safe
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                     initializer=end_with_parent, initargs=(os.getpid(),))
+                                                     initializer=start_worker, initargs=(os.getpid(), self.niceness))
             return self._executor
 
     def close(self, wait: bool = False) -> None:
@@ -173,6 +175,14 @@ def _whole(units: list[tuple[int, Unit]], tallies: list[dict[str, int]], job: Jo
     for slot, unit in units:
         wanted[slot] = wanted.get(slot, 0) + unit.stop - unit.start
     return [t if sum(t.values()) == wanted.get(i, 0) else {} for i, t in enumerate(tallies)]
+
+
+def start_worker(parent: int, niceness: int = 0) -> None:
+    """A pool worker's initializer: it ends with ``parent`` (:func:`end_with_parent`) and
+    runs ``niceness`` steps below it, so the server's own requests come first for the CPU."""
+    end_with_parent(parent)
+    if niceness > 0:
+        os.nice(niceness)
 
 
 def end_with_parent(parent: int) -> None:

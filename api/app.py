@@ -14,6 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.concurrency import run_in_threadpool
 
 from api.bootstrap import Herald
+from api.budgets import Budgets
 from api.collector import settled
 from api.command_route import CommandRoute, command_target
 from api.config import Settings
@@ -40,9 +41,9 @@ from replays.verify import VerifyRequest
 
 
 class HeraldApp(FastAPI):
-    """FastAPI, with the write limits (api/ratelimit.py), the hot command route
-    (api/command_route.py) and past positions (a spectator's, or a seat's by its token)
-    (api/past_states.py) answered ahead of it. The command route skips the framework's routing
+    """FastAPI, with the write limits (api/ratelimit.py), the expensive reads' shares
+    (api/budgets.py), the hot command route (api/command_route.py) and past positions (a
+    spectator's, or a seat's by its token) (api/past_states.py) answered ahead of it. The command route skips the framework's routing
     and its own layers (:data:`FAST_PATH_WITHOUT`), never a middleware added to the app: every
     one of those wraps it too (:meth:`build_middleware_stack`); the rendered past positions are
     answered ahead only while the app has no middleware of its own.
@@ -52,8 +53,8 @@ class HeraldApp(FastAPI):
     framework answers is gzipped for a client that accepts it (api/transfer.py). The two fast
     paths answer uncompressed: a command's answer and a past position are small."""
 
-    def __init__(self, *, command_body_limit: int, limits: WriteLimits, cors_origins: tuple[str, ...] = (),
-                 drain_bytes: int = 0, **kwargs: Any) -> None:
+    def __init__(self, *, command_body_limit: int, limits: WriteLimits, budgets: Budgets,
+                 cors_origins: tuple[str, ...] = (), drain_bytes: int = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.framework = compressing(self.routed)
         self.drain_bytes = drain_bytes
@@ -61,6 +62,7 @@ class HeraldApp(FastAPI):
         self.commands: Any = self.command_route  # wrapped in the app's middleware once the stack is built
         self.limits = limits if limits.on else None
         self.past_states = RenderedStates(PAST_STATES_BYTES)
+        self.budgets = budgets  # the expensive reads' shares and workers (api/budgets.py)
         if cors_origins:  # off unless configured (HERALD_CORS_ORIGINS)
             self.add_middleware(CORSMiddleware, **cors_options(cors_origins))
 
@@ -93,7 +95,7 @@ class HeraldApp(FastAPI):
             scope["app"] = self
             return await self.commands(scope, receive, send)
         if not self.user_middleware and await answer_past_state(scope, send, self.past_states,
-                                                                lambda: self.state.herald.games):
+                                                                lambda: self.state.herald.games, self.budgets):
             return  # with middleware (CORS), through the framework: nothing is skipped
         await self.framework(scope, receive, send)
 
@@ -183,6 +185,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             app.state.herald.tournaments.follower.close()
             app.state.herald.bots.close()
             close_analyses(app.state)
+            app.budgets.close()
             await app.state.live.close()
             if owned:
                 app.state.herald.close()
@@ -191,6 +194,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         command_body_limit=settings.max_command_body,
         drain_bytes=4 * settings.max_record_body,  # a refused body is read, up to this, before closing
         cors_origins=settings.cors_origins,
+        budgets=Budgets(settings),
         limits=WriteLimits(settings.writes_per_token, settings.write_burst_per_token,
                            settings.writes_per_address, settings.write_burst_per_address,
                            checks=Limit(settings.checks_per_token, settings.check_burst_per_token,

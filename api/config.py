@@ -32,6 +32,23 @@ class Settings(msgspec.Struct, frozen=True):
     check_burst_per_token: int = 1500
     checks_per_address: float = 1000.0
     check_burst_per_address: int = 10000
+    # expensive reads (api/budgets.py): verifying a record, a game's outline, the first fold
+    # of past positions, an analysis. Work on more than read_inline_bytes of input runs in
+    # read_workers processes (0: in this one), niced; each client address and each bearer token
+    # has so many at once and a bucket of CPU seconds (refilled at so many a second, up to a
+    # burst; a rate of 0 turns that bucket off); every client together has reads_at_once.
+    # No workers for an app made in a process of its own (tests, scripts: Settings()); a
+    # served one has HERALD_READ_WORKERS, 2 unless set
+    read_workers: int = 0
+    read_worker_niceness: int = 10
+    read_inline_bytes: int = 16 * 1024
+    reads_at_once: int = 16
+    reads_at_once_per_address: int = 4
+    reads_at_once_per_token: int = 2
+    read_cpu_per_address: float = 0.5
+    read_cpu_burst_per_address: float = 30.0
+    read_cpu_per_token: float = 0.25
+    read_cpu_burst_per_token: float = 15.0
     # a freezing dispute in a game with no umpire lapses after this many seconds (0: never)
     freeze_lapse_seconds: int = 3600
     max_streams: int = 1000  # live (SSE) streams open at once in one process
@@ -60,6 +77,16 @@ class Settings(msgspec.Struct, frozen=True):
             check_burst_per_token=int(env.get("HERALD_CHECK_BURST_PER_TOKEN", 1500)),
             checks_per_address=float(env.get("HERALD_CHECKS_PER_ADDRESS", 1000.0)),
             check_burst_per_address=int(env.get("HERALD_CHECK_BURST_PER_ADDRESS", 10000)),
+            read_workers=int(env.get("HERALD_READ_WORKERS", 2)),
+            read_worker_niceness=int(env.get("HERALD_READ_WORKER_NICENESS", 10)),
+            read_inline_bytes=int(env.get("HERALD_READ_INLINE_BYTES", 16 * 1024)),
+            reads_at_once=int(env.get("HERALD_READS_AT_ONCE", 16)),
+            reads_at_once_per_address=int(env.get("HERALD_READS_AT_ONCE_PER_ADDRESS", 4)),
+            reads_at_once_per_token=int(env.get("HERALD_READS_AT_ONCE_PER_TOKEN", 2)),
+            read_cpu_per_address=float(env.get("HERALD_READ_CPU_PER_ADDRESS", 0.5)),
+            read_cpu_burst_per_address=float(env.get("HERALD_READ_CPU_BURST_PER_ADDRESS", 30.0)),
+            read_cpu_per_token=float(env.get("HERALD_READ_CPU_PER_TOKEN", 0.25)),
+            read_cpu_burst_per_token=float(env.get("HERALD_READ_CPU_BURST_PER_TOKEN", 15.0)),
             freeze_lapse_seconds=int(env.get("HERALD_FREEZE_LAPSE_SECONDS", 3600)),
             max_streams=int(env.get("HERALD_MAX_STREAMS", 1000)),
             max_streams_per_client=int(env.get("HERALD_MAX_STREAMS_PER_CLIENT", 16)),

@@ -28,6 +28,14 @@ class HeraldError(DomainError):
     def detail(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole: one raised in a worker process (api/budgets.py) is raised again here."""
+        return _rebuilt, (type(self), self.message, self.code, self.rule, {**self.extra, "problems": self.problems})
+
+
+def _rebuilt(kind: type[HeraldError], detail: str, code: str, rule: str | None, extra: dict[str, Any]) -> HeraldError:
+    return kind(detail, code=code, rule=rule, **extra)
+
 
 class NotFound(HeraldError):
     status, title, code = 404, "Not found", "not_found"

@@ -169,19 +169,29 @@ async def read_body(request: Request, type_: type[T], limit: int, depth: int = M
     """Read a JSON body of at most ``limit`` bytes (decoded: ``Content-Encoding: gzip`` is
     undone as it arrives, :func:`read_raw`) and decode it as ``type_``. Every route reads its
     body through here (the command route through :func:`read_raw`)."""
-    headers = request.headers
-    require_json(headers.get("content-type"))
-    raw = await read_raw(request.receive, headers.get("content-length"), limit, headers.get("content-encoding"))
-    return decode_body(raw, type_, depth)
+    return decode_body(await read_json(request, limit), type_, depth)
 
 
 async def read_record(request: Request, limit: int, decode: Callable[[bytes], T]) -> T:
+    """A portable record's body (or a body holding one), read (:func:`read_json`) and decoded
+    (:func:`decoded_record`) in a worker thread."""
+    return await run_in_threadpool(decoded_record, await read_json(request, limit), decode)
+
+
+async def read_json(request: Request, limit: int) -> bytes:
+    """A JSON body of at most ``limit`` bytes, read but not decoded."""
+    headers = request.headers
+    require_json(headers.get("content-type"))
+    return await read_raw(request.receive, headers.get("content-length"), limit, headers.get("content-encoding"))
+
+
+def decoded_record(raw: bytes, decode: Callable[[bytes], T]) -> T:
     """A portable record's body (or a body holding one), checked as any JSON body and then
     decoded by ``decode`` (replays: either record format): malformed JSON is a 400, a record of
     the wrong shape a 422 naming where."""
-    raw = bytes(await read_body(request, msgspec.Raw, limit, RECORD_DEPTH))
+    decode_body(raw, msgspec.Raw, RECORD_DEPTH)
     try:
-        return await run_in_threadpool(decode, raw)
+        return decode(raw)
     except msgspec.ValidationError as error:
         raise Invalid(f"the body is not a Herald record (nor a VerifyRequest): {error}", code="invalid_body") from None
     except msgspec.DecodeError as error:
@@ -505,7 +515,7 @@ def doc(*, body: Any = None, response: Any = None, status: int = 200, errors: tu
         responses[status] = {"description": "OK", "content": {"application/json": {"schema": _ref(response)},
                                                                 **(also or {})}}
     for code in errors:
-        responses[code] = _problem_response(code)
+        responses[code] = READ_LIMITED if code == 429 else _problem_response(code)
     extra: dict[str, Any] = {}
     if token is not None:
         extra["security"] = SECURITY[token]
@@ -632,6 +642,13 @@ _SCHEMA_TYPES: list[Any] = [Problem]
 
 RATE_LIMITED = {
     "description": "Too many writes from this client address or token (api/ratelimit.py)",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    "content": {PROBLEM: {"schema": {"$ref": REF.format(name="Problem")}}},
+}
+
+READ_LIMITED = {
+    "description": "An expensive read: too many running, or too much CPU spent, for this client address or token "
+                   "(`read_limited`, api/budgets.py); for a POST, also too many writes (api/ratelimit.py)",
     "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
     "content": {PROBLEM: {"schema": {"$ref": REF.format(name="Problem")}}},
 }

@@ -31,6 +31,7 @@ from uuid import UUID
 import msgspec
 from starlette.concurrency import run_in_threadpool
 
+from api.budgets import Budgets, Ticket
 from api.errors import Unauthorized
 from api.http import bearer
 from api.numbers import whole_number
@@ -128,20 +129,24 @@ def spectator_key(scope: dict[str, Any]) -> tuple[UUID, int, None] | None:
 
 
 def answer(states: RenderedStates, games: Games, game_id: UUID, version: int, token: str | None,
-           build: bool = True) -> bytes | None:
+           ticket: Ticket | None) -> bytes | None:
     """What the route answers (api/routes/games.py, ``state_at``): kept, or rendered and kept,
-    under the seat the token reads as. With ``build`` false, None instead of building the
-    game's checkpoints (a game nobody has read yet: seconds for a long one)."""
+    under the seat the token reads as. The game's missing checkpoints (a game nobody has read
+    yet: seconds for a long one) are built on the request's ``ticket`` (api/budgets.py: its
+    client's share, in a worker process); with none, None instead of building them."""
     key = (game_id, version, games.chair(game_id, token))
     body = states.get(key)
     if body is not None:
         return body
-    state = games.past_state(game_id, version, key[2], build)
+    if ticket is None:
+        state = games.past_state(game_id, version, key[2], build=False)
+    else:
+        state = games.past_state(game_id, version, key[2], away=ticket.checkpoints(games.boards.every))
     return None if state is None else keep(states, key, state)
 
 
 async def answer_past_state(scope: dict[str, Any], send: Any, states: RenderedStates,
-                            games: Callable[[], Games]) -> bool:
+                            games: Callable[[], Games], budgets: Budgets) -> bool:
     """Answer a plain request for a past position: kept, or rendered now — on the event loop
     when that is short and local (SQLite, a checkpoint within a block below it: no worker
     thread to wait for the interpreter's lock behind the loop), else in a worker thread (a
@@ -157,9 +162,10 @@ async def answer_past_state(scope: dict[str, Any], send: Any, states: RenderedSt
     try:
         if body is None:
             if not service.store.networked:
-                body = answer(states, service, game_id, version, token, build=False)
+                body = answer(states, service, game_id, version, token, None)
             if body is None:
-                body = await run_in_threadpool(answer, states, service, game_id, version, token)
+                with budgets.ticket(scope) as ticket:
+                    body = await run_in_threadpool(answer, states, service, game_id, version, token, ticket)
     except Exception:  # noqa: BLE001 — no such game or version, a database away, anything: the
         return False  # route answers it again and words it (api/errors.status_of), one place
     await send({"type": "http.response.start", "status": 200,

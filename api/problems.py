@@ -167,6 +167,11 @@ EXPLAINED: dict[str, str] = {
     "not_umpire": "Only an umpire rules on disputes: the admin token, or the tournament's director for its games.",
     "not_director": "Only the tournament's director (or the admin) may do this.",
     "no_such_round": "That round has not been paired yet. The tournament lists the rounds paired.",
+    "read_limited": "This client address (or token) has as many expensive reads running as it may (verifying a "
+                    "record, an outline, the first fold of past positions, an analysis), or has spent its CPU "
+                    "seconds on them for now. Wait `Retry-After` seconds; answers already computed are not limited.",
+    "server_busy": "The server is running as many expensive reads as it takes at once, for every client "
+                   "together. Ask again after `Retry-After` seconds.",
     "rate_limited": "Too many writes from this client or token in a short time. Wait `Retry-After` seconds.",
     "record_invalid": "The record sent does not verify: its hash chain, seed, draws or replay fail. The "
                       "detail names the first failure; `POST /records/verify` gives the whole verdict.",

@@ -26,8 +26,8 @@ MAX_KEYS = 50_000  # buckets kept before full ones are forgotten
 class Buckets:
     """Token buckets by key: ``rate`` writes a second, up to ``burst`` at once."""
 
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
-        self.rate, self.burst, self.clock = rate, max(1, burst), clock
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
+        self.rate, self.burst, self.clock = rate, burst if burst > 0 else 1, clock
         self._held: dict[Any, list[float]] = {}  # key -> [writes left, when counted]
 
     def take(self, key: Any, now: float) -> float:
@@ -45,6 +45,26 @@ class Buckets:
             return 0.0
         held[0] = left
         return (1.0 - left) / self.rate
+
+    def short(self, key: Any, now: float) -> float:
+        """0.0 when ``key``'s bucket holds something, else the seconds until it does (nothing
+        is taken: :meth:`spend` takes what the work cost once it is known)."""
+        held = self._held.get(key)
+        if held is None:
+            return 0.0
+        left = min(self.burst, held[0] + (now - held[1]) * self.rate)
+        return 0.0 if left > 0 else (1e-3 - left) / self.rate
+
+    def spend(self, key: Any, amount: float, now: float) -> None:
+        """Take ``amount`` from ``key``'s bucket, below empty if it holds less: a key that
+        overdrew waits until it is refilled past zero (:meth:`short`)."""
+        held = self._held.get(key)
+        if held is None:
+            if len(self._held) >= MAX_KEYS:
+                self._forget_full(now)
+            held = self._held[key] = [float(self.burst), now]
+        held[0] = min(self.burst, held[0] + (now - held[1]) * self.rate) - amount
+        held[1] = now
 
     def give_back(self, key: Any) -> None:
         """Return a write taken for ``key`` (the request was refused by another bucket)."""
@@ -79,7 +99,7 @@ class Limit:
             if wait:
                 return wait
         if self.tokens is not None:
-            token = _bearer(scope)
+            token = scope_bearer(scope)
             if token is not None:
                 wait = self.tokens.take(token, now)
                 if wait:
@@ -125,7 +145,7 @@ class WriteLimits:
         await send({"type": "http.response.body", "body": body})
 
 
-def _bearer(scope: dict) -> bytes | None:
+def scope_bearer(scope: dict) -> bytes | None:
     for name, value in scope["headers"]:
         if name == b"authorization":
             if value[:7].lower() != b"bearer ":

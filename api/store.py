@@ -211,6 +211,8 @@ class HeraldStore(Application):
                 self.recorder.create_table()
         self.breaker = Breaker(self.recorder.max_notification_id, enabled=postgres)
         self.networked = postgres  # a write waits on a round trip and the server's fsync
+        self._folding: dict[UUID, tuple[threading.Lock, int]] = {}  # games being folded from the start, and how many wait
+        self._folding_lock = threading.Lock()
         # One attempt per write: the library retries a failed write ten times, waiting for a
         # connection each time, which would hold the event loop while the database is away.
         insert = type(self.recorder).insert_events
@@ -229,7 +231,37 @@ class HeraldStore(Application):
 
     def game(self, game_id: UUID) -> Game:
         """The current game, from the aggregate cache fast-forwarded from the store (events
-        another process wrote included); a game that moved is cached as it now stands."""
+        another process wrote included); a game that moved is cached as it now stands. A game
+        not cached is folded from its first event once, however many ask together (a long
+        game's fold holds the interpreter for a while: issue 30 point 3); the others wait, then
+        take it from the cache."""
+        if self.repository.cache is None:
+            return self._game(game_id)
+        try:
+            self.repository.cache.get(game_id)
+        except KeyError:
+            with self._first_fold(game_id):
+                return self._game(game_id)
+        return self._game(game_id)
+
+    @contextmanager
+    def _first_fold(self, game_id: UUID) -> Iterator[None]:
+        with self._folding_lock:
+            lock, waiting = self._folding.get(game_id, (None, 0))
+            lock = lock or threading.Lock()
+            self._folding[game_id] = (lock, waiting + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._folding_lock:
+                lock, waiting = self._folding[game_id]
+                if waiting == 1:
+                    del self._folding[game_id]
+                else:
+                    self._folding[game_id] = (lock, waiting - 1)
+
+    def _game(self, game_id: UUID) -> Game:
         with self.breaker.guard():
             game = self.repository.get(game_id, projector_func=self._projector(game_id))
         cache = self.repository.cache

@@ -34,11 +34,16 @@ import msgspec
 
 from domain.events import META_EVENTS
 from domain.game import Game, PlayLog, Recorded, apply
+from projections.board_store import decode, exact, setup_of
 
 if TYPE_CHECKING:
     from projections.board_store import StoredBoards
 
 LoadEvents = Callable[[UUID, int, int], list[Recorded]]  # (game, after, upto) -> events
+# The fold of a stretch done elsewhere (api/budgets.py: in a worker process): from a game's
+# checkpoint row (None: the beginning) through events (msgspec JSON), the version and row (None:
+# one a row cannot carry exactly) of each checkpoint passed (api/work.py, ``checkpoints``)
+FoldAway = Callable[[bytes | None, bytes], list[tuple[int, bytes | None]]]
 BUILD_STRETCH = 256  # versions folded (one read of the store) each time the checkpoints' builder holds their lock
 CHECKPOINTS = 2048  # boards kept in memory, all games together (a few kB each; 17 kB for a Saxon Shore board read back alone)
 
@@ -94,9 +99,10 @@ class Boards:
         self._kept: OrderedDict[tuple[UUID, int], None] = OrderedDict()  # every checkpoint in memory, oldest use first
         self._lock = threading.Lock()
 
-    def at(self, game_id: UUID, version: int) -> Game:
-        """The game as it stood at ``version`` (1 <= version <= its current version)."""
-        return self.between(game_id, version, version)[0]
+    def at(self, game_id: UUID, version: int, away: FoldAway | None = None) -> Game:
+        """The game as it stood at ``version`` (1 <= version <= its current version); the
+        missing checkpoints built by ``away`` when given (:meth:`between`)."""
+        return self.between(game_id, version, version, away)[0]
 
     def quick(self, game_id: UUID, version: int) -> Game | None:
         """:meth:`at` when a checkpoint within a block below ``version`` is in memory or in
@@ -104,9 +110,11 @@ class Boards:
         points = self._points(game_id)
         return self._fold(game_id, points, version)[0] if self._near(game_id, points, version) else None
 
-    def between(self, game_id: UUID, first: int, last: int) -> list[Game]:
+    def between(self, game_id: UUID, first: int, last: int, away: FoldAway | None = None) -> list[Game]:
         """The game as it stood at each version from ``first`` to ``last`` (1 <= first <=
-        last <= its current version): one read of the store, one fold."""
+        last <= its current version): one read of the store, one fold. The checkpoints missing
+        below ``first`` are built by ``away`` when given (each stretch it cannot fold exactly,
+        here), the last block's fold here."""
         points = self._points(game_id)
         if self._near(game_id, points, first):
             return self._fold(game_id, points, first, last)
@@ -117,9 +125,11 @@ class Boards:
                 if self._near(game_id, points, first, stored=False):
                     break
                 below = points.below(first)
-                if first - below <= BUILD_STRETCH:
+                upto = min(below + BUILD_STRETCH, first - first % self.every) if away else below + BUILD_STRETCH
+                if upto <= below or (not away and first - below <= BUILD_STRETCH):
                     return self._fold(game_id, points, first, last)
-                self._fold(game_id, points, below + BUILD_STRETCH)
+                if away is None or not self._fold_away(game_id, points, upto, away):
+                    self._fold(game_id, points, upto)
         return self._fold(game_id, points, first, last)
 
     def keep(self, game_id: UUID, games: Iterable[Game]) -> None:
@@ -229,6 +239,40 @@ class Boards:
         if game is None or game.version != last or not games:
             raise LookupError(f"game {game_id} has no version {last}")
         return games
+
+    def _fold_away(self, game_id: UUID, points: _Checkpoints, upto: int, away: FoldAway) -> bool:
+        """:meth:`_fold` up to ``upto``, its fold done by ``away``: the checkpoints it passed
+        kept (in memory, and their rows handed to the database as they are), the events read
+        kept as tails. False, nothing done, when the fold must be here: a void after a
+        checkpoint (its refold needs the play log a row leaves out), a board its row cannot
+        carry exactly."""
+        with self._lock:
+            start = points.below(upto)
+            game = points.games[start]
+        events = self._load(game_id, start, upto)
+        if start and any(e.type == "DecisionsVoided" for e in events):
+            return False
+        setup = None if game is None else self._setup(game_id, game)
+        begin = None if game is None else exact(game, setup)
+        if game is not None and begin is None:
+            return False
+        rows = away(begin, msgspec.json.encode(events))
+        if not rows or any(data is None for _, data in rows):
+            return False
+        passed: list[tuple[UUID, int, bytes]] = []
+        for version, data in rows:
+            if version not in points.games:
+                board = decode(data, lambda header: self._setup(game_id, header) if setup is None else setup)
+                setup = self._setup(game_id, board) if setup is None else setup
+                self._keep(game_id, points, board)
+                passed.append((game_id, version, data))
+        self._keep_tails(points, start, events)
+        if passed and self.stored is not None:
+            self.stored.put_rows(passed)
+        return True
+
+    def _setup(self, game_id: UUID, game: Game) -> object:
+        return setup_of(game) if self.stored is None else self.stored.setup(game_id, game)
 
     def _keep_tails(self, points: _Checkpoints, start: int, events: list[Recorded]) -> None:
         """Keep the events of each whole block after a checkpoint in memory that ``events``

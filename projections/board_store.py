@@ -163,7 +163,7 @@ class StoredBoards:
                 PRIMARY KEY (game_id, code, version))""")
         self._setups: OrderedDict[UUID, Any] = OrderedDict()
         self._setups_max = setups
-        self._pending: list[tuple[UUID, int, Game]] = []
+        self._pending: list[tuple[UUID, int, Game | bytes]] = []  # a game, or its row already encoded
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._writer: threading.Thread | None = None
@@ -184,13 +184,14 @@ class StoredBoards:
         if not rows:
             return None
         try:
-            game = decode(bytes(rows[0]["board"]), lambda header: self._setup(game_id, header))
+            game = decode(bytes(rows[0]["board"]), lambda header: self.setup(game_id, header))
         except Exception as error:  # noqa: BLE001 — a row that cannot be read is no checkpoint
             log.warning("board checkpoint %s@%s unreadable, folded instead: %s", game_id, rows[0]["version"], error)
             return None
         return game if game.version == rows[0]["version"] and game.id == game_id else None
 
-    def _setup(self, game_id: UUID, game: Game) -> Any:
+    def setup(self, game_id: UUID, game: Game) -> Any:
+        """The setup of ``game`` (of ``game_id``), the most recent games' kept."""
         with self._lock:
             found = self._setups.get(game_id)
             if found is not None:
@@ -210,12 +211,24 @@ class StoredBoards:
             if self._closed:
                 return
             self._pending.extend((game_id, game.version, game) for game_id, game in games)
-            if not self._pending:
+            self._start_writer()
+
+    def _start_writer(self) -> None:
+        """Wake the writer (started on first use) for what is pending; under the lock."""
+        if not self._pending:
+            return
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_all, name="herald-board-checkpoints", daemon=True)
+            self._writer.start()
+        self._wake.notify()
+
+    def put_rows(self, rows: Iterable[tuple[UUID, int, bytes]]) -> None:
+        """Write these checkpoints, already encoded (exact: :func:`exact`'s bytes), soon."""
+        with self._lock:
+            if self._closed:
                 return
-            if self._writer is None:
-                self._writer = threading.Thread(target=self._write_all, name="herald-board-checkpoints", daemon=True)
-                self._writer.start()
-            self._wake.notify()
+            self._pending.extend(rows)
+            self._start_writer()
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every checkpoint handed over is written (or refused); False on timeout."""
@@ -249,10 +262,10 @@ class StoredBoards:
                     self._busy = False
                     self._wake.notify_all()
 
-    def _write(self, batch: list[tuple[UUID, int, Game]]) -> None:
+    def _write(self, batch: list[tuple[UUID, int, Game | bytes]]) -> None:
         rows = []
         for game_id, version, game in batch:
-            data = exact(game, self._setup(game_id, game))
+            data = game if isinstance(game, bytes) else exact(game, self.setup(game_id, game))
             if data is None:
                 self.refused += 1
                 continue

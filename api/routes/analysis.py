@@ -74,7 +74,7 @@ def running(kwargs: dict[str, Any]) -> dict[str, Any]:
 def analysis_router() -> APIRouter:
     router = APIRouter(tags=["analysis"])
 
-    @router.get("/games/{game_id}/analysis", **running(doc(response=Analysis, errors=(401, 403, 404, 422, 503), token="accepts")))
+    @router.get("/games/{game_id}/analysis", **running(doc(response=Analysis, errors=(401, 403, 404, 422, 429, 503), token="accepts")))
     async def game_analysis(request: Request, game_id: GameId, policy: Policy = "random", rollouts: Rollouts = 200,
                             authorization: Annotated[str | None, Header()] = None) -> Response:
         """Each seat's chance of winning (and a draw's) from every board a decision was taken
@@ -82,11 +82,13 @@ def analysis_router() -> APIRouter:
         with ``policy``; the biggest swings named with the decision that caused them. For an
         ended game or a study fork only (403 during play). Rollouts from a board with secrets
         deal the cards this reader may not see again at random (determinization)."""
-        job = await run_in_threadpool(analyses(request).analysis, game_id, bearer(authorization), policy, rollouts)
+        with request.app.budgets.ticket(request.scope) as ticket:
+            job = await run_in_threadpool(analyses(request).analysis, game_id, bearer(authorization), policy, rollouts,
+                                          ticket)
         return answer(job, policy, rollouts)
 
     @router.get("/games/{game_id}/analysis/{version}/commands",
-                **running(doc(response=RankedCommands, errors=(401, 403, 404, 422, 503), token="accepts")))
+                **running(doc(response=RankedCommands, errors=(401, 403, 404, 422, 429, 503), token="accepts")))
     async def ranked_commands(request: Request, game_id: GameId,
                               version: Annotated[int, Path(ge=1, le=MAX_INT, description="a point's version")],
                               policy: Policy = "random", rollouts: Rollouts = 200,
@@ -94,8 +96,9 @@ def analysis_router() -> APIRouter:
         """The legal commands of the seat to act on the board at ``version`` (a point of the
         analysis), best first by that seat's chance after each, the one played marked. 403 for
         a reader who may not see that seat's hidden cards, which its commands name."""
-        job = await run_in_threadpool(analyses(request).commands, game_id, version, bearer(authorization),
-                                      policy, rollouts)
+        with request.app.budgets.ticket(request.scope) as ticket:
+            job = await run_in_threadpool(analyses(request).commands, game_id, version, bearer(authorization),
+                                          policy, rollouts, ticket)
         return answer(job, policy, rollouts)
 
     return router

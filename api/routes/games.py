@@ -15,10 +15,11 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from api import work
 from api.config import Settings
 from api.errors import Conflict, Invalid, NotFound
 from api.numbers import whole_number
-from api.http import MAX_INT, SECURITY, bearer, doc, error_body, read_body, read_record, respond
+from api.http import MAX_INT, SECURITY, bearer, doc, error_body, read_body, read_json, read_record, respond
 from api.live import Live
 from api.past_states import RenderedStates
 from api.past_states import answer as past_answer
@@ -41,7 +42,7 @@ from api.wire.games import (
 from api.wire.common import Head
 from domain.rules.base import RuleViolation
 from replays.record_format import PortableRecord, decode_record, encode_record
-from replays.verify import Verdict, read_verify_request
+from replays.verify import Verdict
 
 GameId = Annotated[UUID, Path(description="The game's UUID")]
 KEEP_ALIVE_SECONDS = 15  # an idle live stream sends a comment this often
@@ -252,7 +253,7 @@ def games_router(settings: Settings) -> APIRouter:
                             media_type=EventStream.media_type,
                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    @router.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422), token="accepts"))
+    @router.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422, 429), token="accepts"))
     def state_at(
         request: Request,
         game_id: GameId,
@@ -266,7 +267,9 @@ def games_router(settings: Settings) -> APIRouter:
         # a past position never changes: kept under the seat whose view it is (None: a
         # spectator's), and answered ahead of the framework next time (api/past_states.py)
         states: RenderedStates = request.app.past_states
-        return Response(past_answer(states, games, game_id, at, bearer(authorization)), media_type="application/json")
+        with request.app.budgets.ticket(request.scope) as ticket:
+            body = past_answer(states, games, game_id, at, bearer(authorization), ticket)
+        return Response(body, media_type="application/json")
 
     @router.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422), token="accepts"))
     def timeline(
@@ -290,15 +293,19 @@ def games_router(settings: Settings) -> APIRouter:
         record = games.record(game_id, games.reader(game_id, bearer(authorization)))
         return Response(encode_record(record), media_type="application/json")
 
-    @router.post("/records/verify", **doc(body=PortableRecord, response=Verdict, errors=(400, 413, 415, 422),
+    @router.post("/records/verify", **doc(body=PortableRecord, response=Verdict, errors=(400, 413, 415, 422, 429),
                                              limit=settings.max_record_body, setting="HERALD_MAX_RECORD_BODY"))
     async def verify_record(request: Request) -> Response:
         """Verify a portable record: hash chain, seed commitment, every draw, full replay.
         The body is a record (``herald-record/2``, or ``herald-record/1`` as exported before),
         or ``{"record", "receipts"?, "public_key"?}`` (VerifyRequest) to also prove the record
-        holds each receipted head and was signed by that key."""
-        record, receipts, public_key = await read_record(request, settings.max_record_body, read_verify_request)
-        return respond(await run_in_threadpool(service(request).verify, record, receipts, public_key))
+        holds each receipted head and was signed by that key. An expensive read: each client
+        has a share (429 with Retry-After beyond it, before the body is read; README,
+        "Configuration")."""
+        with request.app.budgets.ticket(request.scope) as ticket:
+            ticket.admit()
+            raw = await read_json(request, settings.max_record_body)
+            return Response(await ticket.arun(work.verify_body, raw), media_type="application/json")
 
     @router.post("/records/import", **doc(body=PortableRecord, response=RecordImported, status=201,
                                           errors=(400, 401, 403, 409, 413, 415, 422), token="needs",

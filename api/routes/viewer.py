@@ -23,12 +23,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from api import work
+from api.budgets import Ticket
 from api.config import Settings
 from api.errors import Invalid, NotFound, TooLarge
 from api.http import MAX_INT, read_record, respond
 from api.wire.games import EventsPage, TimelinePage
-from domain.game import Game
-from projections.outline import Section, sections
+from projections.outline import Section
 from replays.opened import OpenedRecord, OpenedRecords, RecordNotOpened
 from replays.record import Record, RecordHeader
 from replays.record_format import decode_record
@@ -70,26 +71,31 @@ class Outline(msgspec.Struct, frozen=True):
 
 class Outlines:
     """The outlines of the games most recently asked about, each extended from where it was
-    left as the game goes on (one fold per new event, never a refold from the start)."""
+    left as the game goes on (one fold per new event, never a refold from the start). The fold
+    is an expensive read (api/budgets.py): done on the request's ticket, in a worker process
+    for a long stretch, from the game where it was left, held here as its checkpoint row."""
 
     def __init__(self, games: int = 64):
         self._games = games
-        self._held: OrderedDict[UUID, tuple[Game, list[Section]]] = OrderedDict()
+        self._held: OrderedDict[UUID, tuple[int, bytes | None, list[Section]]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def of(self, herald: Any, game_id: UUID) -> Outline:
-        head = herald.games.game(game_id).version  # 404 for a game that does not exist
+    def of(self, herald: Any, game_id: UUID, ticket: Ticket) -> Outline:
+        head = herald.games.head(game_id)  # 404 for a game that does not exist (the game is not folded)
         with self._lock:
-            held = self._held.get(game_id)
-        game, found = held if held else (None, [])
-        if game is None or game.version < head:
-            # A ruling's DecisionsVoided folds like any event (the board from it on is refolded
-            # without the voided play; the versions before it stand as they were shown).
-            newer = herald.store.stream(game_id, game.version if game else 0, head)
-            game, more = sections(game, newer, found[-1] if found else None)
-            found = found + more
+            version, start, found = self._held.get(game_id) or (0, None, [])
+        if version < head:
+            newer = herald.store.stream(game_id, version, head)
+            if version and (start is None or any(e.type == "DecisionsVoided" for e in newer)):
+                # A ruling's DecisionsVoided refolds the board from it on without the voided play
+                # (the versions before it stand as they were shown), from the play log a row
+                # leaves out: folded from the start (so is a board its row cannot carry)
+                start, found, newer = None, [], herald.store.stream(game_id, 0, head)
+            start, more = ticket.run(work.outline, start, work.encode_events(newer),
+                                     msgspec.json.encode(found[-1]) if found else None)
+            found = found + work.decoded_sections(more)
             with self._lock:
-                self._held[game_id] = (game, found)
+                self._held[game_id] = (head, start, found)
                 self._held.move_to_end(game_id)
                 while len(self._held) > self._games:
                     self._held.popitem(last=False)
@@ -207,8 +213,10 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
     @router.get("/viewer/games/{game_id}/outline", include_in_schema=False)
     def viewer_outline(request: Request, game_id: UUID) -> Response:
         """Where each turn and phase of a game begins, from the spectator's view at each
-        version (the viewer's move list groups and jumps by them). Private to the viewer."""
-        return respond(outlines.of(request.app.state.herald, game_id))
+        version (the viewer's move list groups and jumps by them). Private to the viewer. An
+        expensive read when the game has moved on since it was last asked (api/budgets.py)."""
+        with request.app.budgets.ticket(request.scope) as ticket:
+            return respond(outlines.of(request.app.state.herald, game_id, ticket))
 
     @router.get("/viewer/{game_id}", include_in_schema=False)
     def viewer_game(game_id: UUID) -> FileResponse:

@@ -11,15 +11,19 @@ from uuid import UUID
 from analysis import engine
 from analysis.pool import Analyst, Busy, Job
 from analysis.rollout import HEURISTICS, POLICIES
+from api import work
+from api.budgets import Ticket
 from api.errors import Forbidden, HeraldError, Invalid, NotFound
 from api.services.games import Games
 from domain.game import Game
 
 
 def analyst_from_env(environ: dict[str, str] | None = None) -> Analyst:
-    """The pool: ``HERALD_ANALYSIS_WORKERS`` processes (2), ``HERALD_ANALYSIS_BUDGET`` seconds a job (120)."""
+    """The pool: ``HERALD_ANALYSIS_WORKERS`` processes (2), ``HERALD_ANALYSIS_BUDGET`` seconds a job (120),
+    niced as the expensive reads' workers are (``HERALD_READ_WORKER_NICENESS``, 10)."""
     env = os.environ if environ is None else environ
-    return Analyst(int(env.get("HERALD_ANALYSIS_WORKERS", 2)), float(env.get("HERALD_ANALYSIS_BUDGET", 120)))
+    return Analyst(int(env.get("HERALD_ANALYSIS_WORKERS", 2)), float(env.get("HERALD_ANALYSIS_BUDGET", 120)),
+                   int(env.get("HERALD_READ_WORKER_NICENESS", 10)))
 
 
 class AnalysisBusy(HeraldError):
@@ -46,10 +50,12 @@ class Analyses:
         self.games = games
         self.analyst = analyst
 
-    def _game(self, game_id: UUID, token: str | None, policy: str) -> tuple[Game, frozenset[str] | None]:
+    def _game(self, game_id: UUID, token: str | None, policy: str,
+              ticket: Ticket) -> tuple[Game, frozenset[str] | None]:
         """The game, if this reader may have it analysed, and the seats whose secrets it sees
-        (None: everything)."""
-        game = self.games.game(game_id)
+        (None: everything). A game this process does not hold is folded on the ticket (an
+        expensive read: api/budgets.py), from its board checkpoints."""
+        game = self._current(game_id, ticket)
         rules = game.created.rules
         if rules not in HEURISTICS:
             raise Invalid(f"{rules} does not play itself: its games cannot be analysed by rollouts",
@@ -61,7 +67,7 @@ class Analyses:
             raise Forbidden("no engine help during play: a game is analysed once it has ended, or as a study fork",
                             code="analysis_of_live_game")
         reader = self.games.reader(game_id, token, game)
-        played = self._origin_in_play(game)
+        played = self._origin_in_play(game, ticket)
         if played is not None and not self.games.secrets.is_admin(token):
             raise Forbidden(f"no engine help during play: this fork branches from game {played}, which is still "
                             "being played; its forks are analysed once it has ended (or by the umpire)",
@@ -69,38 +75,47 @@ class Analyses:
         seen = None if reader.everything or not game.rules.has_secrets else reader.seats
         return game, seen
 
-    def _origin_in_play(self, game: Game) -> UUID | None:
+    def _current(self, game_id: UUID, ticket: Ticket) -> Game:
+        return self.games.current(game_id, ticket.checkpoints(self.games.boards.every))
+
+    def _origin_in_play(self, game: Game, ticket: Ticket) -> UUID | None:
         """The game a fork (or a fork of a fork) branches from that is still being played, if
         any: forking a live game must not be a way round the rule above. A study game is
         never "in play"."""
         while game.created.fork is not None:
             parent_id = UUID(game.created.fork.game)
-            game = self.games.game(parent_id)
+            game = self._current(parent_id, ticket)
             if not game.ended and not game.created.study:
                 return parent_id
         return None
 
-    def analysis(self, game_id: UUID, token: str | None, policy: str, rollouts: int) -> Job:
-        game, seen = self._game(game_id, token, policy)
+    def analysis(self, game_id: UUID, token: str | None, policy: str, rollouts: int, ticket: Ticket) -> Job:
+        """The job of a game's analysis; a new one starts on the request's ``ticket`` (its
+        client's share of the expensive reads, api/budgets.py), which pays for its boards' fold."""
+        game, seen = self._game(game_id, token, policy, ticket)
         key = ("game", game_id, game.version, policy, rollouts, seen)
         found = self.analyst.cached(key)
         if found is not None:
             return found
+        ticket.admit()
         _refuse_if_busy(self.analyst)
-        boards = engine.positions(self.games.store.stream(game_id))
+        boards = ticket.run(work.positions, work.encode_events(self.games.store.stream(game_id)))
         seats = tuple(game.created.seats)
         units = engine.game_units(game.created.rules, boards, seen, policy, rollouts, str(game_id))
         return _start(self.analyst, key, units, len(boards), lambda tallies, complete: engine.game_analysis(
             game.created.rules, boards, tallies, policy, rollouts, seats, complete))
 
-    def commands(self, game_id: UUID, version: int, token: str | None, policy: str, rollouts: int) -> Job:
-        game, seen = self._game(game_id, token, policy)
+    def commands(self, game_id: UUID, version: int, token: str | None, policy: str, rollouts: int,
+                 ticket: Ticket) -> Job:
+        """The job of one step's ranked commands, started as :meth:`analysis` starts one."""
+        game, seen = self._game(game_id, token, policy, ticket)
         key = ("commands", game_id, game.version, version, policy, rollouts, seen)
         found = self.analyst.cached(key)
         if found is not None:
             return found
+        ticket.admit()
         _refuse_if_busy(self.analyst)
-        boards = engine.positions(self.games.store.stream(game_id))
+        boards = ticket.run(work.positions, work.encode_events(self.games.store.stream(game_id)))
         board = next((b for b in boards if b.version == version), None)
         if board is None:
             raise NotFound(f"no decision was taken from version {version}: the boards analysed are "

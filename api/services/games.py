@@ -86,7 +86,7 @@ from domain.creation import (
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.words import Names
-from projections.board import Boards
+from projections.board import Boards, FoldAway
 from projections.board_store import StoredBoards
 from projections.dice import DiceStats
 from projections.index import GameIndex, GameRow, decode_batch
@@ -103,7 +103,7 @@ from replays.record import (
     to_record_event,
 )
 from replays.signature import sign
-from replays.verify import Receipt, Verdict, verify
+from replays.verify import verify
 
 
 SEEN_GAMES = 4096  # games whose highest stored version a process remembers (past positions)
@@ -651,19 +651,41 @@ class Games:
             return True
         return False
 
-    def past_state(self, game_id: UUID, version: int, seat: str | None, build: bool = True) -> StateAt | None:
+    def past_state(self, game_id: UUID, version: int, seat: str | None, build: bool = True,
+                   away: FoldAway | None = None) -> StateAt | None:
         """The board at ``version`` as ``seat`` (None: a spectator) sees it. The game is not
         loaded whole: a server just started answers a past position after folding from the
         checkpoint below it (projections/board.py), not the whole game besides. With
-        ``build`` false, None when that checkpoint is not built yet (nothing long is done)."""
+        ``build`` false, None when that checkpoint is not built yet (nothing long is done);
+        ``away`` builds the missing checkpoints (api/budgets.py: in a worker process)."""
         latest = self._latest(game_id, version)
         if not 1 <= version <= latest:
             raise NotFound(f"game {game_id} has versions 1 to {latest}, not {version}", code="no_such_version")
         try:
-            game = self.boards.at(game_id, version) if build else self.boards.quick(game_id, version)
+            game = self.boards.at(game_id, version, away) if build else self.boards.quick(game_id, version)
         except IncompatibleRecord as error:
             raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
         return None if game is None else self._state(game, seat)
+
+    def current(self, game_id: UUID, away: FoldAway) -> Game:
+        """The game as it stands, not folded here from its start: the aggregate when this
+        process holds it current, else the board at its head (projections/board.py: its
+        missing checkpoints built by ``away``, in a worker process; the play log left out)."""
+        head = self.head(game_id)
+        cached = self._cached(game_id)
+        if cached is not None and cached.version == head:
+            return cached
+        try:
+            return self.boards.at(game_id, head, away)
+        except IncompatibleRecord as error:
+            raise Conflict(f"game {game_id} cannot be loaded: {error}", code="incompatible_record") from None
+
+    def head(self, game_id: UUID) -> int:
+        """The game's latest version stored: one row read, nothing folded (NotFound when not a game)."""
+        last = self.store.last(game_id)
+        if not isinstance(last, Recorded):
+            raise NotFound(f"no game {game_id}")
+        return last.version
 
     def _latest(self, game_id: UUID, version: int) -> int:
         """The game's latest version as far as ``version`` needs to know: the highest this
@@ -676,15 +698,13 @@ class Games:
         cached = self._cached(game_id)
         if cached is not None and cached.version >= version:
             return cached.version
-        last = self.store.last(game_id)
-        if not isinstance(last, Recorded):
-            raise NotFound(f"no game {game_id}")
+        head = self.head(game_id)
         with self._seen_lock:
-            self._seen[game_id] = max(last.version, self._seen.get(game_id, 0))
+            self._seen[game_id] = max(head, self._seen.get(game_id, 0))
             self._seen.move_to_end(game_id)
             while len(self._seen) > SEEN_GAMES:
                 self._seen.popitem(last=False)
-        return last.version
+        return head
 
     def _current_at(self, game_id: UUID, version: int | None) -> tuple[Game, int]:
         """The game as it stands now, and the version asked for (the latest when None), which it
@@ -732,9 +752,6 @@ class Games:
         record = build_record(stream, public, reader, seed)
         head = stream[-1]
         return msgspec.structs.replace(record, signature=sign(self.signing_key, str(game_id), head.version, head.hash))
-
-    def verify(self, record: Record, receipts: list[Receipt] = (), public_key: str | None = None) -> Verdict:
-        return verify(record, receipts, public_key)
 
     def check_importer(self, token: str | None) -> None:
         """Importing a record stores a game: the admin token only (401 without one, 403 with another)."""
