@@ -152,7 +152,7 @@ def with_state(game: Game, **changes) -> Game:
 
 
 def legal(game: Game, seat: str) -> list[dict[str, Any]]:
-    return [msgspec.to_builtins(c) for c in SALINE.legal_commands(game.state, seat)]
+    return [SALINE.recorded_command(c) for c in SALINE.legal_commands(game.state, seat)]
 
 
 def types(events) -> list[str]:

@@ -357,3 +357,48 @@ def test_a_printed_text_with_more_than_one_effect():
     assert any("targeted opponent" in p for p in SALINE.check_owner_data(cards))
     first.update(also=[{"effect": "cancel"}])
     assert any("not a further one" in p for p in SALINE.check_owner_data(cards))
+
+
+def test_a_printed_instruction_outside_the_known_kinds_is_resolved_as_the_players_state_it():
+    """B) 1) Anatomy of an event card: "E: Effect of the card" — whatever the owner's card prints. A text
+    none of the known kinds says is given as ``as_printed`` with its words (``text``); who plays it
+    states what it did (``outcome``: salt and liards to or from the reserve, the gabelle's move),
+    recorded as stated (saline.OutcomeStated) and done when the card resolves. Here Sel menu is printed
+    as "Each other player gives 1 liard to the reserve and you take 2 salt".
+
+    (The owner's text is taken as printed: Herald keeps the words in the game's hashed cards and what the
+    players said it did, never a reading of its own.)"""
+    from domain.rules.saline.events import OutcomeStated
+
+    text = "Each other player gives 1 liard to the reserve and you take 2 salt"
+    cards = owner_cards()
+    first = cards["events"][0]["effects"][0]  # Sel menu, E01-E05
+    first.update(effect="as_printed", amount=0, text=text)
+    assert SALINE.check_owner_data(cards) == []
+    game = started(3, options={"cards": cards})
+    listed = [c for c in legal(game, "p1") if c.get("effect") == "Sel menu"]
+    assert listed and all(c["outcome"] == {"salt": {}, "liards": {}, "gabelle": 0} for c in listed)
+    assert not SALINE.listing_complete(game.state, "p1")  # any other stated outcome is accepted too
+    assert refused(game, "p1", {"type": "play", "card": "E01", "effect": "Sel menu"}).code == "saline.choices"
+    assert refused(game, "p1", {"type": "play", "card": "E01", "effect": "Sel menu",
+                                "outcome": {"liards": {"p9": 1}}}).code == "saline.outcome"
+    stated = {"salt": {"p1": 2}, "liards": {"p2": -1, "p3": -1}}
+    events, game = play(game, "p1", "E01", "Sel menu", outcome=stated)
+    assert [e for e in events if isinstance(e, OutcomeStated)][0].outcome.liards == {"p2": -1, "p3": -1}
+    _, game = answered(game, {})
+    assert game.state.mulons["p1"] == 3 + 2
+    assert game.state.liards == {"p1": 3, "p2": 2, "p3": 2}
+    cards["events"][0]["effects"][0].update(text="")
+    assert any("printed words" in p for p in SALINE.check_owner_data(cards))
+    first.update(text=text, effect="gain_salt", also=[{"effect": "as_printed"}])
+    assert any("not a further one" in p for p in SALINE.check_owner_data(cards))
+
+
+def test_plays_without_a_stated_outcome_are_recorded_as_before():
+    """The ``outcome`` of a play is recorded only when stated: a game without an owner's printed
+    instruction records its plays field for field as Saline 1.1.0 did before (its records replay)."""
+    game = started(2)
+    command = SALINE.parse_command({"type": "play", "card": "E01", "effect": "Sel menu"})
+    assert SALINE.recorded_command(command) == {"type": "play", "card": "E01", "effect": "Sel menu", "target": None,
+                                               "colour": None, "space": None, "position": None}
+    assert SALINE.listing_complete(game.state, "p1")
