@@ -18,13 +18,13 @@ SEED = bytes(range(32))
 class Script:
     """``decks``: by deck name, the positions in the printed deck of the cards that come off the
     top first, in that order (the rest follow in printed order; a later shuffle of that deck, of
-    another size, is seeded). ``faces``: by die kind, the next faces it shows, used up in order
-    (then seeded)."""
+    another size, is seeded). ``faces``: by die kind, or by the start of a roll's purpose, the next
+    faces it shows, used up in order (then seeded)."""
 
     def __init__(self, decks: dict[str, list[int]] | None = None, faces: dict[str, list[Any]] | None = None,
                  seed: bytes = SEED):
         self.decks = dict(decks or {})
-        self.faces = {kind: list(faces) for kind, faces in (faces or {}).items()}
+        self.faces = {key: list(faces) for key, faces in (faces or {}).items()}
         self.seed = seed
         self._sizes: dict[str, int] = {}
 
@@ -48,8 +48,9 @@ class ScriptedRng(SeededRng):
 
     def roll(self, kind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
         rolled = super().roll(kind, count, purpose, seat)
-        queue = self.script.faces.get(kind.id)
+        key = next((k for k in self.script.faces if k == kind.id or purpose.startswith(k)), None)
+        queue = self.script.faces.get(key) if key is not None else None
         if not queue:
             return rolled
-        faces, self.script.faces[kind.id] = queue[:count], queue[count:]
+        faces, self.script.faces[key] = queue[:count], queue[count:]
         return msgspec.structs.replace(rolled, faces=faces + list(rolled.faces[len(faces):]))
