@@ -14,6 +14,7 @@ from tests.rules.saladin.helpers import (
     new_game,
     orders,
     play,
+    played_until,
     refused,
     start,
     view,
@@ -99,14 +100,23 @@ def test_lusignan_at_the_horns_has_the_status_of_saladin():
 
 def test_horns_action_is_mandatory_when_available_and_spent_fall_below_five():
     """Hattin — Lusignan (Leader): below 5 Orders (available + spent) with the Leader card
-    Deployed, the Horns must be the next Crusader action."""
-    g = crusaders_first()
-    g = with_side(g, "crusaders", available=3, spent=1, boxed=8)
-    assert legal(g, "crusaders") == [HORNS]
-    assert refused(g, "crusaders", act("ridefort", "hold")).code == "saladin.horns_action_required"
-    assert refused(g, "crusaders", {"type": "pass"}).code == "saladin.cannot_pass_with_deployed_cards"
-    g = with_side(g, "crusaders", available=4, spent=1)
+    Deployed, the Horns must be the next Crusader action. Reached by play from the opening
+    (helpers.played_until: random-legal choices, seeded dice): the first Crusader action with the
+    Leader Deployed and 5 Orders in play, then the first with fewer (both in turn 5 of seed 20)."""
+    def crusader_action(g, orders):
+        side = g.state.sides["crusaders"]
+        return (g.to_act() == ["crusaders"] and g.state.phase == "activation" and g.state.pending is None
+                and not g.state.horns and not side.leader_ordered and "horns" not in side.used_once
+                and g.state.banners["lusignan"].in_play and orders(side.available + side.spent))
+
+    g = played_until("hattin", lambda g: crusader_action(g, lambda n: n == 5), seed=20)
     assert HORNS in legal(g, "crusaders") and len(legal(g, "crusaders")) > 1
+    g = played_until("hattin", lambda g: crusader_action(g, lambda n: n < 5), seed=20)
+    assert legal(g, "crusaders") == [HORNS]
+    hold = next(b for b, banner in g.state.banners.items() if banner.side == "crusaders" and banner.in_play
+                and b != "lusignan")
+    assert refused(g, "crusaders", act(hold, "hold")).code == "saladin.horns_action_required"
+    assert refused(g, "crusaders", {"type": "pass"}).code == "saladin.cannot_pass_with_deployed_cards"
 
 
 def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_turn():
