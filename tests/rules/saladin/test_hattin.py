@@ -56,24 +56,26 @@ def test_statuses_ridefort_and_husam_lulu_are_never_committed():
 def test_lusignan_moves_to_the_horns_recovers_an_order_and_swaps_four_cards():
     """Hattin — Lusignan (Leader) and Cards: once per game, Lusignan's lances go to the Horns,
     1 boxed Order comes back to the Available pool, and the cards of Lusignan, Châtillon,
-    Saladin and Manguras are replaced on the same side (Deployed or Ordered)."""
-    g = crusaders_first()
-    g = with_side(g, "crusaders", available=10, boxed=2)
-    g = with_banner(g, "chatillon", ordered=True)
-    g = with_banner(g, "saladin", status="committed", location="committed")
-    assert banner_view(g, "lusignan")["lances"] == {"camp": full("hattin", "lusignan"), "horns": 0}
-    assert banner_view(g, "lusignan")["status"] == "uncommitted"
-    g = play(g, "crusaders", HORNS)
+    Saladin and Manguras are replaced on the same side (Deployed or Ordered). Reached by play from
+    the opening (helpers.played_until, seed 1): the first time the Horns may be played with an Order
+    in the box."""
+    def horns_with_a_boxed_order(g):
+        return (g.to_act() == ["crusaders"] and g.state.phase == "activation" and g.state.pending is None
+                and g.state.sides["crusaders"].boxed >= 1 and HORNS in legal(g, "crusaders")
+                and all(g.state.banners[b].in_play for b in ("saladin", "chatillon", "manguras")))
+
+    before = played_until("hattin", horns_with_a_boxed_order, seed=1)
+    assert banner_view(before, "lusignan")["lances"] == {"camp": full("hattin", "lusignan"), "horns": 0}
+    g = play(before, "crusaders", HORNS)
     lusignan = banner_view(g, "lusignan")
     assert lusignan["lances"] == {"camp": 0, "horns": full("hattin", "lusignan")} and lusignan["card"] == "lusignan-horns"
-    assert lusignan["status"] == "committed"  # the status of Saladin, its only possible enemy
-    assert lusignan["card_side"] == "deployed"
-    chatillon = banner_view(g, "chatillon")
-    assert (chatillon["card"], chatillon["card_side"]) == ("chatillon-horns", "ordered")
-    assert (banner_view(g, "saladin")["card"], banner_view(g, "saladin")["card_side"]) == ("saladin-horns", "deployed")
-    assert banner_view(g, "manguras")["card"] == "manguras-horns"
+    assert lusignan["status"] == banner_view(before, "saladin")["status"]  # the status of Saladin, its only enemy
+    for banner in ("lusignan", "chatillon", "saladin", "manguras"):
+        assert banner_view(g, banner)["card"] == f"{banner}-horns"
+        assert banner_view(g, banner)["card_side"] == banner_view(before, banner)["card_side"]
     assert banner_view(g, "d-ibelin")["card"] == "d-ibelin"
-    assert orders(g, "crusaders") == {"available": 11, "spent": 0, "box": 1, "in_arsuf": 0, "unused": 1}
+    was = orders(before, "crusaders")
+    assert orders(g, "crusaders") == {**was, "available": was["available"] + 1, "box": was["box"] - 1}
     v = view(g)
     assert v["horns"] and v["sides"]["crusaders"]["leader"]["card_side"] == "ordered"
     assert v["sides"]["crusaders"]["leader"]["used"] == ["horns"]

@@ -47,10 +47,14 @@ def test_initiative_tie_hattin_goes_to_the_ayyubids():
 
 
 def test_initiative_tie_arsuf_goes_to_the_crusaders():
-    """Arsuf — Special rules: initiative in case of a tie — Crusaders."""
-    g = start(new_game("arsuf"))
-    g = with_side(g, "ayyubids", available=11, boxed=1)
-    g = finish_turn(g)  # Chaos: 10 against 10
+    """Arsuf — Special rules: initiative in case of a tie — Crusaders. Reached by play from the
+    opening (helpers.played_until, seed 2): turn 2 begins with 10 Available Orders on each side."""
+    def tied(g):
+        s = g.state
+        return (s.turn >= 2 and s.phase in ("seize", "choose-first")
+                and s.sides["crusaders"].available == s.sides["ayyubids"].available)
+
+    g = played_until("arsuf", tied, seed=2)
     assert orders(g, "crusaders")["available"] == orders(g, "ayyubids")["available"] == 10
     assert view(g)["initiative"] == "crusaders"
 
