@@ -135,16 +135,29 @@ def test_ordered_banner_uses_only_actions_marked_for_the_back_of_the_card():
 
 def test_zero_cost_action_always_allowed_and_forced_when_the_pool_is_empty():
     """Activation — Special cases: the 0-cost action is always an option; with an empty
-    Available pool a Deployed banner must use it."""
+    Available pool a Deployed banner must use it. The empty pool reached by play from the opening
+    (helpers.played_until, seed 1: the Crusaders' first action of turn 1 with no Order left)."""
     g = start(new_game("arsuf"), "crusaders")
     assert act("richard", "hold") in legal(g, "crusaders")
-    g = with_side(g, "crusaders", available=0, spent=11)
+    g = played_until("arsuf", lambda g: crusaders_act_with_no_order(g, "crusaders"), seed=1)
     options = legal(g, "crusaders")
     banner_actions = {c["action"] for c in options if c["type"] == "activate"}
     assert banner_actions == {"hold"}
     assert {c["type"] for c in options} == {"activate", "leader"}  # Richard may recover a spent Order
-    assert refused(g, "crusaders", act("henry-ii", "loose", "ala-afdal")).code == "saladin.not_enough_orders"
+    deployed = next(b for b, banner in g.state.banners.items() if banner.side == "crusaders" and banner.in_play
+                    and not banner.ordered)
+    assert {c["id"]: c["cost"] for c in banner_view(g, deployed)["actions"]}["loose"] > 0
+    target = next(b for b, banner in g.state.banners.items() if banner.side == "ayyubids" and banner.in_play)
+    assert refused(g, "crusaders", act(deployed, "loose", target)).code == "saladin.not_enough_orders"
     assert refused(g, "crusaders", PASS).code == "saladin.cannot_pass_with_deployed_cards"
+
+
+def crusaders_act_with_no_order(g, seat: str) -> bool:
+    """``seat`` to take an action (none pending) while the Crusaders have no Available Order."""
+    s = g.state
+    return (g.to_act() == [seat] and s.phase == "activation" and s.pending is None
+            and s.sides["crusaders"].available == 0 and s.sides["crusaders"].spent > 0
+            and any(c["type"] == "activate" for c in legal(g, seat)))
 
 
 def test_cost_increased_by_uncovered_plus_one_markers_but_not_for_zero_cost():
@@ -170,9 +183,14 @@ def test_slash_spends_an_order_and_does_nothing_on_an_empty_pool():
     g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), [X])
     assert orders(g, "ayyubids")["available"] == 11 and orders(g, "ayyubids")["spent"] == 1
     assert banner_view(g, "ala-afdal")["lances"] == {"field": full("arsuf", "ala-afdal")}
-    g = with_side(g, "crusaders", available=0, spent=11)
-    g = play(g, "ayyubids", act("saphadin", "loose", "sable"), [X])
-    assert orders(g, "crusaders")["available"] == 0 and orders(g, "crusaders")["spent"] == 11
+    # by play (seed 1): the Ayyubids to act while the Crusaders have no Available Order
+    g = played_until("arsuf", lambda g: crusaders_act_with_no_order(g, "ayyubids")
+                     and any(c.get("action") == "loose" for c in legal(g, "ayyubids")), seed=1)
+    spent = orders(g, "crusaders")["spent"]
+    loose = next(c for c in legal(g, "ayyubids") if c.get("action") == "loose")
+    assert g.state.banners[loose["target"]].side == "crusaders"
+    g = play(g, "ayyubids", loose, [X])
+    assert orders(g, "crusaders")["available"] == 0 and orders(g, "crusaders")["spent"] == spent
 
 
 def test_combat_die_faces_blank_stroke_double_slash():
