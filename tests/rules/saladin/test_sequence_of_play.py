@@ -346,30 +346,47 @@ def test_redeployment_returns_cards_and_spent_orders_then_chaos_from_turn_two():
     assert v["initiative"] == "crusaders"
 
 
+def loose_on_a_fifth_loss(g, attacker: str, defender: str, available) -> dict | None:
+    """A Loose ``attacker`` may take now at a banner of ``defender`` with 2 lances or more, while
+    ``defender`` has 5 lances on its Losses Track and ``available(its Available Orders)`` holds."""
+    s = g.state
+    if not (g.to_act() == [attacker] and s.phase == "activation" and s.pending is None
+            and s.sides[defender].losses == 5 and available(s.sides[defender].available)):
+        return None
+    return next((c for c in legal(g, attacker) if c.get("action") == "loose" and s.banners[c["target"]].lances >= 2),
+                None)
+
+
 def test_orders_are_boxed_from_the_available_pool_first():
     """Key Game Terms — Order: an Order placed in the box comes from the Available pool, then
-    from the Spent pool when the Available pool is empty."""
-    g = start(new_game("arsuf"), "ayyubids")
-    g = with_side(g, "crusaders", available=1, spent=10, losses=5)
-    g = play(g, "ayyubids", act("saphadin", "loose", "sable"), [S])
-    assert orders(g, "crusaders") == {"available": 0, "spent": 10, "box": 1, "in_arsuf": 1, "unused": 1}
-    g = with_side(g, "crusaders", losses=5)
-    g = play(g, "crusaders", act("lusignan", "hold"))
-    g = play(g, "ayyubids", act("soulayman", "loose", "naplouse"), [S])
-    assert orders(g, "crusaders") == {"available": 0, "spent": 9, "box": 2, "in_arsuf": 1, "unused": 1}
+    from the Spent pool when the Available pool is empty. Both reached by play from the opening
+    (helpers.played_until, seed 1): an Ayyubid Loose striking the Crusaders' 6th lance, in turn 1
+    with Orders Available, in turn 2 with none."""
+    for available, pool in ((lambda n: n >= 1, "available"), (lambda n: n == 0, "spent")):
+        g = played_until("arsuf", lambda g: loose_on_a_fifth_loss(g, "ayyubids", "crusaders", available) is not None,
+                         seed=1)
+        was = orders(g, "crusaders")
+        g = play(g, "ayyubids", loose_on_a_fifth_loss(g, "ayyubids", "crusaders", available), [S])
+        assert orders(g, "crusaders") == {**was, pool: was[pool] - 1, "box": was["box"] + 1}
 
 
 def test_sixth_lance_boxes_one_order_and_the_six_lances():
     """Key Game Terms — Lance: the 6th lance lost places 1 Order and the 6 lances in the box;
-    later losses start a new Losses Track."""
-    g = start(new_game("arsuf"), "crusaders")
-    g = with_side(g, "ayyubids", losses=5, available=0, spent=12)
-    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), [D])
+    later losses start a new Losses Track. By play from the opening (helpers.played_until, seed 1,
+    turn 5): a Crusader Loose with a double at an Ayyubid banner, the Ayyubids at 5 losses."""
+    def any_pool(n):
+        return True
+
+    g = played_until("arsuf", lambda g: loose_on_a_fifth_loss(g, "crusaders", "ayyubids", any_pool) is not None, seed=1)
+    loose = loose_on_a_fifth_loss(g, "crusaders", "ayyubids", any_pool)
+    was, boxed = orders(g, "ayyubids"), view(g)["sides"]["ayyubids"]["lances_boxed"]
+    lances = g.state.banners[loose["target"]].lances
+    g = play(g, "crusaders", loose, [D])
     v = view(g)
-    assert v["sides"]["ayyubids"]["losses_track"] == 1 and v["sides"]["ayyubids"]["lances_boxed"] == 6
-    assert orders(g, "ayyubids") == {"available": 0, "spent": 11, "box": 1, "in_arsuf": 0, "unused": 1}
-    track = banner_view(g, "ala-afdal")["track"]
-    assert [s["lance"] for s in track] == [False, False] + [True] * (len(track) - 2)  # removed by number
+    assert v["sides"]["ayyubids"]["losses_track"] == 1 and v["sides"]["ayyubids"]["lances_boxed"] == boxed + 6
+    pool = "available" if was["available"] else "spent"
+    assert orders(g, "ayyubids") == {**was, pool: was[pool] - 1, "box": was["box"] + 1}
+    assert g.state.banners[loose["target"]].lances == lances - 2
 
 
 def test_eliminated_banner_is_given_to_the_opponent_and_never_returns():
