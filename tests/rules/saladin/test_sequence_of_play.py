@@ -363,7 +363,7 @@ def test_orders_are_boxed_from_the_available_pool_first():
     (helpers.played_until, seed 1): an Ayyubid Loose striking the Crusaders' 6th lance, in turn 1
     with Orders Available, in turn 2 with none."""
     for available, pool in ((lambda n: n >= 1, "available"), (lambda n: n == 0, "spent")):
-        g = played_until("arsuf", lambda g: loose_on_a_fifth_loss(g, "ayyubids", "crusaders", available) is not None,
+        g = played_until("arsuf", lambda g, a=available: loose_on_a_fifth_loss(g, "ayyubids", "crusaders", a) is not None,
                          seed=1)
         was = orders(g, "crusaders")
         g = play(g, "ayyubids", loose_on_a_fifth_loss(g, "ayyubids", "crusaders", available), [S])
