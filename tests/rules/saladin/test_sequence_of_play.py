@@ -391,14 +391,24 @@ def test_sixth_lance_boxes_one_order_and_the_six_lances():
 
 def test_eliminated_banner_is_given_to_the_opponent_and_never_returns():
     """Key Game Terms — Lance: a banner with no lance left is given to the opponent; it never
-    comes back (it cannot be reinforced)."""
-    g = start(new_game("arsuf"), "crusaders")
-    g = with_banner(g, "ala-afdal", lances=1)
-    g = play(g, "crusaders", act("henry-ii", "loose", "ala-afdal"), [S])
-    assert banner_view(g, "ala-afdal")["fate"] == "captured"
-    assert view(g)["sides"]["crusaders"]["captured_banners"] == ["ala-afdal"]
-    assert refused(g, "ayyubids", act("aslam", "reinforce", "ala-afdal")).code == "saladin.invalid_target"
-    assert refused(g, "ayyubids", act("ala-afdal", "hold")).code == "saladin.banner_not_in_play"
+    comes back (it cannot be reinforced). By play from the opening (helpers.played_until):
+    the first Crusader Loose at an Ayyubid banner down to its last lance (seed 2, turn 2), a stroke."""
+    def at_the_last_lance(g):
+        s = g.state
+        if not (g.to_act() == ["crusaders"] and s.phase == "activation" and s.pending is None):
+            return None
+        return next((c for c in legal(g, "crusaders") if c.get("action") == "loose"
+                     and s.banners[c["target"]].lances == 1), None)
+
+    g = played_until("arsuf", lambda g: at_the_last_lance(g) is not None, seed=2)
+    loose = at_the_last_lance(g)
+    target, captured = loose["target"], view(g)["sides"]["crusaders"]["captured_banners"]
+    g = play(g, "crusaders", loose, [S])
+    assert banner_view(g, target)["fate"] == "captured"
+    assert view(g)["sides"]["crusaders"]["captured_banners"] == [*captured, target]
+    assert g.to_act() == ["ayyubids"]
+    assert refused(g, "ayyubids", act("aslam", "reinforce", target)).code == "saladin.invalid_target"
+    assert refused(g, "ayyubids", act(target, "hold")).code == "saladin.banner_not_in_play"
 
 
 def test_reinforce_is_not_a_replacement_from_the_losses_track():
