@@ -162,18 +162,22 @@ def crusaders_act_with_no_order(g, seat: str) -> bool:
 
 def test_cost_increased_by_uncovered_plus_one_markers_but_not_for_zero_cost():
     """Activation — Special cases: each '+1' uncovered by lost lances adds 1 to the cost;
-    there is no additional cost to an action with a cost of 0."""
-    g = start(new_game("arsuf"), "crusaders")
-    n = full("arsuf", "sable")
-    g = with_banner(g, "sable", lances=n - 3)  # slot 3 '+1' uncovered
-    costs = {a["id"]: a["cost"] for a in banner_view(g, "sable")["actions"]}
-    assert costs == {"hold": 0, "loose": 2, "charge": 3, "melee": 2, "regroup": 2}
-    g = with_banner(g, "sable", lances=n - 6)  # slots 3 and 6 uncovered
-    assert {a["id"]: a["cost"] for a in banner_view(g, "sable")["actions"]}["charge"] == 4
-    g = with_side(g, "crusaders", available=3)
-    assert refused(g, "crusaders", act("sable", "charge", "saphadin")).code == "saladin.not_enough_orders"
-    events, g = decide_events(g, "crusaders", act("sable", "hold"))
-    assert orders(g, "crusaders")["available"] == 3
+    there is no additional cost to an action with a cost of 0. By play from the opening
+    (helpers.played_until, seed 1): the first position where a banner has two '+1' uncovered;
+    every banner in play then costs its printed cost plus its uncovered '+1's."""
+    opening = start(new_game("arsuf"), "crusaders")
+
+    def uncovered(g, banner):
+        return sum(1 for slot in banner_view(g, banner)["track"] if slot["marker"] == "+1" and not slot["lance"])
+
+    g = played_until("arsuf", lambda g: any(uncovered(g, b) >= 2 for b, x in g.state.banners.items() if x.in_play),
+                     seed=1)
+    for banner in (b for b, x in g.state.banners.items() if x.in_play):
+        printed = {a["id"]: a["cost"] for a in banner_view(opening, banner)["actions"]}
+        extra = uncovered(g, banner)
+        assert {a["id"]: a["cost"] for a in banner_view(g, banner)["actions"]} == \
+            {action: cost + extra if cost else 0 for action, cost in printed.items()}
+    assert max(uncovered(g, b) for b, x in g.state.banners.items() if x.in_play) == 2
 
 
 def test_slash_spends_an_order_and_does_nothing_on_an_empty_pool():
