@@ -137,17 +137,43 @@ def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_tu
 LEADER_ACTION = {"true_cross": "leader-action"}
 
 
+def ayyubid_action(g) -> bool:
+    s = g.state
+    return g.to_act() == ["ayyubids"] and s.phase == "activation" and s.pending is None
+
+
 def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon():
     """Hattin — Saladin (Leader): once per game, when Lusignan has moved to the Horns or is
     eliminated and Châtillon is eliminated, the Crusaders place 1 Order in the box (game option
-    ``true_cross: leader-action``)."""
+    ``true_cross: leader-action``). By play from the opening (helpers.played_until, seed 65): the
+    Horns in turn 1 with Châtillon still there, then the first time the action is listed (turn 6,
+    Châtillon eliminated, the Leader card Deployed)."""
+    from domain.rules.saladin.rules import eliminated
+
     g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
-    g = with_state(g, horns=True)
+    g = played_until("hattin", lambda g: ayyubid_action(g) and g.state.horns and not eliminated(g.state, "chatillon"),
+                     seed=65, options=LEADER_ACTION)
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
+    g = played_until("hattin", lambda g: ayyubid_action(g) and ORDER_LOSS in legal(g, "ayyubids"),
+                     seed=65, options=LEADER_ACTION)
+    assert g.state.horns and eliminated(g.state, "chatillon")
+    was = orders(g, "crusaders")
+    g = play(g, "ayyubids", ORDER_LOSS)
+    pool = "available" if was["available"] else "spent"
+    assert orders(g, "crusaders") == {**was, pool: was[pool] - 1, "box": was["box"] + 1}
+    assert "order-loss" in g.state.sides["ayyubids"].used_once  # once per game: the next turn refuses it
+    # (this game's next Chaos takes the Crusaders' last Orders: the refusal is the test below)
+
+
+def test_saladin_leader_order_loss_is_refused_once_used():
+    """Hattin — Saladin (Leader): "once per game": the next turn refuses it. Hand-built (the Horns
+    set, Châtillon captured): seeds 1-199 played from the opening never used the action in a game
+    that then reached another turn (the Chaos ends them)."""
+    g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
+    g = with_state(g, horns=True)
     g = with_banner(g, "chatillon", fate="captured", lances=0)
     g = play(g, "ayyubids", ORDER_LOSS)
-    assert orders(g, "crusaders") == {"available": 11, "spent": 0, "box": 1, "in_arsuf": 0, "unused": 1}
     g = finish_turn(g)
     g = start(g, "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.once_per_game_used"
@@ -165,21 +191,32 @@ def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
 def test_reinforce_saladin_and_ridefort():
     """Hattin — Saladin / Ridefort (Reinforce): the banner "places 1 of its Lances on the
     location of the last lost Lance of the Banner of Saphadin or Manguras for Saladin, and
-    Lusignan for Ridefort"."""
-    g = start(new_game("hattin"), "ayyubids")
-    full = {b: len(TABLES["hattin"].banner(b).track) for b in ("saphadin", "lusignan", "ridefort", "saladin")}
-    g = with_banner(g, "saphadin", lances=full["saphadin"] - 2)
-    g = with_side(g, "ayyubids", losses=2)
+    Lusignan for Ridefort". By play from the opening (helpers.played_until): the first Reinforce
+    of Saladin listed (seed 1), of Ridefort onto Lusignan (seed 65)."""
+    def listed(g, seat, banner):
+        s = g.state
+        if not (g.to_act() == [seat] and s.phase == "activation" and s.pending is None):
+            return None
+        return next((c for c in legal(g, seat) if c.get("banner") == banner and c.get("action") == "reinforce"), None)
+
+    g = played_until("hattin", lambda g: listed(g, "ayyubids", "saladin") is not None, seed=1)
+    reinforce = listed(g, "ayyubids", "saladin")
+    target = reinforce["target"]
+    assert target in ("saphadin", "manguras")
     assert refused(g, "ayyubids", act("saladin", "reinforce", "keukburi")).code == "saladin.invalid_target"
-    g = play(g, "ayyubids", act("saladin", "reinforce", "saphadin"))
-    assert banner_view(g, "saphadin")["lances"] == {"field": full["saphadin"] - 1}
-    assert sum(banner_view(g, "saladin")["lances"].values()) == full["saladin"] - 1
-    assert view(g)["sides"]["ayyubids"]["losses_track"] == 2
-    g = with_banner(g, "lusignan", lances=full["lusignan"] - 1)
-    g = with_side(g, "crusaders", losses=1)
-    g = play(g, "crusaders", act("ridefort", "reinforce", "lusignan"))
-    assert banner_view(g, "lusignan")["lances"] == {"camp": full["lusignan"], "horns": 0}
-    assert banner_view(g, "ridefort")["lances"] == {"field": full["ridefort"] - 1}
+    before = {b: sum(banner_view(g, b)["lances"].values()) for b in (target, "saladin")}
+    track = view(g)["sides"]["ayyubids"]["losses_track"]
+    g = play(g, "ayyubids", reinforce)
+    assert sum(banner_view(g, target)["lances"].values()) == before[target] + 1
+    assert sum(banner_view(g, "saladin")["lances"].values()) == before["saladin"] - 1
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == track
+    g = played_until("hattin", lambda g: listed(g, "crusaders", "ridefort") is not None, seed=65)
+    reinforce = listed(g, "crusaders", "ridefort")
+    assert reinforce["target"] == "lusignan"
+    before = {b: sum(banner_view(g, b)["lances"].values()) for b in ("lusignan", "ridefort")}
+    g = play(g, "crusaders", reinforce)
+    assert sum(banner_view(g, "lusignan")["lances"].values()) == before["lusignan"] + 1
+    assert sum(banner_view(g, "ridefort")["lances"].values()) == before["ridefort"] - 1
 
 
 def test_set_fire_feed_fire_and_the_fire_marker_removal():
