@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from domain.rules.saladin.data import TABLES
 from tests.rules.saladin.helpers import (
     full,
     FakeRng,
