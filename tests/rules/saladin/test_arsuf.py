@@ -73,7 +73,7 @@ def test_aslam_reinforce_ala_afdal_or_ala_al_din():
     targets = {c["target"] for c in legal(g, "ayyubids") if c.get("banner") == "aslam" and c.get("action") == "reinforce"}
     assert targets and targets <= {"ala-afdal", "ala-al-din"}
     assert refused(g, "ayyubids", act("aslam", "reinforce", "saphadin")).code == "saladin.invalid_target"
-    target = sorted(targets)[0]
+    target = min(targets)
     lances = sum(banner_view(g, target)["lances"].values())
     g = play(g, "ayyubids", act("aslam", "reinforce", target))
     assert sum(banner_view(g, target)["lances"].values()) == lances + 1
