@@ -92,6 +92,14 @@ def played_until(scenario: str, until, seed: int = 1, options: dict[str, Any] | 
     raise AssertionError(f"not reached by seed {seed}")
 
 
+def may_take(game: Game, seat: str, banner: str, action: str) -> dict[str, Any] | None:
+    """``banner``'s ``action`` as ``seat`` may take it now (an action, none pending), if listed."""
+    s = game.state
+    if not (game.to_act() == [seat] and s.phase == "activation" and s.pending is None):
+        return None
+    return next((c for c in legal(game, seat) if c.get("banner") == banner and c.get("action") == action), None)
+
+
 def decide_events(game: Game, seat: str, command: dict[str, Any], faces: list[str] | None = None):
     """The stored events one decision makes (typed), and the game after them."""
     rng = FakeRng(faces, game.next_draw)

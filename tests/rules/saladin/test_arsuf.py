@@ -13,6 +13,7 @@ from tests.rules.saladin.helpers import (
     new_game,
     orders,
     legal,
+    may_take,
     play,
     played_until,
     refused,
@@ -44,24 +45,16 @@ def test_assault_on_arsuf_and_the_twelfth_order():
     assert refused(g, "ayyubids", act("aslam", "reinforce-arsuf")).code == "saladin.nothing_to_reinforce"
 
 
-def aslam_may(g, action: str) -> dict | None:
-    """Aslam's ``action`` as the Ayyubids may take it now (none pending), if listed."""
-    s = g.state
-    if not (g.to_act() == ["ayyubids"] and s.phase == "activation" and s.pending is None):
-        return None
-    return next((c for c in legal(g, "ayyubids") if c.get("banner") == "aslam" and c.get("action") == action), None)
-
-
 def test_aslam_reinforce_arsuf():
     """Arsuf — Aslam (Reinforce Arsuf): "The Banner of Aslam places 1 of its Lances on the
     location of the last lost Lance in Arsuf." By play from the opening (helpers.played_until,
     seed 1): the first time it is listed (turn 2)."""
     g = start(new_game("arsuf"), "ayyubids")
     assert refused(g, "ayyubids", act("aslam", "reinforce-arsuf")).code == "saladin.nothing_to_reinforce"
-    g = played_until("arsuf", lambda g: aslam_may(g, "reinforce-arsuf") is not None, seed=1)
+    g = played_until("arsuf", lambda g: may_take(g, "ayyubids", "aslam", "reinforce-arsuf") is not None, seed=1)
     aslam, arsuf = g.state.banners["aslam"].lances, view(g)["arsuf_lances"]
     track = view(g)["sides"]["ayyubids"]["losses_track"]
-    g = play(g, "ayyubids", aslam_may(g, "reinforce-arsuf"))
+    g = play(g, "ayyubids", may_take(g, "ayyubids", "aslam", "reinforce-arsuf"))
     assert view(g)["arsuf_lances"] == arsuf + 1 and view(g)["sides"]["ayyubids"]["losses_track"] == track
     assert g.state.banners["aslam"].lances == aslam - 1
 
@@ -69,7 +62,7 @@ def test_aslam_reinforce_arsuf():
 def test_aslam_reinforce_ala_afdal_or_ala_al_din():
     """Arsuf — Aslam (Reinforce): only Ala Afdal or Ala al Din. By play from the opening
     (helpers.played_until, seed 1): the first Reinforce of Aslam listed."""
-    g = played_until("arsuf", lambda g: aslam_may(g, "reinforce") is not None, seed=1)
+    g = played_until("arsuf", lambda g: may_take(g, "ayyubids", "aslam", "reinforce") is not None, seed=1)
     targets = {c["target"] for c in legal(g, "ayyubids") if c.get("banner") == "aslam" and c.get("action") == "reinforce"}
     assert targets and targets <= {"ala-afdal", "ala-al-din"}
     assert refused(g, "ayyubids", act("aslam", "reinforce", "saphadin")).code == "saladin.invalid_target"

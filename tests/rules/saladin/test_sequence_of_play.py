@@ -14,13 +14,13 @@ from tests.rules.saladin.helpers import (
     legal,
     new_game,
     orders,
+    may_take,
     play,
     played_until,
     refused,
     start,
     view,
     with_banner,
-    with_side,
 )
 
 D, S, B, X = "double", "stroke", "blank", "slash"
@@ -419,14 +419,15 @@ def test_reinforce_is_not_a_replacement_from_the_losses_track():
     """Key Game Terms — Lance: "In the event that a player has to replace 1 eliminated Lance,
     they must take it from the Losses Track" — but Aslam's Reinforce "places 1 of its Lances"
     (Arsuf — Aslam (Reinforce)): with the Losses Track empty it still reinforces, and the track
-    keeps what it holds."""
-    g = start(new_game("arsuf"), "ayyubids")
-    full = len(banner_view(g, "ala-al-din")["track"])
-    g = with_banner(g, "ala-al-din", lances=full - 2)
-    g = with_side(g, "ayyubids", lances_boxed=2)
-    assert refused(g, "ayyubids", act("aslam", "reinforce", "ala-afdal")).code == "saladin.nothing_to_reinforce"
-    g = play(g, "ayyubids", act("aslam", "reinforce", "ala-al-din"))
-    assert banner_view(g, "ala-al-din")["lances"] == {"field": full - 1}
+    keeps what it holds. By play from the opening (helpers.played_until, seed 1): the first Reinforce
+    of Aslam listed with the Ayyubids' Losses Track empty (turn 3)."""
+    g = played_until("arsuf", lambda g: may_take(g, "ayyubids", "aslam", "reinforce") is not None
+                     and g.state.sides["ayyubids"].losses == 0, seed=1)
+    reinforce = may_take(g, "ayyubids", "aslam", "reinforce")
+    target = reinforce["target"]
+    lances = sum(banner_view(g, target)["lances"].values())
+    g = play(g, "ayyubids", reinforce)
+    assert sum(banner_view(g, target)["lances"].values()) == lances + 1
     assert view(g)["sides"]["ayyubids"]["losses_track"] == 0
 
 
