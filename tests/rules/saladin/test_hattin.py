@@ -124,6 +124,8 @@ def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_tu
     """Hattin — Lusignan (Leader): if the Leader card is Ordered, the Horns is the first
     Crusader action of the next turn."""
     g = crusaders_first()
+    # hand-built: seeds 1-79 played from the opening (helpers.played_until) never have the Leader card
+    # Ordered below 5 Orders before the Horns
     g = with_side(g, "crusaders", available=4, boxed=8, leader_ordered=True)
     assert HORNS not in legal(g, "crusaders") and legal(g, "crusaders")
     g = play(g, "crusaders", act("ridefort", "hold"))
@@ -182,6 +184,8 @@ def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
     """Hattin — Saladin (Leader): Lusignan eliminated counts like Lusignan at the Horns (game
     option ``true_cross: leader-action``)."""
     g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
+    # hand-built: seeds 1-79 played from the opening (helpers.played_until) never list the action with
+    # Lusignan eliminated
     g = with_banner(g, "chatillon", fate="captured", lances=0)
     g = with_banner(g, "lusignan", fate="captured", lances=0)
     assert ORDER_LOSS in legal(g, "ayyubids")
@@ -281,6 +285,8 @@ def test_husam_lulu_is_not_given_to_the_crusaders():
     """Hattin — Husam Lulu: its last lance lost, the banner goes back to the box, not to the
     Crusaders, and costs no Order in the Chaos phase."""
     g = crusaders_first()
+    # hand-built: seeds 1-119 played from the opening (helpers.played_until) never bring Husam Lulu to
+    # its last lance under a Crusader Loose
     g = with_banner(g, "husam-lulu", lances=1)
     g = play(g, "crusaders", act("ridefort", "loose", "husam-lulu"), [S])
     assert banner_view(g, "husam-lulu")["fate"] == "boxed"

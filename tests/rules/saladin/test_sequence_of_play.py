@@ -339,6 +339,8 @@ def test_redeployment_returns_cards_and_spent_orders_then_chaos_from_turn_two():
     available again; from turn 2, 1 Order to the box plus 1 per banner given away."""
     g = start(new_game("hattin"), "ayyubids")
     g = play(g, "ayyubids", act("husam-lulu", "loose", "ridefort"))
+    # hand-built: no Hattin game of seeds 1-119 played from the opening (helpers.played_until) gives a
+    # banner away in turn 1 and reaches turn 2
     g = with_banner(g, "raymond-iii", fate="captured", lances=0)
     g = finish_turn(g)
     v = view(g)
