@@ -17,8 +17,8 @@ import msgspec
 from analysis.hidden import determinize
 from analysis.rollout import DRAW, UNFINISHED, play_out, policy_for
 from domain.game import Game, Recorded, apply
-from domain.rules.base import RuleViolation
-from domain.rules.registry import RULE_SYSTEMS
+from domain.rules.base import RuleSystem, RuleViolation
+from domain.rules.registry import rules_at
 
 Z = 1.959963984540054  # the 95 % normal quantile of the Wilson interval
 SWINGS = 5  # the biggest swings named
@@ -38,9 +38,12 @@ class Position(msgspec.Struct, frozen=True):
 
 
 class Unit(msgspec.Struct, frozen=True):
-    """Rollouts ``start`` to ``stop`` from one position (after ``command``, when ranking)."""
+    """Rollouts ``start`` to ``stop`` from one position (after ``command``, when ranking),
+    played by the rule system ``rules`` as the game was recorded: ``rules_version`` (its own
+    or an older one it replays, :func:`domain.rules.registry.rules_at`)."""
 
     rules: str
+    rules_version: str
     state: Any
     next_draw: int
     seen: frozenset[str] | None
@@ -50,6 +53,10 @@ class Unit(msgspec.Struct, frozen=True):
     stop: int
     seat: str | None = None
     command: dict[str, Any] | None = None
+
+    def system(self) -> RuleSystem:
+        """The rule system that plays this unit's rollouts: the recorded version's."""
+        return rules_at(self.rules, self.rules_version)
 
 
 def positions(events: Iterable[Recorded]) -> list[Position]:
@@ -76,7 +83,7 @@ def rollout_seed(key: str, i: int) -> random.Random:
 
 def run_unit(unit: Unit) -> dict[str, int]:
     """Play the unit's rollouts; the tally of results: seat, ``draw`` or ``unfinished``."""
-    rules = RULE_SYSTEMS[unit.rules]
+    rules = unit.system()
     policy = policy_for(unit.rules, unit.policy)
     tally: dict[str, int] = {}
     for i in range(unit.start, unit.stop):
@@ -126,11 +133,10 @@ def point(position: Position, seats: tuple[str, ...], tally: dict[str, int]) -> 
     return out
 
 
-def swings(rules_id: str, positions_: list[Position], points: list[dict[str, Any]], seats: tuple[str, ...],
+def swings(rules: RuleSystem, positions_: list[Position], points: list[dict[str, Any]], seats: tuple[str, ...],
            count: int = SWINGS) -> list[dict[str, Any]]:
     """The biggest changes of any seat's chance from one point to the next, each named with
     the decision taken between them (its dice included), biggest first."""
-    rules = RULE_SYSTEMS[rules_id]
     out = []
     for here, there, position in zip(points, points[1:], positions_):
         if position.decision is None:
@@ -144,48 +150,47 @@ def swings(rules_id: str, positions_: list[Position], points: list[dict[str, Any
     return out[:count]
 
 
-def game_units(rules_id: str, positions_: list[Position], seen: frozenset[str] | None, policy: str,
+def game_units(rules: RuleSystem, positions_: list[Position], seen: frozenset[str] | None, policy: str,
                rollouts: int, key: str, chunk: int = 50) -> list[tuple[int, Unit]]:
-    """The work of a whole game's analysis: (position index, unit) pairs, ``chunk`` rollouts each."""
+    """The work of a whole game's analysis: (position index, unit) pairs, ``chunk`` rollouts each;
+    ``rules`` is the rule system as the game plays it (``Game.rules``: its recorded version)."""
     units = []
     for index, p in enumerate(positions_):
         for start in range(0, rollouts, chunk):
-            units.append((index, Unit(rules_id, p.state, p.next_draw, seen, policy, f"{key}|{p.version}|{policy}",
+            units.append((index, Unit(rules.id, rules.version, p.state, p.next_draw, seen, policy, f"{key}|{p.version}|{policy}",
                                       start, min(rollouts, start + chunk))))
     return units
 
 
-def game_analysis(rules_id: str, positions_: list[Position], tallies: list[dict[str, int]], policy: str,
+def game_analysis(rules: RuleSystem, positions_: list[Position], tallies: list[dict[str, int]], policy: str,
                   rollouts: int, seats: tuple[str, ...], complete: bool = True) -> dict[str, Any]:
     """The body of ``GET /games/{id}/analysis``, from each position's tally (an empty tally:
     a position the time budget did not reach, left out)."""
     reached = [(p, t) for p, t in zip(positions_, tallies) if sum(t.values())]
     points = [point(p, seats, t) for p, t in reached]
-    return {"points": points, "swings": swings(rules_id, [p for p, _ in reached], points, seats),
+    return {"points": points, "swings": swings(rules, [p for p, _ in reached], points, seats),
             "policy": policy, "rollouts": rollouts, "complete": complete and len(reached) == len(positions_)}
 
 
-def command_units(rules_id: str, position: Position, seen: frozenset[str] | None, policy: str, rollouts: int,
+def command_units(rules: RuleSystem, position: Position, seen: frozenset[str] | None, policy: str, rollouts: int,
                   key: str, chunk: int = 50) -> tuple[list[dict[str, Any]], list[tuple[int, Unit]]]:
     """The legal commands of the seat to act at ``position`` and the rollouts that rank them."""
-    rules = RULE_SYSTEMS[rules_id]
     seat = position.seat or next(iter(rules.to_act(position.state)), None)
     commands = [msgspec.to_builtins(c) for c in rules.legal_commands(position.state, seat)] if seat else []
     units = []
     for index, command in enumerate(commands):
         for start in range(0, rollouts, chunk):
-            units.append((index, Unit(rules_id, position.state, position.next_draw, seen, policy,
+            units.append((index, Unit(rules.id, rules.version, position.state, position.next_draw, seen, policy,
                                       f"{key}|{position.version}|{policy}|{index}", start,
                                       min(rollouts, start + chunk), seat, command)))
     return commands, units
 
 
-def ranked_commands(rules_id: str, position: Position, commands: list[dict[str, Any]],
+def ranked_commands(rules: RuleSystem, position: Position, commands: list[dict[str, Any]],
                     tallies: list[dict[str, int]], policy: str, rollouts: int, seats: tuple[str, ...],
                     complete: bool = True) -> dict[str, Any]:
     """The body of ``GET /games/{id}/analysis/{version}/commands``: the seat's legal commands,
     best first by its chance of winning after each (then by a draw's), the one played marked."""
-    rules = RULE_SYSTEMS[rules_id]
     seat = position.seat or next(iter(rules.to_act(position.state)), None)
     out = []
     for command, tally in zip(commands, tallies):

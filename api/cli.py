@@ -364,7 +364,7 @@ def _analyse(args: argparse.Namespace) -> int:
     from analysis import engine
     from analysis.pool import Analyst
     from analysis.rollout import HEURISTICS
-    from domain.rules.registry import RULE_SYSTEMS
+    from domain.rules.registry import rules_at
     from replays.record import from_record_event
 
     record = _decode(args.file, _read(args.file))
@@ -384,14 +384,14 @@ def _analyse(args: argparse.Namespace) -> int:
         boards = engine.positions(events)
     except Exception as error:  # noqa: BLE001 - a record that does not fold is a one-line error
         sys.exit(f"herald: this record cannot be analysed: {type(error).__name__}: {error}")
-    secrets = RULE_SYSTEMS[record.header.rules].has_secrets
-    seen = None if record.seed or not secrets else frozenset(args.seat)
+    rules = rules_at(record.header.rules, record.header.rules_version)  # as the record was played
+    seen = None if record.seed or not rules.has_secrets else frozenset(args.seat)
     seats = tuple(record.header.seats)
-    units = engine.game_units(record.header.rules, boards, seen, args.policy, args.rollouts, str(game_id))
+    units = engine.game_units(rules, boards, seen, args.policy, args.rollouts, str(game_id))
     analyst = Analyst(args.workers, args.budget)
     with tqdm(total=len(units), unit="unit", desc="rollouts", file=sys.stderr) as bar:
         result = analyst.run(units, len(boards), lambda tallies, complete: engine.game_analysis(
-            record.header.rules, boards, tallies, args.policy, args.rollouts, seats, complete),
+            rules, boards, tallies, args.policy, args.rollouts, seats, complete),
             progress=lambda done, total: bar.update(done - bar.n))
     analyst.close()
     print(msgspec.json.format(msgspec.json.encode(result)).decode())

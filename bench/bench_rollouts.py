@@ -138,13 +138,13 @@ def arsuf(rollouts_per_board: int, workers: int, single_rate: float) -> None:
         events += new
         game = project_game(game, new)
     boards = engine.positions(events)
-    units = engine.game_units("saladin", boards, None, "random", rollouts_per_board, str(game.id))
+    units = engine.game_units(rules, boards, None, "random", rollouts_per_board, str(game.id))
     analyst = Analyst(workers, budget=3600)
     load = os.getloadavg()
     before_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = analyst.run(units, len(boards), lambda t, c: engine.game_analysis(
-        "saladin", boards, t, "random", rollouts_per_board, ("crusaders", "ayyubids"), c))
+        rules, boards, t, "random", rollouts_per_board, ("crusaders", "ayyubids"), c))
     wall = time.perf_counter() - start
     analyst.close(wait=True)  # the workers reaped: their CPU time is counted below
     after_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -71,3 +71,12 @@ def test_every_rule_system_has_the_standard_modules():
     for system in systems:
         missing = [name for name in LAYOUT if not (system / name).is_file()]
         assert not missing, f"{system.relative_to(ROOT)} lacks {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("notes", sorted((ROOT / "domain" / "rules").glob("*/RULES_NOTES.md")), ids=lambda p: p.parent.name)
+def test_rules_notes_cite_rulebooks_by_title_not_by_a_path_outside_the_repository(notes):
+    """Issue 26 point 18: RULES_NOTES cite the rulebook by title and section, so a reader of the
+    repository can follow; never a file outside it (``shared/rulebooks/...``)."""
+    text = notes.read_text()
+    assert "shared/rulebooks" not in text and "/work/" not in text
+    assert "rulebook" in text.lower()

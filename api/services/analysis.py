@@ -101,9 +101,9 @@ class Analyses:
         _refuse_if_busy(self.analyst)
         boards = ticket.run(work.positions, work.encode_events(self.games.store.stream(game_id)))
         seats = tuple(game.created.seats)
-        units = engine.game_units(game.created.rules, boards, seen, policy, rollouts, str(game_id))
+        units = engine.game_units(game.rules, boards, seen, policy, rollouts, str(game_id))
         return _start(self.analyst, key, units, len(boards), lambda tallies, complete: engine.game_analysis(
-            game.created.rules, boards, tallies, policy, rollouts, seats, complete))
+            game.rules, boards, tallies, policy, rollouts, seats, complete))
 
     def commands(self, game_id: UUID, version: int, token: str | None, policy: str, rollouts: int,
                  ticket: Ticket) -> Job:
@@ -127,8 +127,8 @@ class Analyses:
             raise Forbidden(f"the commands {seat} had at version {version} name its hidden cards: only {seat} "
                             "may see them before the seed is revealed", code="hidden_commands")
         seats = tuple(game.created.seats)
-        commands, units = engine.command_units(game.created.rules, board, seen, policy, rollouts, str(game_id))
+        commands, units = engine.command_units(rules, board, seen, policy, rollouts, str(game_id))
         return _start(self.analyst, key, units, len(commands), lambda tallies, complete: engine.ranked_commands(
-            game.created.rules, board, commands, tallies, policy, rollouts, seats, complete))
+            rules, board, commands, tallies, policy, rollouts, seats, complete))
 
 

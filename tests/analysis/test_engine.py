@@ -26,7 +26,7 @@ def opening():
 
 
 def unit(state, start, stop, policy="random", key="k"):
-    return Unit("saladin", state, 0, None, policy, key, start, stop)
+    return Unit("saladin", SALADIN.version, state, 0, None, policy, key, start, stop)
 
 
 def width(tally, seat):
@@ -93,7 +93,7 @@ def test_swings_name_the_decision_that_moved_the_chances():
     boards = [Position(3, None, 0, 4, "crusaders", {"type": "pass"}), Position(9, None, 0, 10, "ayyubids",
               {"type": "pass"}), Position(12, None, 0)]
     tallies = [{"crusaders": 5, "ayyubids": 5}, {"crusaders": 9, "ayyubids": 1}, {"crusaders": 10}]
-    result = engine.game_analysis("saladin", boards, tallies, "random", 10, SEATS)
+    result = engine.game_analysis(SALADIN, boards, tallies, "random", 10, SEATS)
     assert [p["version"] for p in result["points"]] == [3, 9, 12]
     first = result["swings"][0]
     assert (first["version"], first["from"], first["to"], first["seat"]) == (4, 3, 9, "crusaders")
@@ -140,7 +140,8 @@ def test_determinization_never_reads_the_hidden_cards():
     for i in range(5):
         assert determinize("kingdoms-of-crusaders", state, seen, random.Random(i)) == \
             determinize("kingdoms-of-crusaders", twin, seen, random.Random(i))
-    rollouts = [Unit("kingdoms-of-crusaders", s, 10_000, seen, "random", "twin", 0, 6) for s in (state, twin)]
+    rollouts = [Unit("kingdoms-of-crusaders", koc.KOC.version, s, 10_000, seen, "random", "twin", 0, 6)
+                for s in (state, twin)]
     assert run_unit(rollouts[0]) == run_unit(rollouts[1])
 
 
@@ -176,3 +177,30 @@ def test_saline_determinization_never_reads_the_hidden_cards():
         assert a == determinize("saline", twin, seen, random.Random(i))
         assert a.hands["p1"] == state.hands["p1"] and a.secrets["p1"] == state.secrets["p1"]
         assert {s: len(h) for s, h in a.hands.items()} == {s: len(h) for s, h in state.hands.items()}
+
+
+def test_a_game_recorded_under_an_older_version_is_analysed_under_that_version():
+    """A record made under Saline 1.0.0 (tests/rules/saline/records) is analysed by the rules it
+    was recorded under, as it replays (``rules_at``): every unit names 1.0.0 and is played by
+    Saline 1.0.0's engine, not by the current version's."""
+    from uuid import UUID
+
+    from domain.rules.registry import rules_at
+    from domain.rules.saline.engine import SALINE_1_0
+    from replays.record import from_record_event
+    from replays.record_format import decode_record
+    from tests.rules.saline.test_windows import RECORDS
+
+    record = decode_record((RECORDS / "saline_1_0_0.json").read_bytes())
+    events = [from_record_event(UUID(record.header.game), e) for e in record.events]
+    boards = engine.positions(events)
+    rules = rules_at("saline", record.header.rules_version)
+    assert rules is SALINE_1_0 and RULE_SYSTEMS["saline"].version != "1.0.0"
+    units = engine.game_units(rules, boards[-40:-30], None, "random", 2, "old")
+    assert {u.rules_version for _, u in units} == {"1.0.0"}
+    assert all(u.system() is SALINE_1_0 for _, u in units)
+    tally = run_unit(units[0][1])
+    assert sum(tally.values()) == 2
+    commands, ranked = engine.command_units(rules, boards[-35], None, "random", 1, "old")
+    assert commands == [msgspec.to_builtins(c) for c in SALINE_1_0.legal_commands(boards[-35].state, boards[-35].seat)]
+    assert {u.rules_version for _, u in ranked} == {"1.0.0"}

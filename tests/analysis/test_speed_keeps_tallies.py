@@ -38,11 +38,11 @@ def tallies() -> list[dict[str, int]]:
             for i, (state, next_draw) in enumerate(boards(scenario, options, n)):
                 for policy in ("random", "heuristic"):
                     key = f"{scenario}|{n}|{i}|{policy}"
-                    out.append(run_unit(Unit("saladin", state, next_draw, None, policy, key, 0, 6)))
+                    out.append(run_unit(Unit("saladin", SALADIN.version, state, next_draw, None, policy, key, 0, 6)))
                 seat = state.active  # ranking a command: the last one listed, then the rollouts
                 if seat is not None:
                     command = msgspec.to_builtins(SALADIN.legal_commands(state, seat)[-1])
-                    out.append(run_unit(Unit("saladin", state, next_draw, None, "random", f"{scenario}|{n}|{i}|c",
+                    out.append(run_unit(Unit("saladin", SALADIN.version, state, next_draw, None, "random", f"{scenario}|{n}|{i}|c",
                                              0, 6, seat, command)))
     return out
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.rules.saline.events import Stated
+
 
 class Prepare(msgspec.Struct, frozen=True, tag="prepare", tag_field="type", forbid_unknown_fields=True):
     """Set-up: objectives, secret objectives, favours, liards, mulons, the market, event cards, the first player."""
@@ -16,7 +18,8 @@ class Place(msgspec.Struct, frozen=True, tag="place", tag_field="type", forbid_u
 
 
 class PlayCard(msgspec.Struct, frozen=True, tag="play", tag_field="type", forbid_unknown_fields=True):
-    """Play an event card (by id) or the favour (``card`` "favour") for one effect, with its choices."""
+    """Play an event card (by id) or the favour (``card`` "favour") for one effect, with its choices;
+    ``outcome``: for an owner's printed instruction (``as_printed``), what the players state it does."""
 
     card: str
     effect: str
@@ -24,6 +27,7 @@ class PlayCard(msgspec.Struct, frozen=True, tag="play", tag_field="type", forbid
     colour: str | None = None
     space: int | None = None
     position: str | None = None
+    outcome: Stated | None = None
 
 
 class Pass(msgspec.Struct, frozen=True, tag="pass", tag_field="type", forbid_unknown_fields=True):

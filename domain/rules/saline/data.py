@@ -40,6 +40,7 @@ EFFECTS = {  # effect -> the parameters a play of it takes
     "fine_liards": ("target",), "lose_salt": ("target",), "gain_liards": (), "exempt": (),
     "extra_buy": ("space", "position"), "opponents_pay": (), "dry_all": ("target",), "halve_mulon": ("target",),
     "draw": (), "smuggle": (), "none": (), "collect_gabelle": (), "cancel": (), "copy": (), "microclimate": (),
+    "as_printed": ("outcome",),  # an owner's printed instruction, resolved as the players state it
 }
 RESPONSES = ("cancel", "copy", "collect_gabelle")  # played only in answer to a card just played
 
@@ -174,8 +175,11 @@ def effect_problems(effects: tuple[Effect, ...]) -> list[str]:
         for kind in e.kinds:
             if kind not in EFFECTS:
                 out.append(f"{e.name}: unknown effect {kind!r}; known: {', '.join(EFFECTS)}")
-        if set(e.kinds[1:]) & (set(RESPONSES) | {"draw", "smuggle"}):
-            out.append(f"{e.name}: an answer, a draw or a sale is an effect of its own, not a further one (also)")
+        if set(e.kinds[1:]) & (set(RESPONSES) | {"draw", "smuggle", "as_printed"}):
+            out.append(f"{e.name}: an answer, a draw, a sale or a printed instruction is an effect of its own, "
+                       "not a further one (also)")
+        if "as_printed" in e.kinds and not e.text.strip():
+            out.append(f"{e.name}: a printed instruction (as_printed) gives its printed words (text)")
         if "target" in e.needs() and not e.target:
             out.append(f"{e.name}: its effects need a targeted opponent (target true)")
         if e.gabelle not in (-1, 0, 1) or e.cost < 0 or e.amount < 0 or any(a.amount < 0 for a in e.also):

@@ -109,6 +109,21 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     def legal_commands(self, state: SalineState, seat: str) -> list[SalineCommand]:
         return legality.legal(state, seat)
 
+    def listing_complete(self, state: SalineState, seat: str) -> bool:
+        """Complete, unless the owner's cards print an instruction (``as_printed``): its play is listed
+        stated to change nothing, and any other stated outcome is accepted too."""
+        cat = state.cat
+        printed = [*cat.effects.values(), *(e for own in cat.favour_effects.values() for e in own)]
+        return not any(e.effect == "as_printed" for e in printed)
+
+    def recorded_command(self, command: SalineCommand) -> dict[str, Any]:
+        """Every field, but a play's ``outcome`` only when stated: the plays of games without an owner's
+        printed instruction are recorded as before it existed."""
+        out = msgspec.to_builtins(command)
+        if out.get("outcome", 0) is None:
+            del out["outcome"]
+        return out
+
     def decide(self, state: SalineState, seat: str, command: SalineCommand, rng: Rng) -> list[EventData]:
         return rules.decide(state, seat, command, rng)
 

@@ -176,6 +176,17 @@ class OeilletSacrificed(EventData, frozen=True):
     position: str
 
 
+class Stated(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What the players state a printed instruction did (an effect of kind ``as_printed``, whose words
+    Herald does not resolve itself: RULES_NOTES.md, "Owner's cards"): salt cubes onto (+) or off (-)
+    each named player's mulon, from or to the reserve; liards from (+) or to (-) the reserve; the
+    gabelle die's move."""
+
+    salt: dict[str, int] = {}
+    liards: dict[str, int] = {}
+    gabelle: int = 0
+
+
 @event_type("saline.CardPlayed")
 class CardPlayed(EventData, frozen=True):
     """``seat`` plays ``card`` (an event card id, or "favour") for its effect ``effect``; the
@@ -189,6 +200,16 @@ class CardPlayed(EventData, frozen=True):
     space: int | None = None
     position: str | None = None
     answering: str | None = None
+
+
+@event_type("saline.OutcomeStated")
+class OutcomeStated(EventData, frozen=True):
+    """What ``seat``, playing an owner's printed instruction (``as_printed``) just played, states it
+    does; it is done when the card resolves."""
+
+    seat: str
+    card: str
+    outcome: Stated
 
 
 @event_type("saline.ResponsePassed")

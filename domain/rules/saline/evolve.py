@@ -111,6 +111,10 @@ def evolve(state: SalineState, event: EventData) -> SalineState:
                 others = state.seats[i + 1:] + state.seats[:i]
                 return replace(state, pending=play, asked=others, responses=())
             return replace(state, asked=state.asked[1:], responses=state.responses + (play,))
+        case ev.OutcomeStated(outcome=outcome):  # the play just folded: an answer, or the card answered
+            if state.responses:
+                return replace(state, responses=state.responses[:-1] + (replace(state.responses[-1], outcome=outcome),))
+            return replace(state, pending=replace(state.pending, outcome=outcome))
         case ev.ResponsePassed(seat=seat):
             if state.pending is None and state.window is not None:
                 return replace(state, window=state.window.passed(seat))

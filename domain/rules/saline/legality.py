@@ -11,8 +11,10 @@ from domain.rules.saline.commands import (
     Buy, Discard, DoNothing, Draw, EndTurn, Harvest, Pass, Place, PlayCard, Prepare, Sacrifice, SalineCommand, Sell,
 )
 from domain.rules.saline.data import (
-    CARDS_PER_TURN, COLOURS, LIARDS, MAX_OEILLETS, POSITIONS, RESPONSES, SYSTEM, Effect,
+    CARDS_PER_TURN, COLOURS, GABELLE_MAX, GABELLE_MIN, LIARDS, MAX_OEILLETS, POSITIONS, RESPONSES, SALT_CUBES,
+    SYSTEM, Effect,
 )
+from domain.rules.saline.events import Stated
 from domain.rules.saline.state import Play, SalineState
 
 R_COMPONENTS = "Components"
@@ -26,6 +28,7 @@ R_OBJECTIVE = "B) Play a Card and Claim an Objective, 3) Claim an Objective"
 R_END = "End of Game and Scoring"
 R_FAQ = "Foire Aux Questions (FAQ)"
 FAVOUR = "favour"
+CHOICES = ("target", "colour", "space", "position", "outcome")  # a play's choices (data.EFFECTS names them)
 SAME_COLOUR = (0, 1, 2, 4, 8)
 DIFFERENT_COLOURS = (0, 0, 3, 7, 12)
 
@@ -132,9 +135,11 @@ def not_an_answer(effect: Effect) -> Effect:
 def check_choices(state: SalineState, seat: str, effect: Effect, cmd: PlayCard, extra_cost: int = 0) -> None:
     """The choices of a play of ``effect`` by ``seat``: exactly the ones it takes, each possible."""
     needs = effect.needs()
-    given = {k for k in ("target", "colour", "space", "position") if getattr(cmd, k) is not None}
+    given = {k for k in CHOICES if getattr(cmd, k) is not None}
     if given != needs:
         raise violation("choices", f"{effect.name} takes {', '.join(sorted(needs)) or 'no choices'}", R_EVENT)
+    if cmd.outcome is not None:
+        check_stated(state, cmd.outcome)
     if cmd.target is not None and (cmd.target not in state.seats or cmd.target == seat):
         raise violation("target", "the target is an opponent", R_EVENT)
     if cmd.colour is not None and cmd.colour not in COLOURS:
@@ -266,6 +271,18 @@ def check_out_of_turn(state: SalineState, seat: str, command: SalineCommand) -> 
     check_choices(state, seat, effect, command)
 
 
+def check_stated(state: SalineState, stated: Stated) -> None:
+    """What the players state a printed instruction does: players of this game, numbers the game's
+    components can hold (what is not there is not moved, as for every effect)."""
+    for name, moves, most in (("salt", stated.salt, SALT_CUBES), ("liards", stated.liards, LIARDS)):
+        if any(p not in state.seats for p in moves) or any(abs(n) > most for n in moves.values()):
+            raise violation("outcome", f"the outcome's {name} names players of this game, at most {most} "
+                            "each way", R_COMPONENTS)
+    if abs(stated.gabelle) > GABELLE_MAX - GABELLE_MIN:
+        raise violation("outcome", f"the gabelle die moves at most {GABELLE_MAX - GABELLE_MIN} either way",
+                        R_COMPONENTS)
+
+
 def check_answer(state: SalineState, seat: str, command: SalineCommand) -> None:
     """While a card waits for answers: pass, or answer with Souverain, Courtisane or Gabelou."""
     if isinstance(command, Pass):
@@ -284,7 +301,7 @@ def check_answer(state: SalineState, seat: str, command: SalineCommand) -> None:
             raise violation("gabelou", "the gabelle of this sale is already claimed", R_FAQ)
     if effect.effect == "copy":
         check_choices(state, seat, effect_of(state, pending), command, extra_cost=effect.cost)
-    elif any(getattr(command, k) is not None for k in ("target", "colour", "space", "position")):
+    elif any(getattr(command, k) is not None for k in CHOICES):
         raise violation("choices", f"{effect.name} takes no choices", R_EVENT)
     elif state.liards[seat] < effect.cost:
         raise violation("cannot_pay", f"{effect.name} costs {effect.cost} liards", R_EVENT)
@@ -320,8 +337,9 @@ def candidates(state: SalineState, seat: str) -> Iterator[SalineCommand]:
                         for space in range(1, len(state.market) + 1):
                             for position in POSITIONS:
                                 yield PlayCard(card, effect.name, target, colour, space, position)
-                    else:
-                        yield PlayCard(card, effect.name, target, colour)
+                    else:  # a printed instruction listed as stated to change nothing (listing_complete)
+                        yield PlayCard(card, effect.name, target, colour,
+                                       outcome=Stated() if "outcome" in needs else None)
     if state.pending is not None or state.window is not None:
         yield Pass()
         return

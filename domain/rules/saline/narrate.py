@@ -136,6 +136,12 @@ def describe_event(event_type: str, d: dict[str, Any], names: Names) -> str | No
             target = f" on {seat_name(names, d['target'])}" if d.get("target") else ""
             card = "favour card" if d["card"] == "favour" else f"card {d['card']}"
             return f"{who} plays {d['effect']}{target} ({card})"
+        case "OutcomeStated":  # an owner's printed instruction: what its player states it does
+            o = d["outcome"]
+            moves = [f"{seat_name(names, s)} {n:+d} salt" for s, n in o.get("salt", {}).items()]
+            moves += [f"{seat_name(names, s)} {n:+d} liards" for s, n in o.get("liards", {}).items()]
+            moves += [f"the gabelle {o['gabelle']:+d}"] if o.get("gabelle") else []
+            return f"{who} states what the card's printed words do: {and_list(moves) if moves else 'nothing'}"
         case "ResponsePassed":
             return f"{who} passes"
         case "ActionAnnounced":

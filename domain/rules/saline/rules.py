@@ -138,6 +138,8 @@ def decide(state: SalineState, seat: str, command: SalineCommand, rng: Rng) -> l
             step.emit(ev.CardPlayed(seat=seat, card=command.card, effect=command.effect, target=command.target,
                                     colour=command.colour, space=command.space, position=command.position,
                                     answering=answering))
+            if command.outcome is not None:
+                step.emit(ev.OutcomeStated(seat=seat, card=command.card, outcome=command.outcome))
             if answering is not None and effect_of(step.state, play).effect == "cancel":
                 close_window(step, cancelled_by=play)
         case Pass():
@@ -393,7 +395,7 @@ def close_window(step: Step, cancelled_by: Play | None = None) -> None:
             step.gabelle(courtisane.gabelle, courtisane.name)
             cost_of(step, answer, courtisane)
             copy = Play(answer.seat, answer.card, pending.effect, answer.target, answer.colour, answer.space,
-                        answer.position)
+                        answer.position, answer.outcome)
             resolve(step, copy, effect)
             step.emit(ev.CardResolved(seat=answer.seat, card=answer.card, effect=pending.effect, copy=True))
 
@@ -455,6 +457,19 @@ def apply_effect(step: Step, play: Play, kind: str, n: int, gabelou: str | None)
                 step.pay(p, RESERVE, n, "effect")
         case "exempt":
             step.emit(ev.SalesExempt(seat=me))
+        case "as_printed":  # an owner's printed instruction: what the players stated, never more than there is
+            stated = play.outcome or ev.Stated()
+            for p, salt in sorted(stated.salt.items()):
+                if salt > 0:
+                    step.onto_mulon(p, RESERVE, salt, "effect")
+                else:
+                    step.move_salt(p, RESERVE, min(-salt, step.state.mulons[p]), "effect")
+            for p, liards in sorted(stated.liards.items()):
+                if liards > 0:
+                    step.pay(RESERVE, p, liards, "effect")
+                else:
+                    step.pay(p, RESERVE, -liards, "effect")
+            step.gabelle(stated.gabelle, play.effect)
         case "extra_buy":
             if valid_buy(s, me, play.space, play.position):
                 buy(step, me, play.space, play.position)

@@ -15,6 +15,7 @@ import msgspec
 from domain.events import CardsShuffled, Outcome
 from domain.rules.base import Window
 from domain.rules.saline.data import Catalogue
+from domain.rules.saline.events import Stated
 
 Phase = Literal["preparation", "placing", "day", "night", "over"]
 
@@ -29,6 +30,7 @@ class Play(msgspec.Struct, frozen=True):
     colour: str | None = None
     space: int | None = None
     position: str | None = None
+    outcome: Stated | None = None  # a printed instruction's stated outcome (saline.OutcomeStated)
 
 
 class Held(msgspec.Struct, frozen=True):

@@ -13,7 +13,7 @@ from domain.game import Game, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.kingdoms_of_crusaders.data import SEATS, shape
-from domain.rules.kingdoms_of_crusaders.state import KocState, Marker
+from domain.rules.kingdoms_of_crusaders.state import KocState
 from domain.rules.registry import RULE_SYSTEMS
 
 KOC = RULE_SYSTEMS["kingdoms-of-crusaders"]
@@ -85,58 +85,91 @@ def prepared(players: int, options: dict[str, Any] | None = None) -> Game:
     return project_game(game, take_decision(game, "p1", {"type": "prepare"}, rng, NOW, None))
 
 
-def position(game: Game, armies: dict[str, dict[int, list[str]]], hands: dict[str, list[str]] | None = None,
-             pool: list[str] | None = None, current: str = "p1", completed: dict[int, list[str]] | None = None,
-             markers: list[tuple[int, int, str]] = ()) -> Game:
-    """A prepared position: ``armies[seat][sector]`` lists card specs placed there, ``hands`` the
-    specs each seat holds; cards are taken from the bottom of the unshuffled deck, so the next
-    draws (from the top) never bring them again. ``pool`` (specs) fixes the cards not yet seen
-    besides the hands exactly; by default every card not placed is unseen. Armies of four are
-    completed in seat order unless ``completed`` says otherwise."""
-    state: KocState = game.state
-    used: set[str] = set()
-    cards_by_id = dict(state.cards)
+def played(players: int, plans: dict[str, list[tuple[str, int]]], options: dict[str, Any] | None = None,
+           version: str | None = None, filler: str = "lance",
+           hands: dict[str, list[str]] | None = None) -> tuple[list, Game]:
+    """A game played from the opening: p1 moves first and each seat, in its turns, places the cards
+    of its plan (``(spec, sector)``) in order. The deck is scripted (tests/rules/scripted.py) so that
+    each seat is dealt, then draws, the cards of its plan in that order, then the cards ``hands``
+    names for it (kept in hand), then ``filler`` cards. Play stops when the game ends or a seat to
+    act has played its whole plan; the events of the last placement and the game."""
+    from domain.rules.kingdoms_of_crusaders.data import HAND
+    from domain.rules.kingdoms_of_crusaders.rules import DECK
+    from tests.rules.scripted import Script
 
-    def take(spec: str) -> str:
-        """A card of that spec from the bottom of the deck; once the deck has none left, a made-up
-        card (``X1``…) outside the deck, as hand-built examples may need more copies than it holds."""
+    game = new_game(players, options=options, version=version)
+    s: KocState = game.state
+    seats = s.seats
+    given = {seat: 0 for seat in seats}
+
+    def next_spec(seat: str) -> str:
+        i, given[seat] = given[seat], given[seat] + 1
+        specs = [spec for spec, _ in plans.get(seat, [])] + list((hands or {}).get(seat, []))
+        return specs[i] if i < len(specs) else filler
+
+    wanted = [next_spec(seat) for seat in seats for _ in range(HAND)]  # the deal, p1 first
+    turns = sum(len(p) for p in plans.values()) + sum(len(h) for h in (hands or {}).values()) + 1
+    wanted += [next_spec(seats[t % len(seats)]) for t in range(turns)]
+    free = list(range(len(s.deck)))
+    top = []
+    for spec in wanted:
         m = shape(spec.split("+"))
-        cid = next((c for c in reversed(state.deck) if state.cards[c] == m and c not in used), None)
-        if cid is None:
-            cid = f"X{len(cards_by_id) - len(state.deck) + 1}"
-            cards_by_id[cid] = m
-        used.add(cid)
-        return cid
+        i = next(i for i in free if s.cards[s.deck[i]] == m)  # StopIteration: the deck has too few
+        free.remove(i)
+        top.append(i)
+    script = Script(decks={DECK: top}, faces={f"first-player-{players}": ["p1"]})
+    game = project_game(game, take_decision(game, "p1", {"type": "prepare"}, script.rng(game), NOW, None))
+    done = {seat: 0 for seat in seats}
+    events: list = []
+    while game.outcome is None:
+        seat = KOC.to_act(game.state)[0]
+        if done[seat] == len(plans.get(seat, [])):
+            break
+        spec, sector = plans[seat][done[seat]]
+        done[seat] += 1
+        command = {"type": "place", "card": hand_card(game, seat, spec), "sector": sector}
+        records = take_decision(game, seat, command, script.rng(game), NOW, None)
+        events, game = [r.typed() for r in records], project_game(game, records)
+    return events, game
 
-    sectors = {s: [[] for _ in range(5)] for s in state.seats}
-    for seat, by_sector in armies.items():
-        for sector, specs in by_sector.items():
-            sectors[seat][sector - 1] = [take(spec) for spec in specs]
-    held = {s: tuple(take(spec) for spec in (hands or {}).get(s, [])) for s in state.seats}
-    if pool is None:
-        unseen = dict(state.unseen)
-        for ids in sectors.values():
-            for sector in ids:
-                for cid in sector:
-                    if cid in state.cards:
-                        unseen[state.cards[cid]] -= 1
-    else:
-        unseen = {}
-        for cid in (c for h in held.values() for c in h):
-            unseen[cards_by_id[cid]] = unseen.get(cards_by_id[cid], 0) + 1
-        for spec in pool:
-            unseen[shape(spec.split("+"))] = unseen.get(shape(spec.split("+")), 0) + 1
-    done = [list((completed or {}).get(n + 1, [])) for n in range(5)]
-    for seat in state.seats:
-        for n in range(5):
-            if len(sectors[seat][n]) == 4 and seat not in done[n]:
-                done[n].append(seat)
-    new = msgspec.structs.replace(
-        state, cards=cards_by_id, unseen=unseen, hands=held, current=current, completed=tuple(tuple(d) for d in done),
-        sectors={s: tuple(tuple(x) for x in v) for s, v in sectors.items()},
-        markers=tuple(Marker(n, t, s) for n, t, s in markers),
-    )
-    return msgspec.structs.replace(game, state=new)
+
+def race(players: int, won: list[tuple[int, str]],
+         fillers: dict[str, tuple[str, tuple[int, ...]]] | None = None) -> dict[str, list[tuple[str, int]]]:
+    """Plans for :func:`played` that win the territories in the order ``won`` (territory, seat): the
+    seat of the territory next in turn completes four banners there (no army can beat a regiment of
+    banners completed first); a seat whose territory comes later builds three banners there ahead;
+    otherwise it places a filler, ``fillers[seat]``: a kind and the territories it goes to (the
+    fewest of its cards first; by default lances where it wins nothing)."""
+    seats = SEATS[:players]
+    banners = {s: {t: 0 for t, _ in won} for s in seats}
+    placed = {s: {t: 0 for t in range(1, 6)} for s in seats}
+    plans: dict[str, list[tuple[str, int]]] = {s: [] for s in seats}
+    k, turn = 0, 0
+    while k < len(won):
+        seat = seats[turn % players]
+        turn += 1
+        target, winner = won[k]
+        ahead = next((t for t, s in won[k + 1:] if s == seat and banners[seat][t] < 3), None)
+        if seat == winner or ahead is not None:
+            t = target if seat == winner else ahead
+            banners[seat][t] += 1
+            card = ("banner", t)
+            if seat == winner and banners[seat][t] == 4:
+                k += 1
+        else:
+            kind, where = (fillers or {}).get(seat) or ("lance", tuple(t for t in range(1, 6)
+                                                                       if (t, seat) not in won))
+            t = min((t for t in where if placed[seat][t] < 4), key=lambda t: (placed[seat][t], t))
+            card = (kind, t)
+        placed[seat][card[1]] += 1
+        plans[seat].append(card)
+    return plans
+
+
+def owner_deck(counts: dict[str, int]) -> dict[str, Any]:
+    """An owner's deck (option ``deck``): so many cards of each spec (``"lance+banner"``)."""
+    specs = [spec for spec, n in counts.items() for _ in range(n)]
+    return {"cards": [{"number": n, "symbols": spec.split("+")} for n, spec in enumerate(specs, 1)]}
 
 
 def hand_card(game: Game, seat: str, spec: str) -> str:

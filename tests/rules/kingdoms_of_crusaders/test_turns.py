@@ -16,9 +16,8 @@ from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.kingdoms_of_crusaders import events as ev
 from domain.rules.kingdoms_of_crusaders.data import NAMES, PACKAGE, TERRITORIES, canonical_deck, shape
-from domain.rules.kingdoms_of_crusaders.rules import final_outcome
 from tests.rules.kingdoms_of_crusaders.helpers import (
-    KOC, NOW, SEED, legal, new_game, place, play, position, prepared, refused,
+    KOC, NOW, SEED, legal, new_game, owner_deck, place, play, played, prepared, race, refused,
 )
 
 
@@ -215,22 +214,27 @@ def test_place_only_own_hand_and_real_sectors():
 
 def test_at_most_four_cards_per_sector():
     """Turn sequence: "Each player's sector can contain no more than four cards. So during a game each
-    player can play 20"."""
-    game = position(prepared(2), {"p1": {3: ["lance"] * 4}}, hands={"p1": ["bow"]}, current="p1")
+    player can play 20". Played: p1 places four lances in sector 3."""
+    _, game = played(2, {"p1": [("lance", 3)] * 4, "p2": [("lance", 1)] * 4}, options={"deck": LANCES})
+    assert KOC.to_act(game.state) == ["p1"] and len(game.state.sectors["p1"][2]) == 4
     card = game.state.hands["p1"][0]
     assert refused(game, "p1", {"type": "place", "card": card, "sector": 3}).code == "kingdoms-of-crusaders.sector_full"
     assert all(c["sector"] != 3 for c in legal(game, "p1"))
-    assert len(legal(game, "p1")) == 4  # one card, four sectors with room
+    assert len(legal(game, "p1")) == 4 * len(set(game.state.hands["p1"]))  # every card, four sectors with room
 
 
 # -- winning territories at once ---------------------------------------------------------------------
+# Played from the opening (helpers.played) with owner's decks (option ``deck``) whose cards make the
+# unseen cards what each test needs.
+LANCES = {"cards": [{"number": n, "symbols": ["lance"]} for n in range(1, 61)]}
+
+
 def test_win_at_once_when_nobody_can_still_beat():
     """Armies and domination: "If a player has completed his army in a territory and no other player
     can gather a better army there, this player wins the territory immediately." A banner regiment
     against three lance cards: nothing the lance army can add beats it."""
-    game = position(prepared(2), {"p1": {1: ["banner"] * 3}, "p2": {1: ["lance"] * 3}},
-                    hands={"p1": ["banner"]}, current="p1")
-    events, after = place(game, "p1", "banner", 1)
+    events, after = played(2, {"p1": [("banner", 1)] * 4, "p2": [("lance", 1)] * 3},
+                           options={"deck": owner_deck({"banner": 10, "lance": 50})})
     won = [e for e in events if isinstance(e, ev.TerritoryWon)]
     assert won == [ev.TerritoryWon(seat="p1", sector=1, marker=1)]
     assert after.state.winner_of(1).seat == "p1"
@@ -239,9 +243,9 @@ def test_win_at_once_when_nobody_can_still_beat():
 def test_win_at_once_waits_while_someone_can_still_beat():
     """A banner regiment is not yet safe while the other player, holding lance+banner three times,
     could still add a fourth lance+banner (two regiments beat one)."""
-    game = position(prepared(2), {"p1": {1: ["banner"] * 3}, "p2": {1: ["lance+banner"] * 3}},
-                    hands={"p1": ["banner"]}, current="p1")
-    events, after = place(game, "p1", "banner", 1)
+    events, after = played(2, {"p1": [("banner", 1)] * 4, "p2": [("lance+banner", 1)] * 3},
+                           options={"deck": owner_deck({"banner": 10, "lance+banner": 10, "lance": 40})})
+    assert len(after.state.sectors["p1"][0]) == 4
     assert not [e for e in events if isinstance(e, ev.TerritoryWon)]
     assert after.state.winner_of(1) is None
 
@@ -249,45 +253,51 @@ def test_win_at_once_waits_while_someone_can_still_beat():
 def test_win_at_once_counts_cards_in_other_hands_as_unseen():
     """Reading 8: "can still beat" looks at the unseen cards as a whole, never at which hand holds
     them. The only lance+banner card left sits in p3's hand: p2 can never get it, yet p1 does not
-    win at once, since the rules do not use what p3 holds."""
-    game = position(prepared(3), {"p1": {1: ["banner"] * 3}, "p2": {1: ["lance+banner"] * 3}, "p3": {1: ["sword"]}},
-                    hands={"p1": ["banner"], "p3": ["lance+banner"]}, pool=["bow"] * 20, current="p1")
-    events, _ = place(game, "p1", "banner", 1)
+    win at once, since the rules do not use what p3 holds. Once p3 has placed that card elsewhere,
+    p1 wins at once. (Three players mix two decks: every count of the owner's deck is doubled.)"""
+    deck = owner_deck({"banner": 2, "lance+banner": 2, "sword": 1, "bow": 60})
+    first = {"p1": [("banner", 1)] * 4, "p2": [("lance+banner", 1)] * 3}
+    held = {**first, "p3": [("sword", 1), ("sword", 2), ("bow", 3)]}
+    events, game = played(3, held, options={"deck": deck}, filler="bow", hands={"p3": ["lance+banner"]})
+    assert len(game.state.sectors["p1"][0]) == 4
     assert not [e for e in events if isinstance(e, ev.TerritoryWon)]
-    # without that card anywhere, p1 wins at once
-    game = position(prepared(3), {"p1": {1: ["banner"] * 3}, "p2": {1: ["lance+banner"] * 3}, "p3": {1: ["sword"]}},
-                    hands={"p1": ["banner"], "p3": ["bow"]}, pool=["bow"] * 20, current="p1")
-    events, _ = place(game, "p1", "banner", 1)
+    placed = {**first, "p3": [("sword", 1), ("sword", 2), ("lance+banner", 4)]}
+    events, game = played(3, placed, options={"deck": deck}, filler="bow")
     assert [e for e in events if isinstance(e, ev.TerritoryWon)] == [ev.TerritoryWon(seat="p1", sector=1, marker=1)]
 
 
 def test_comparison_step_8_first_to_complete_wins_at_once():
     """Armies and domination: "If all single symbols are the same the winner is a player who was the
-    first to place" the fourth card. p2 can at best equal p1's army, and would complete it later."""
-    game = position(prepared(2), {"p1": {2: ["sword", "sword", "helmet"]}, "p2": {2: ["sword", "sword", "helmet"]}},
-                    hands={"p1": ["lance"]}, pool=["lance"] * 10, current="p1")
-    events, _ = place(game, "p1", "lance", 2)
+    first to place" the fourth card. p2 can at best equal p1's army (only lances are unseen), and would
+    complete it later."""
+    army = [("sword", 2), ("sword", 2), ("helmet", 2)]
+    events, _ = played(2, {"p1": army + [("lance", 2)], "p2": army},
+                       options={"deck": owner_deck({"sword": 4, "helmet": 2, "lance": 50})})
     assert [e for e in events if isinstance(e, ev.TerritoryWon)] == [ev.TerritoryWon(seat="p1", sector=2, marker=1)]
 
 
 def test_comparison_step_8_the_first_completed_of_equal_armies_is_best():
-    """Of two equal complete armies the one completed first is the best. p2 completed before p1;
+    """Of two equal complete armies the one completed first is the best. p2 completes before p1;
     p3 could still beat both with the banner it holds, until it places the banner elsewhere: then
     p2 wins Edessa, not p1."""
-    game = position(prepared(3), {"p1": {2: ["sword", "sword", "helmet", "lance"]},
-                                  "p2": {2: ["sword", "sword", "helmet", "lance"]},
-                                  "p3": {2: ["sword", "sword", "helmet"]}},
-                    hands={"p3": ["banner"]}, pool=["lance"] * 10, completed={2: ["p2", "p1"]}, current="p3")
-    events, _ = place(game, "p3", "banner", 4)
+    army = [("sword", 2), ("sword", 2), ("helmet", 2)]
+    plans = {"p1": army + [("helmet", 5), ("lance", 2)], "p2": army + [("lance", 2), ("banner", 5)],
+             "p3": army + [("lance", 3), ("banner", 4)]}
+    # three players mix two decks (every count doubled): once p3's banner is down, only lances are unseen
+    deck = owner_deck({"sword": 3, "helmet": 2, "banner": 1, "lance": 50})
+    events, game = played(3, plans, options={"deck": deck})
+    assert game.state.completed[1] == ("p2", "p1")
     assert [e for e in events if isinstance(e, ev.TerritoryWon)] == [ev.TerritoryWon(seat="p2", sector=2, marker=1)]
 
 
 def test_others_may_still_place_in_a_won_territory():
     """Armies and domination: "Other players still can place cards in that territory"."""
-    game = position(prepared(2), {"p1": {1: ["banner"] * 4}, "p2": {1: ["lance"]}}, hands={"p2": ["bow"]},
-                    current="p2", markers=[(1, 1, "p1")])
-    assert {"type": "place", "card": game.state.hands["p2"][0], "sector": 1} in legal(game, "p2")
-    events, after = place(game, "p2", "bow", 1)
+    _, game = played(2, {"p1": [("banner", 1)] * 4, "p2": [("lance", 1), ("lance", 2), ("lance", 3)]},
+                     options={"deck": owner_deck({"banner": 10, "bow": 10, "lance": 40})}, hands={"p2": ["bow"]})
+    assert game.state.winner_of(1).seat == "p1" and KOC.to_act(game.state) == ["p2"]
+    bow = next(c for c in game.state.hands["p2"] if game.state.cards[c] == shape(["bow"]))
+    assert {"type": "place", "card": bow, "sector": 1} in legal(game, "p2")
+    _, after = place(game, "p2", "bow", 1)
     assert len(after.state.sectors["p2"][0]) == 2
 
 
@@ -296,25 +306,32 @@ def test_markers_numbered_in_the_order_won():
     if it's the second …" (reading 9: the territory placed in first, then by number). p1's helmet
     leaves the unseen cards: that settles Cyprus (5), where p1 placed it, and Jerusalem (1), where p2
     needed a helmet to beat p1."""
-    game = position(prepared(2),
-                    {"p1": {1: ["sword"] * 4, 5: ["banner"] * 3}, "p2": {1: ["helmet"] * 3, 5: ["lance"] * 3}},
-                    hands={"p1": ["helmet+banner"]}, pool=["lance"] * 6, current="p1")
-    # before: p2 could still complete a helmet regiment in Jerusalem with the helmet+banner card
-    events, after = place(game, "p1", "helmet+banner", 5)
+    plans = {"p1": [("sword", 1)] * 4 + [("banner", 5)] * 3 + [("helmet+banner", 5)],
+             "p2": [("helmet", 1)] * 3 + [("lance", 5)] * 3 + [("lance", 2)]}
+    deck = owner_deck({"sword": 4, "banner": 3, "helmet": 3, "helmet+banner": 1, "lance": 50})
+    events, _ = played(2, plans, options={"deck": deck})
     won = [e for e in events if isinstance(e, ev.TerritoryWon)]
     assert won == [ev.TerritoryWon(seat="p1", sector=5, marker=1), ev.TerritoryWon(seat="p1", sector=1, marker=2)]
 
 
 # -- the end and the winner -----------------------------------------------------------------------------
-def _final(players, markers, armies=None, points=False):
-    game = position(prepared(players, options={"points": points} if points else None), armies or {},
-                    markers=markers)
-    return final_outcome(game.state)
+# Each end is reached by play from the opening (helpers.race, helpers.played): an owner's deck of
+# one-symbol cards (option ``deck``), dealt in a scripted order, so that each territory is won by a
+# regiment of banners completed first, in the order the test names.
+DECK = owner_deck({"banner": 40, "helmet": 40, "lance": 40})
+
+
+def _final(players, won, fillers=None, **options):
+    """The outcome of a game played until the territories are won in the order ``won``."""
+    _, game = played(players, race(players, won, fillers), options={"deck": DECK, **options})
+    assert game.outcome is not None
+    assert [(m.sector, m.seat) for m in sorted(game.state.markers, key=lambda m: m.number)] == won
+    return game.outcome, game
 
 
 def test_most_victory_markers_wins():
     """End of a game and a Winner: "A Winner is a player who's got more «victory markers» than the others"."""
-    out = _final(2, [(1, 1, "p2"), (2, 2, "p1"), (3, 3, "p2"), (4, 4, "p1"), (5, 5, "p2")])
+    out, _ = _final(2, [(1, "p2"), (2, "p1"), (3, "p2"), (4, "p1"), (5, "p2")])
     assert out.winner == "p2" and out.scores == {"p1": 2.0, "p2": 3.0} and out.ranking == ["p2", "p1"]
 
 
@@ -322,45 +339,45 @@ def test_tie_the_greater_marker_numbers_lose():
     """End of a game and a Winner: "If two or more players have the equal quantity of «victory
     markers» the players whose numbers on the «victory markers» are greater will lose." (reading 10)
     p1 holds 1 and 5, p2 holds 2 and 3: p1's greatest (5) is greater, p1 loses."""
-    out = _final(3, [(1, 1, "p1"), (2, 2, "p2"), (3, 3, "p2"), (4, 4, "p3"), (5, 5, "p1")])
+    out, _ = _final(3, [(1, "p1"), (2, "p2"), (3, "p2"), (4, "p3"), (5, "p1")])
     assert out.winner == "p2" and out.ranking == ["p2", "p1", "p3"]
     assert "greater numbers" in out.reason
 
 
 def test_points_three_two_one():
     """Winner by the points: "If a player wins a territory he gains 3 points … the second army … 2
-    points … the third army … 1 point" (reading 11)."""
-    strong, middle, weak = ["banner"] * 4, ["helmet"] * 4, ["lance"] * 4
-    armies = {"p1": {n: strong for n in TERRITORIES}, "p2": {n: middle for n in TERRITORIES},
-              "p3": {n: weak for n in TERRITORIES}}
-    markers = [(n, n, "p1") for n in TERRITORIES]
-    out = _final(3, markers, armies, points=True)
+    points … the third army … 1 point" (reading 11). p1 wins every territory with banners, p2 places
+    helmets and p3 lances in every territory."""
+    fillers = {"p2": ("helmet", TERRITORIES), "p3": ("lance", TERRITORIES)}
+    out, game = _final(3, [(n, "p1") for n in TERRITORIES], fillers, points=True)
+    assert all(game.state.sectors[p][n - 1] for p in ("p2", "p3") for n in TERRITORIES)
     assert out.scores == {"p1": 15.0, "p2": 10.0, "p3": 5.0} and out.winner == "p1"
 
 
 def test_points_equal_points_decided_by_markers():
-    """Reading 11: equal points, then more markers."""
-    b, h = ["banner"] * 4, ["helmet"] * 4
-    # p1 wins 1,2 (3+3) and is second in 3,4,5 (2+2+2) = 12; p2 wins 3,4,5 (9) and second in 1,2 (4) = 13
-    armies = {"p1": {1: b, 2: b, 3: h, 4: h, 5: h}, "p2": {1: h, 2: h, 3: b, 4: b, 5: b}}
-    out = _final(2, [(1, 1, "p1"), (2, 2, "p1"), (3, 3, "p2"), (4, 4, "p2"), (5, 5, "p2")], armies, points=True)
-    assert out.scores == {"p1": 12.0, "p2": 13.0} and out.winner == "p2"
+    """Reading 11: equal points, then more markers. p1 wins Jerusalem (3) and is second with helmets
+    in 2, 3 and 4 (2 + 2 + 2); p2 wins 2, 3 and 4 (3 + 3 + 3) and has no army elsewhere: 9 points
+    each, and p2's three markers beat p1's one."""
+    fillers = {"p1": ("helmet", (2, 3, 4))}
+    out, game = _final(3, [(1, "p1"), (2, "p2"), (3, "p2"), (4, "p2"), (5, "p3")], fillers, points=True)
+    assert not game.state.sectors["p2"][0] and not game.state.sectors["p2"][4]
+    assert out.scores["p1"] == out.scores["p2"] == 9.0 and out.winner == "p2"
+    assert "more victory markers" in out.reason
 
 
 def test_game_ends_when_the_last_marker_is_placed():
     """End of a game and a Winner: "A game ends when the last «victory marker» is placed." Every hand is
     shown (reading 12) and the game records the outcome."""
-    game = position(prepared(2), {"p1": {n: ["banner"] * 4 for n in (1, 2, 3, 4)} | {5: ["banner"] * 3},
-                                  "p2": {n: ["lance"] * 4 for n in (1, 2, 3, 4)} | {5: ["lance"] * 4}},
-                    hands={"p1": ["banner"], "p2": ["bow"]}, current="p1",
-                    markers=[(1, 1, "p1"), (2, 2, "p1"), (3, 3, "p1"), (4, 4, "p1")])
-    events, after = place(game, "p1", "banner", 5)
+    events, after = played(2, race(2, [(1, "p1"), (2, "p1"), (3, "p1"), (4, "p2"), (5, "p1")]),
+                           options={"deck": DECK})
     names = [type(e).__name__ for e in events]
     assert names[-4:] == ["TerritoryWon", "HandsShown", "GameDecided", "GameEnded"]
     assert after.outcome.winner == "p1" and KOC.to_act(after.state) == []
     assert after.state.phase == "over"
     view = KOC.view(after.state, None)
-    assert view["hands"]["p2"]["cards"] == [{"id": after.state.hands["p2"][0], "symbols": ["bow"]}]
+    shown = view["hands"]["p2"]["cards"]
+    assert [c["id"] for c in shown] == list(after.state.hands["p2"]) and len(shown) == 5
+    assert all(len(c["symbols"]) == 1 for c in shown)
 
 
 # -- hidden information ------------------------------------------------------------------------------------
@@ -410,11 +427,15 @@ def test_points_standing_incomplete_armies_and_shared_places():
     """Reading 11: an army not complete at the end is compared as it stands; a complete army ranks
     before an equal incomplete one; two equal armies never completed share their place."""
     from domain.rules.kingdoms_of_crusaders.rules import standing
-    game = position(prepared(4), {"p1": {1: ["banner"] * 4}, "p2": {1: ["lance", "lance"]},
-                                  "p3": {1: ["lance", "lance"]}, "p4": {1: ["lance", "lance", "bow", "sword"]}})
+    deck = owner_deck({"banner": 8, "sword": 8, "bow": 8, "bow+lance": 4, "lance": 60})
+    plans = {"p1": [("banner", 1)] * 4, "p2": [("lance", 1)] * 2 + [("lance", 3)] * 2,
+             "p3": [("lance", 1)] * 2 + [("lance", 3), ("lance", 4)], "p4": [("lance", 1)] * 2 + [("bow", 1), ("sword", 1)]}
+    _, game = played(4, plans, options={"deck": deck})
     assert standing(game.state, 1) == [["p1"], ["p4"], ["p2", "p3"]]
-    game = position(prepared(3), {"p1": {1: ["banner"] * 4}, "p2": {1: ["sword", "sword", "lance", "bow"]},
-                                  "p3": {1: ["sword", "sword", "bow+lance"]}})
+    plans = {"p1": [("banner", 1)] * 4, "p2": [("sword", 1)] * 2 + [("lance", 1), ("bow", 1)],
+             "p3": [("sword", 1)] * 2 + [("bow+lance", 1), ("lance", 2)]}
+    _, game = played(3, plans, options={"deck": deck})
+    assert [len(game.state.sectors[p][0]) for p in ("p1", "p2", "p3")] == [4, 4, 3]
     assert standing(game.state, 1) == [["p1"], ["p2"], ["p3"]]
 
 
@@ -435,23 +456,25 @@ def test_owner_deck_check_lists_every_problem():
 def test_points_go_only_to_players_with_an_army_in_the_territory():
     """Winner by the points: "If a player has the second army in a territory he gains 2 points for
     such a territory. If a player has the third army in a territory he gains 1 point[s]." A player
-    with no card in a territory has no army there (reading 11): p3 placed nothing anywhere and
-    gains nothing; p2 is second only where it placed cards."""
-    b, h = ["banner"] * 4, ["helmet"] * 4
-    armies = {"p1": {n: b for n in TERRITORIES}, "p2": {1: h, 2: ["lance"]}}
-    out = _final(3, [(n, n, "p1") for n in TERRITORIES], armies, points=True)
-    assert out.scores == {"p1": 15.0, "p2": 4.0, "p3": 0.0}
+    with no card in a territory has no army there (reading 11). Played: p1 wins 1 and 4, p2 wins 2
+    and 5, p3 wins 3 and places its other cards in Jerusalem (1) only. In Jerusalem p3's lances are
+    second (2); everywhere else only the winner has an army, so only the winner scores."""
+    won = [(1, "p1"), (2, "p2"), (3, "p3"), (4, "p1"), (5, "p2")]
+    out, game = _final(3, won, {"p3": ("lance", (1,))}, points=True)
+    assert {p: [n for n in TERRITORIES if game.state.sectors[p][n - 1]] for p in ("p1", "p2", "p3")} == \
+        {"p1": [1, 4], "p2": [2, 5], "p3": [1, 3]}
+    assert out.scores == {"p1": 3.0 + 3, "p2": 3.0 + 3, "p3": 3.0 + 2}
 
 
 def test_points_under_1_0_0_ranked_every_player():
     """RULES_NOTES.md, Versions: 1.0.0 ranked a player with no card in a territory too; its records
-    replay so (the version in the state, as ``at_version("1.0.0")`` sets it): p2 and p3, with no card in
-    territories 2 to 5, shared second place there (2 points each)."""
-    b, h = ["banner"] * 4, ["helmet"] * 4
-    game = position(prepared(3, options={"points": True}), {"p1": {n: b for n in TERRITORIES}, "p2": {1: h}},
-                    markers=[(n, n, "p1") for n in TERRITORIES])
-    old = msgspec.structs.replace(game.state, version="1.0.0")
-    assert final_outcome(old).scores == {"p1": 15.0, "p2": 10.0, "p3": 9.0}
+    replay so. The game above played as a 1.0.0 record: the players with no card in a territory share
+    its second place (2 each), or take its third (p2 in Jerusalem, 1)."""
+    won = [(1, "p1"), (2, "p2"), (3, "p3"), (4, "p1"), (5, "p2")]
+    _, game = played(3, race(3, won, {"p3": ("lance", (1,))}), options={"deck": DECK, "points": True},
+                     version="1.0.0")
+    assert game.state.version == "1.0.0"
+    assert game.outcome.scores == {"p1": 3.0 + 2 + 2 + 3 + 2, "p2": 1.0 + 3 + 2 + 2 + 3, "p3": 2.0 + 2 + 3 + 2 + 2}
 
 
 def test_tie_by_the_sum_of_marker_numbers_is_an_option():
@@ -459,14 +482,13 @@ def test_tie_by_the_sum_of_marker_numbers_is_an_option():
     will lose", read as the sum of the numbers (option ``tie: marker-sum``; reading 10). p1 holds 1
     and 5 (sum 6), p2 holds 3 and 4 (sum 7): by the greatest marker p1 loses (5 > 4), by the sum p2
     loses (7 > 6); holding 1 and 4 against 2 and 3, the sums are equal and the game is drawn."""
-    markers = [(1, 1, "p1"), (2, 2, "p3"), (3, 3, "p2"), (4, 4, "p2"), (5, 5, "p1")]
-    game = position(prepared(3), {}, markers=markers)
-    assert final_outcome(game.state).winner == "p2"
-    game = position(prepared(3, options={"tie": "marker-sum"}), {}, markers=markers)
-    assert game.state.tie == "marker-sum" and final_outcome(game.state).winner == "p1"
-    drawn = position(prepared(2, options={"tie": "marker-sum"}), {},
-                     markers=[(1, 1, "p1"), (2, 2, "p2"), (3, 3, "p2"), (4, 4, "p1"), (5, 5, "p3")][:4])
-    assert final_outcome(drawn.state).draw
+    won = [(1, "p1"), (2, "p3"), (3, "p2"), (4, "p2"), (5, "p1")]
+    out, _ = _final(3, won)
+    assert out.winner == "p2"
+    out, game = _final(3, won, tie="marker-sum")
+    assert game.state.tie == "marker-sum" and out.winner == "p1"
+    out, _ = _final(3, [(1, "p1"), (2, "p2"), (3, "p2"), (4, "p1"), (5, "p3")], tie="marker-sum")
+    assert out.draw
 
 
 def test_unknown_tie_reading_is_refused():

@@ -73,6 +73,33 @@ def play_seeded(game: Game, seat: str, command: dict[str, Any]) -> Game:
     return project_game(game, take_decision(game, seat, command, rng, NOW, SEED))
 
 
+def played_until(scenario: str, until, seed: int = 1, options: dict[str, Any] | None = None,
+                 limit: int = 5000) -> Game:
+    """A game played from the opening, each side choosing uniformly among its listed commands
+    (``random.Random(seed)``), every die seeded, up to the first position where ``until(game)``
+    holds. AssertionError if ``limit`` decisions (or the game's end) come first."""
+    import random
+
+    rnd = random.Random(seed)
+    game = new_game(scenario, game_id=seed, options=options)
+    for _ in range(limit):
+        if until(game):
+            return game
+        if game.ended:
+            break
+        seat = game.to_act()[0]
+        game = play_seeded(game, seat, rnd.choice(legal(game, seat)))
+    raise AssertionError(f"not reached by seed {seed}")
+
+
+def may_take(game: Game, seat: str, banner: str, action: str) -> dict[str, Any] | None:
+    """``banner``'s ``action`` as ``seat`` may take it now (an action, none pending), if listed."""
+    s = game.state
+    if not (game.to_act() == [seat] and s.phase == "activation" and s.pending is None):
+        return None
+    return next((c for c in legal(game, seat) if c.get("banner") == banner and c.get("action") == action), None)
+
+
 def decide_events(game: Game, seat: str, command: dict[str, Any], faces: list[str] | None = None):
     """The stored events one decision makes (typed), and the game after them."""
     rng = FakeRng(faces, game.next_draw)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from domain.rules.saladin.data import TABLES
 from tests.rules.saladin.helpers import (
     full,
     FakeRng,
@@ -14,6 +13,7 @@ from tests.rules.saladin.helpers import (
     new_game,
     orders,
     play,
+    played_until,
     refused,
     start,
     view,
@@ -55,24 +55,26 @@ def test_statuses_ridefort_and_husam_lulu_are_never_committed():
 def test_lusignan_moves_to_the_horns_recovers_an_order_and_swaps_four_cards():
     """Hattin — Lusignan (Leader) and Cards: once per game, Lusignan's lances go to the Horns,
     1 boxed Order comes back to the Available pool, and the cards of Lusignan, Châtillon,
-    Saladin and Manguras are replaced on the same side (Deployed or Ordered)."""
-    g = crusaders_first()
-    g = with_side(g, "crusaders", available=10, boxed=2)
-    g = with_banner(g, "chatillon", ordered=True)
-    g = with_banner(g, "saladin", status="committed", location="committed")
-    assert banner_view(g, "lusignan")["lances"] == {"camp": full("hattin", "lusignan"), "horns": 0}
-    assert banner_view(g, "lusignan")["status"] == "uncommitted"
-    g = play(g, "crusaders", HORNS)
+    Saladin and Manguras are replaced on the same side (Deployed or Ordered). Reached by play from
+    the opening (helpers.played_until, seed 1): the first time the Horns may be played with an Order
+    in the box."""
+    def horns_with_a_boxed_order(g):
+        return (g.to_act() == ["crusaders"] and g.state.phase == "activation" and g.state.pending is None
+                and g.state.sides["crusaders"].boxed >= 1 and HORNS in legal(g, "crusaders")
+                and all(g.state.banners[b].in_play for b in ("saladin", "chatillon", "manguras")))
+
+    before = played_until("hattin", horns_with_a_boxed_order, seed=1)
+    assert banner_view(before, "lusignan")["lances"] == {"camp": full("hattin", "lusignan"), "horns": 0}
+    g = play(before, "crusaders", HORNS)
     lusignan = banner_view(g, "lusignan")
     assert lusignan["lances"] == {"camp": 0, "horns": full("hattin", "lusignan")} and lusignan["card"] == "lusignan-horns"
-    assert lusignan["status"] == "committed"  # the status of Saladin, its only possible enemy
-    assert lusignan["card_side"] == "deployed"
-    chatillon = banner_view(g, "chatillon")
-    assert (chatillon["card"], chatillon["card_side"]) == ("chatillon-horns", "ordered")
-    assert (banner_view(g, "saladin")["card"], banner_view(g, "saladin")["card_side"]) == ("saladin-horns", "deployed")
-    assert banner_view(g, "manguras")["card"] == "manguras-horns"
+    assert lusignan["status"] == banner_view(before, "saladin")["status"]  # the status of Saladin, its only enemy
+    for banner in ("lusignan", "chatillon", "saladin", "manguras"):
+        assert banner_view(g, banner)["card"] == f"{banner}-horns"
+        assert banner_view(g, banner)["card_side"] == banner_view(before, banner)["card_side"]
     assert banner_view(g, "d-ibelin")["card"] == "d-ibelin"
-    assert orders(g, "crusaders") == {"available": 11, "spent": 0, "box": 1, "in_arsuf": 0, "unused": 1}
+    was = orders(before, "crusaders")
+    assert orders(g, "crusaders") == {**was, "available": was["available"] + 1, "box": was["box"] - 1}
     v = view(g)
     assert v["horns"] and v["sides"]["crusaders"]["leader"]["card_side"] == "ordered"
     assert v["sides"]["crusaders"]["leader"]["used"] == ["horns"]
@@ -99,20 +101,31 @@ def test_lusignan_at_the_horns_has_the_status_of_saladin():
 
 def test_horns_action_is_mandatory_when_available_and_spent_fall_below_five():
     """Hattin — Lusignan (Leader): below 5 Orders (available + spent) with the Leader card
-    Deployed, the Horns must be the next Crusader action."""
-    g = crusaders_first()
-    g = with_side(g, "crusaders", available=3, spent=1, boxed=8)
-    assert legal(g, "crusaders") == [HORNS]
-    assert refused(g, "crusaders", act("ridefort", "hold")).code == "saladin.horns_action_required"
-    assert refused(g, "crusaders", {"type": "pass"}).code == "saladin.cannot_pass_with_deployed_cards"
-    g = with_side(g, "crusaders", available=4, spent=1)
+    Deployed, the Horns must be the next Crusader action. Reached by play from the opening
+    (helpers.played_until: random-legal choices, seeded dice): the first Crusader action with the
+    Leader Deployed and 5 Orders in play, then the first with fewer (both in turn 5 of seed 20)."""
+    def crusader_action(g, orders):
+        side = g.state.sides["crusaders"]
+        return (g.to_act() == ["crusaders"] and g.state.phase == "activation" and g.state.pending is None
+                and not g.state.horns and not side.leader_ordered and "horns" not in side.used_once
+                and g.state.banners["lusignan"].in_play and orders(side.available + side.spent))
+
+    g = played_until("hattin", lambda g: crusader_action(g, lambda n: n == 5), seed=20)
     assert HORNS in legal(g, "crusaders") and len(legal(g, "crusaders")) > 1
+    g = played_until("hattin", lambda g: crusader_action(g, lambda n: n < 5), seed=20)
+    assert legal(g, "crusaders") == [HORNS]
+    hold = next(b for b, banner in g.state.banners.items() if banner.side == "crusaders" and banner.in_play
+                and b != "lusignan")
+    assert refused(g, "crusaders", act(hold, "hold")).code == "saladin.horns_action_required"
+    assert refused(g, "crusaders", {"type": "pass"}).code == "saladin.cannot_pass_with_deployed_cards"
 
 
 def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_turn():
     """Hattin — Lusignan (Leader): if the Leader card is Ordered, the Horns is the first
     Crusader action of the next turn."""
     g = crusaders_first()
+    # hand-built: seeds 1-79 played from the opening (helpers.played_until) never have the Leader card
+    # Ordered below 5 Orders before the Horns
     g = with_side(g, "crusaders", available=4, boxed=8, leader_ordered=True)
     assert HORNS not in legal(g, "crusaders") and legal(g, "crusaders")
     g = play(g, "crusaders", act("ridefort", "hold"))
@@ -125,17 +138,43 @@ def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_tu
 LEADER_ACTION = {"true_cross": "leader-action"}
 
 
+def ayyubid_action(g) -> bool:
+    s = g.state
+    return g.to_act() == ["ayyubids"] and s.phase == "activation" and s.pending is None
+
+
 def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon():
     """Hattin — Saladin (Leader): once per game, when Lusignan has moved to the Horns or is
     eliminated and Châtillon is eliminated, the Crusaders place 1 Order in the box (game option
-    ``true_cross: leader-action``)."""
+    ``true_cross: leader-action``). By play from the opening (helpers.played_until, seed 65): the
+    Horns in turn 1 with Châtillon still there, then the first time the action is listed (turn 6,
+    Châtillon eliminated, the Leader card Deployed)."""
+    from domain.rules.saladin.rules import eliminated
+
     g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
-    g = with_state(g, horns=True)
+    g = played_until("hattin", lambda g: ayyubid_action(g) and g.state.horns and not eliminated(g.state, "chatillon"),
+                     seed=65, options=LEADER_ACTION)
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
+    g = played_until("hattin", lambda g: ayyubid_action(g) and ORDER_LOSS in legal(g, "ayyubids"),
+                     seed=65, options=LEADER_ACTION)
+    assert g.state.horns and eliminated(g.state, "chatillon")
+    was = orders(g, "crusaders")
+    g = play(g, "ayyubids", ORDER_LOSS)
+    pool = "available" if was["available"] else "spent"
+    assert orders(g, "crusaders") == {**was, pool: was[pool] - 1, "box": was["box"] + 1}
+    assert "order-loss" in g.state.sides["ayyubids"].used_once  # once per game: the next turn refuses it
+    # (this game's next Chaos takes the Crusaders' last Orders: the refusal is the test below)
+
+
+def test_saladin_leader_order_loss_is_refused_once_used():
+    """Hattin — Saladin (Leader): "once per game": the next turn refuses it. Hand-built (the Horns
+    set, Châtillon captured): seeds 1-199 played from the opening never used the action in a game
+    that then reached another turn (the Chaos ends them)."""
+    g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
+    g = with_state(g, horns=True)
     g = with_banner(g, "chatillon", fate="captured", lances=0)
     g = play(g, "ayyubids", ORDER_LOSS)
-    assert orders(g, "crusaders") == {"available": 11, "spent": 0, "box": 1, "in_arsuf": 0, "unused": 1}
     g = finish_turn(g)
     g = start(g, "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.once_per_game_used"
@@ -145,6 +184,8 @@ def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
     """Hattin — Saladin (Leader): Lusignan eliminated counts like Lusignan at the Horns (game
     option ``true_cross: leader-action``)."""
     g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
+    # hand-built: seeds 1-79 played from the opening (helpers.played_until) never list the action with
+    # Lusignan eliminated
     g = with_banner(g, "chatillon", fate="captured", lances=0)
     g = with_banner(g, "lusignan", fate="captured", lances=0)
     assert ORDER_LOSS in legal(g, "ayyubids")
@@ -153,21 +194,32 @@ def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
 def test_reinforce_saladin_and_ridefort():
     """Hattin — Saladin / Ridefort (Reinforce): the banner "places 1 of its Lances on the
     location of the last lost Lance of the Banner of Saphadin or Manguras for Saladin, and
-    Lusignan for Ridefort"."""
-    g = start(new_game("hattin"), "ayyubids")
-    full = {b: len(TABLES["hattin"].banner(b).track) for b in ("saphadin", "lusignan", "ridefort", "saladin")}
-    g = with_banner(g, "saphadin", lances=full["saphadin"] - 2)
-    g = with_side(g, "ayyubids", losses=2)
+    Lusignan for Ridefort". By play from the opening (helpers.played_until): the first Reinforce
+    of Saladin listed (seed 1), of Ridefort onto Lusignan (seed 65)."""
+    def listed(g, seat, banner):
+        s = g.state
+        if not (g.to_act() == [seat] and s.phase == "activation" and s.pending is None):
+            return None
+        return next((c for c in legal(g, seat) if c.get("banner") == banner and c.get("action") == "reinforce"), None)
+
+    g = played_until("hattin", lambda g: listed(g, "ayyubids", "saladin") is not None, seed=1)
+    reinforce = listed(g, "ayyubids", "saladin")
+    target = reinforce["target"]
+    assert target in ("saphadin", "manguras")
     assert refused(g, "ayyubids", act("saladin", "reinforce", "keukburi")).code == "saladin.invalid_target"
-    g = play(g, "ayyubids", act("saladin", "reinforce", "saphadin"))
-    assert banner_view(g, "saphadin")["lances"] == {"field": full["saphadin"] - 1}
-    assert sum(banner_view(g, "saladin")["lances"].values()) == full["saladin"] - 1
-    assert view(g)["sides"]["ayyubids"]["losses_track"] == 2
-    g = with_banner(g, "lusignan", lances=full["lusignan"] - 1)
-    g = with_side(g, "crusaders", losses=1)
-    g = play(g, "crusaders", act("ridefort", "reinforce", "lusignan"))
-    assert banner_view(g, "lusignan")["lances"] == {"camp": full["lusignan"], "horns": 0}
-    assert banner_view(g, "ridefort")["lances"] == {"field": full["ridefort"] - 1}
+    before = {b: sum(banner_view(g, b)["lances"].values()) for b in (target, "saladin")}
+    track = view(g)["sides"]["ayyubids"]["losses_track"]
+    g = play(g, "ayyubids", reinforce)
+    assert sum(banner_view(g, target)["lances"].values()) == before[target] + 1
+    assert sum(banner_view(g, "saladin")["lances"].values()) == before["saladin"] - 1
+    assert view(g)["sides"]["ayyubids"]["losses_track"] == track
+    g = played_until("hattin", lambda g: listed(g, "crusaders", "ridefort") is not None, seed=65)
+    reinforce = listed(g, "crusaders", "ridefort")
+    assert reinforce["target"] == "lusignan"
+    before = {b: sum(banner_view(g, b)["lances"].values()) for b in ("lusignan", "ridefort")}
+    g = play(g, "crusaders", reinforce)
+    assert sum(banner_view(g, "lusignan")["lances"].values()) == before["lusignan"] + 1
+    assert sum(banner_view(g, "ridefort")["lances"].values()) == before["ridefort"] - 1
 
 
 def test_set_fire_feed_fire_and_the_fire_marker_removal():
@@ -233,6 +285,8 @@ def test_husam_lulu_is_not_given_to_the_crusaders():
     """Hattin — Husam Lulu: its last lance lost, the banner goes back to the box, not to the
     Crusaders, and costs no Order in the Chaos phase."""
     g = crusaders_first()
+    # hand-built: seeds 1-119 played from the opening (helpers.played_until) never bring Husam Lulu to
+    # its last lance under a Crusader Loose
     g = with_banner(g, "husam-lulu", lances=1)
     g = play(g, "crusaders", act("ridefort", "loose", "husam-lulu"), [S])
     assert banner_view(g, "husam-lulu")["fate"] == "boxed"

@@ -145,6 +145,50 @@ def _order(game: Game) -> list[str]:
     return seats[i:] + seats[:i]
 
 
+def end_day(game: Game, weather: list[str] | None = None, actions: dict[str, dict[str, Any]] | Any = None,
+            keep: bool = False) -> tuple[list, Game]:
+    """Play the rest of the day and the night: each seat that has not acted takes its action
+    (``actions``: by seat, or a function of the game and the seat; doing nothing by default) and ends
+    its turn; at night each draws and
+    discards down to the hand limit (the card just drawn when ``keep``, else the oldest). The next
+    morning rolls ``weather``. The events and the game."""
+    out = []
+    for _ in range(len(game.state.seats)):
+        seat = game.state.current
+        if not game.state.acted:
+            chosen = actions(game, seat) if callable(actions) else (actions or {}).get(seat, {"type": "nothing"})
+            events, game = act(game, seat, chosen)
+            out += events
+        events, game = act(game, seat, {"type": "end"})
+        out += events
+    for _ in range(len(game.state.seats)):
+        seat = game.state.current
+        events, game = act(game, seat, {"type": "draw"}, Scripted(game, weather=weather))
+        out += events
+        while game.state.discarding:
+            d = game.state.discarding[0]
+            card = game.state.hands[d][-1 if keep else 0]
+            events, game = act(game, d, {"type": "discard", "card": card}, Scripted(game, weather=weather))
+            out += events
+    return out, game
+
+
+def buying(game: Game, seat: str, positions: list[str], liards: int = 0, keep: bool = False,
+           others: dict[str, dict[str, Any]] | None = None) -> Game:
+    """By play, from a day's start: ``seat`` buys the œillet on the market's first space (the cheapest)
+    for each of ``positions`` in turn, one a day, and does nothing (1 liard) on a day it cannot pay;
+    then does nothing until it has ``liards``. The others take ``others`` (nothing by default). The
+    game at the start of the next day (``keep``: as :func:`end_day`)."""
+    left = list(positions)
+    while left or game.state.liards[seat] < liards:
+        actions = dict(others or {})
+        if left and game.state.liards[seat] >= game.state.cat.prices[0]:
+            actions[seat] = {"type": "buy", "space": 1, "position": left.pop(0)}
+        _, game = end_day(game, actions=actions, keep=keep)
+        assert game.outcome is None
+    return game
+
+
 def with_state(game: Game, **changes) -> Game:
     """The game with its state changed: a hand-built position, only where play cannot reach the
     position (each test that uses it says why)."""
@@ -152,7 +196,7 @@ def with_state(game: Game, **changes) -> Game:
 
 
 def legal(game: Game, seat: str) -> list[dict[str, Any]]:
-    return [msgspec.to_builtins(c) for c in SALINE.legal_commands(game.state, seat)]
+    return [SALINE.recorded_command(c) for c in SALINE.legal_commands(game.state, seat)]
 
 
 def types(events) -> list[str]:

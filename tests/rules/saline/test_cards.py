@@ -13,7 +13,10 @@ import pytest
 from domain.rules.base import RuleViolation
 from domain.rules.saline.events import CardResolved, GabelleMoved, LiardsPaid, SaltMoved, SaltProduced
 from domain.rules.saline.rules import collections
-from tests.rules.saline.helpers import SALINE, Scripted, act, legal, refused, started, types, with_state
+from domain.rules.saline.data import MULON_MAX, POSITIONS, SALT_CUBES
+from tests.rules.saline.helpers import (
+    SALINE, Scripted, act, buying, end_day, legal, refused, started, types, with_state,
+)
 
 
 def play(game, seat, card, effect, **choices):
@@ -211,47 +214,73 @@ def test_faq_unable_to_pay_the_gabelle():
 
 def test_faq_no_more_salt_cubes():
     """FAQ: "What happens if there are no more sel cubes? If there are no more cubes, take anything
-    to replace the missing sel." (The reserve goes below zero: stand-ins.)"""
-    game = started(2, weather=["sun", "sun"])
-    # hand-built: an empty salt reserve comes by play only late in a long game (not yet scripted);
-    # the cubes taken out are not placed anywhere here, so this position is not one play reaches
-    game = with_state(game, salt_reserve=0, salt={"O01": 0, "O02": 0})
-    game = at_night(game)
-    _, game = act(game, "p1", {"type": "draw"})
-    _, game = act(game, "p1", {"type": "discard", "card": "E01"})
-    _, game = act(game, "p2", {"type": "draw"})
-    _, game = act(game, "p2", {"type": "discard", "card": "E03"})
-    assert game.state.salt == {"O01": 1, "O02": 1} and game.state.salt_reserve == -2
-    assert SALINE.view(game.state, None)["reserve"]["stand_ins"] == 2
+    to replace the missing sel." (The reserve goes below zero: stand-ins.)
+
+    By play: four players buy œillets (up to five each) and harvest the fullest colour until their
+    mulons hold 10, every morning wind and sun (double production), until the 80 cubes are on the
+    board and a morning still produces."""
+    def buy_or_harvest(game, seat):
+        s = game.state
+        own = s.salines[seat]
+        if len(own) < 5:
+            for space, oeillet in enumerate(s.market, 1):
+                if oeillet is not None and s.cat.prices[space - 1] <= s.liards[seat]:
+                    return {"type": "buy", "space": space, "position": next(p for p in POSITIONS if p not in own)}
+        held = {c: sum(s.salt[o] for o in own.values() if s.colour(o) == c) for c in {s.colour(o) for o in own.values()}}
+        best = max(sorted(held), key=held.get)
+        return {"type": "harvest", "colour": best} if s.mulons[seat] < MULON_MAX and held[best] else {"type": "nothing"}
+
+    game = started(4, weather=["wind", "sun"])
+    for _ in range(12):
+        before = game.state.salt_reserve
+        events, game = end_day(game, weather=["wind", "sun"], actions=buy_or_harvest, keep=True)
+        if game.state.salt_reserve < 0:
+            break
+    produced = sum(sum(e.salt.values()) for e in events if isinstance(e, SaltProduced))
+    on_board = sum(game.state.salt.values()) + sum(game.state.mulons.values())
+    assert game.outcome is None and 0 <= before < produced and on_board == SALT_CUBES - game.state.salt_reserve
+    assert SALINE.view(game.state, None)["reserve"]["stand_ins"] == -game.state.salt_reserve > 0
 
 
 def test_faq_pot_de_vin_and_the_twenty_liards():
     """FAQ: "What happens if a player reaches 20 liards or more but loses them with Pot-de-vin? The
     game ends only if a player has 20 liards or more at the end of a turn."""
-    game = started(2)
-    # hand-built, reachable by play (20 liards by sales) but not yet scripted so
-    game = with_state(game, hands={"p1": ("E19",), "p2": ()}, liards={"p1": 3, "p2": 21})
-    game = at_night(game)
-    assert game.state.liards["p2"] == 22
+    # by play: p1 keeps Pot-de-vin (E19) and harvests; p2 takes a liard a day doing nothing until,
+    # on the day it reaches 20, p1 plays Pot-de-vin at night
+    game = started(2, hands={"p1": ["E19", "E01"], "p2": ["E02", "E03"]})
+    harvest = {"p1": {"type": "harvest", "colour": "green"}}
+    while game.state.liards["p2"] < 19:
+        _, game = end_day(game, actions=harvest, keep=True)
+    for _ in game.state.seats:
+        seat = game.state.current
+        _, game = act(game, seat, harvest.get(seat, {"type": "nothing"}))
+        _, game = act(game, seat, {"type": "end"})
+    assert game.state.phase == "night" and game.state.liards == {"p1": 3, "p2": 20}
+    assert "E19" in game.state.hands["p1"]
     _, game = play(game, "p1", "E19", "Pot-de-vin", target="p2")
     _, game = answered(game, {})
-    assert game.state.liards == {"p1": 2, "p2": 17}
-    for seat in ("p1", "p2"):
+    assert game.state.liards == {"p1": 1, "p2": 15}
+    day = game.state.day
+    for seat in ("p1", "p2"):  # the turn ends with p2 below 20 liards: the game goes on
         _, game = act(game, seat, {"type": "draw"})
         while game.state.discarding:
             _, game = act(game, seat, {"type": "discard", "card": game.state.hands[seat][0]})
-    assert game.outcome is None and game.state.day == 2
+    assert game.outcome is None and game.state.day == day + 1
 
 
 def test_faq_marche_noir_and_the_eight_oeillet_maximum():
     """FAQ: "Can I end the game with 9 œillets or more by using Marché noir? No. The maximum number of
     œillets per player is 8."""
-    game = started(2)
-    ring = {p: f"O{i:02d}" for i, p in enumerate(("N", "NE", "E", "SE", "S", "SW", "W", "NW"), 10)}
-    # hand-built, reachable by play (seven purchases) but not yet scripted so
-    game = with_state(game, hands={"p1": ("E24",), "p2": ()}, salines={"p1": ring, "p2": {"N": "O02"}},
-                      salt={**{o: 0 for o in ring.values()}, "O02": 0}, liards={"p1": 9, "p2": 3})
-    assert refused(game, "p1", {"type": "play", "card": "E24", "effect": "Marché noir", "space": 1,
+    # by play: p1 keeps Marché noir (E24) and buys six œillets around its green one (helpers.buying),
+    # then the eighth in its next turn
+    game = started(2, hands={"p1": ["E24", "E01"], "p2": ["E02", "E03"]})
+    game = buying(game, "p1", ["NE", "E", "SE", "S", "SW", "W"], liards=4, keep=True)
+    if game.state.current != "p1":
+        _, game = act(game, game.state.current, {"type": "nothing"})
+        _, game = act(game, game.state.current, {"type": "end"})
+    _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "NW"})
+    assert len(game.state.salines["p1"]) == 8 and "E24" in game.state.hands["p1"] and game.state.liards["p1"] >= 3
+    assert refused(game, "p1", {"type": "play", "card": "E24", "effect": "Marché noir", "space": 2,
                                 "position": "N"}).code == "saline.eight_oeillets"
     assert not [c for c in legal(game, "p1") if c.get("effect") == "Marché noir" or c["type"] == "buy"]
 
@@ -357,3 +386,48 @@ def test_a_printed_text_with_more_than_one_effect():
     assert any("targeted opponent" in p for p in SALINE.check_owner_data(cards))
     first.update(also=[{"effect": "cancel"}])
     assert any("not a further one" in p for p in SALINE.check_owner_data(cards))
+
+
+def test_a_printed_instruction_outside_the_known_kinds_is_resolved_as_the_players_state_it():
+    """B) 1) Anatomy of an event card: "E: Effect of the card" — whatever the owner's card prints. A text
+    none of the known kinds says is given as ``as_printed`` with its words (``text``); who plays it
+    states what it did (``outcome``: salt and liards to or from the reserve, the gabelle's move),
+    recorded as stated (saline.OutcomeStated) and done when the card resolves. Here Sel menu is printed
+    as "Each other player gives 1 liard to the reserve and you take 2 salt".
+
+    (The owner's text is taken as printed: Herald keeps the words in the game's hashed cards and what the
+    players said it did, never a reading of its own.)"""
+    from domain.rules.saline.events import OutcomeStated
+
+    text = "Each other player gives 1 liard to the reserve and you take 2 salt"
+    cards = owner_cards()
+    first = cards["events"][0]["effects"][0]  # Sel menu, E01-E05
+    first.update(effect="as_printed", amount=0, text=text)
+    assert SALINE.check_owner_data(cards) == []
+    game = started(3, options={"cards": cards})
+    listed = [c for c in legal(game, "p1") if c.get("effect") == "Sel menu"]
+    assert listed and all(c["outcome"] == {"salt": {}, "liards": {}, "gabelle": 0} for c in listed)
+    assert not SALINE.listing_complete(game.state, "p1")  # any other stated outcome is accepted too
+    assert refused(game, "p1", {"type": "play", "card": "E01", "effect": "Sel menu"}).code == "saline.choices"
+    assert refused(game, "p1", {"type": "play", "card": "E01", "effect": "Sel menu",
+                                "outcome": {"liards": {"p9": 1}}}).code == "saline.outcome"
+    stated = {"salt": {"p1": 2}, "liards": {"p2": -1, "p3": -1}}
+    events, game = play(game, "p1", "E01", "Sel menu", outcome=stated)
+    assert [e for e in events if isinstance(e, OutcomeStated)][0].outcome.liards == {"p2": -1, "p3": -1}
+    _, game = answered(game, {})
+    assert game.state.mulons["p1"] == 3 + 2
+    assert game.state.liards == {"p1": 3, "p2": 2, "p3": 2}
+    cards["events"][0]["effects"][0].update(text="")
+    assert any("printed words" in p for p in SALINE.check_owner_data(cards))
+    first.update(text=text, effect="gain_salt", also=[{"effect": "as_printed"}])
+    assert any("not a further one" in p for p in SALINE.check_owner_data(cards))
+
+
+def test_plays_without_a_stated_outcome_are_recorded_as_before():
+    """The ``outcome`` of a play is recorded only when stated: a game without an owner's printed
+    instruction records its plays field for field as Saline 1.1.0 did before (its records replay)."""
+    game = started(2)
+    command = SALINE.parse_command({"type": "play", "card": "E01", "effect": "Sel menu"})
+    assert SALINE.recorded_command(command) == {"type": "play", "card": "E01", "effect": "Sel menu", "target": None,
+                                               "colour": None, "space": None, "position": None}
+    assert SALINE.listing_complete(game.state, "p1")

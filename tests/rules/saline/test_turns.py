@@ -2,7 +2,7 @@
 night), the actions, the gabelle, weather and rain, objectives, the end and the scoring. Decks are
 left in their printed order (helpers.Scripted) or the event deck dealt as a test says (helpers.Dealt),
 so a test knows the draws: objectives J01…, œillets O01… (greens first), event cards E01… (data file
-order). Positions are reached by play from the opening; a hand-built one (helpers.with_state) says why."""
+order). Positions are reached by play from the opening; none here is built by hand (helpers.with_state)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from domain.rules.saline.events import (
     SaltMoved, SaltProduced, WeatherRead,
 )
 from domain.rules.saline.rules import collections
-from tests.rules.saline.helpers import SALINE, Scripted, act, legal, new_game, refused, started, types, with_state
+from tests.rules.saline.helpers import (
+    SALINE, Scripted, act, buying, end_day, legal, new_game, refused, started, types,
+)
 
 
 # -- Components ---------------------------------------------------------------------------------------
@@ -100,27 +102,6 @@ def test_weather_single_and_double_production():
     assert produced[0].salt == {"O01": 1, "O02": 1}  # double, but a green œillet holds 2
     events, game = end_day(game, weather=["wind", "sun"])
     assert not [e for e in events if isinstance(e, SaltProduced)] and game.state.salt == {"O01": 2, "O02": 2}
-
-
-def end_day(game, weather=None):
-    """Every seat ends its day turn doing nothing and draws at night; the next morning rolls ``weather``."""
-    out = []
-    for _ in range(len(game.state.seats)):
-        seat = game.state.current
-        if not game.state.acted:
-            events, game = act(game, seat, {"type": "nothing"})
-            out += events
-        events, game = act(game, seat, {"type": "end"})
-        out += events
-    for _ in range(len(game.state.seats)):
-        seat = game.state.current
-        events, game = act(game, seat, {"type": "draw"}, Scripted(game, weather=weather))
-        out += events
-        while game.state.discarding:
-            d = game.state.discarding[0]
-            events, game = act(game, d, {"type": "discard", "card": game.state.hands[d][0]}, Scripted(game, weather=weather))
-            out += events
-    return out, game
 
 
 def test_rain_stops_production_and_climbs_the_scale():
@@ -340,15 +321,22 @@ def test_twenty_liards_at_the_end_of_a_turn_ends_the_game():
     """End: "A player has 20 liards or more at the end of a turn. The turn is then completed
     normally, and the final scoring takes place"; "each liard scores 1 point"; "each objective
     scores 2 points"; "your favour card scores 3 points (if it has not been used)"."""
-    game = started(2)
-    # hand-built, reachable by play (sales) but not yet scripted so
-    game = with_state(game, liards={"p1": 19, "p2": 3}, claimed={"p1": ("J03",), "p2": ()})
-    events, game = end_day(game)
+    # by play: p1 buys the red œillet on the market's first space (1 liard) at E, meeting Vert et rouge
+    # (N green, E red), then takes 1 liard a day doing nothing; p2 harvests (no liards)
+    game = started(2, objectives=["J07", "J01", "J02"], oeillets=["O09"])
+    _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "E"})
+    assert game.state.claimed["p1"] == ("J07",) and game.state.liards["p1"] == 2
+    harvest = {"p2": {"type": "harvest", "colour": "green"}}
+    while game.state.liards["p1"] < 19:
+        _, game = end_day(game, actions=harvest)
+        assert game.outcome is None
+    assert game.state.day == 19 and game.state.liards == {"p1": 19, "p2": 3}
+    events, game = end_day(game, actions=harvest)
     assert game.outcome is not None
     decided = next(e for e in events if type(e).__name__ == "GameDecided")
     assert decided.ended_by == ["p1"]
-    assert decided.points["p1"] == {"same_colour": 1, "different_colours": 0, "liards": 20, "objectives": 2,
-                                    "favour": 3, "total": 26}
+    assert decided.points["p1"] == {"same_colour": 2, "different_colours": 3, "liards": 20, "objectives": 2,
+                                    "favour": 3, "total": 30}
     assert game.outcome.winner == "p1"
     assert types(events)[-3:-1] == ["HandsShown", "GameDecided"]
 
@@ -356,22 +344,23 @@ def test_twenty_liards_at_the_end_of_a_turn_ends_the_game():
 def test_eight_oeillets_ends_the_game_after_the_turn():
     """End: "A player has completed their saline, with 8 œillets around their mulon"; the turn is
     completed normally (the other players still play their day and night)."""
-    game = started(2)
-    ring = {p: f"O{i:02d}" for i, p in enumerate(("N", "NE", "E", "SE", "S", "SW", "W"), 10)}
-    # hand-built, reachable by play (seven purchases) but not yet scripted so
-    game = with_state(game, salines={"p1": ring, "p2": {"N": "O02"}}, salt={**{o: 0 for o in ring.values()}, "O02": 0},
-                      liards={"p1": 9, "p2": 3})
+    # by play: p1 buys six œillets around its green one, one a day (helpers.buying)
+    game = buying(started(2), "p1", ["NE", "E", "SE", "S", "SW", "W"], liards=1)
+    assert len(game.state.salines["p1"]) == 7
+    if game.state.current != "p1":
+        game = idle(game, game.state.current)
     _, game = act(game, "p1", {"type": "buy", "space": 1, "position": "NW"})
-    assert game.outcome is None
+    assert game.outcome is None and len(game.state.salines["p1"]) == 8
     assert refused(game, "p1", {"type": "play", "card": "favour", "effect": "Marché noir", "space": 2,
                                 "position": "NW"}).code == "saline.eight_oeillets"
     _, game = act(game, "p1", {"type": "end"})
-    game = idle(game, "p2")
-    _, game = act(game, "p1", {"type": "draw"})
-    _, game = act(game, "p1", {"type": "discard", "card": "E01"})
-    assert game.outcome is None
-    events, game = act(game, "p2", {"type": "draw"})
-    assert game.outcome is None and game.state.discarding == ("p2",)
-    events, game = act(game, "p2", {"type": "discard", "card": "E03"})
+    while game.state.phase == "day":
+        game = idle(game, game.state.current)
+    for _ in game.state.seats:  # the night: the turn is completed normally
+        assert game.outcome is None
+        seat = game.state.current
+        events, game = act(game, seat, {"type": "draw"})
+        while game.state.discarding:
+            events, game = act(game, seat, {"type": "discard", "card": game.state.hands[seat][0]})
     assert game.outcome is not None
     assert next(e for e in events if type(e).__name__ == "GameDecided").ended_by == ["p1"]

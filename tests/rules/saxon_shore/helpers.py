@@ -88,6 +88,35 @@ def events_of(game: Game, seat: str, command: dict[str, Any], dice: list[int], f
     return [r.typed() for r in decision(game, seat, command, rng)[0]]
 
 
+def played_until(until, players: int = 2, seed: int = 1, faces: dict[str, list[int]] | None = None,
+                 limit: int = 3000, options: dict[str, Any] | None = None) -> tuple[list, Game, Game]:
+    """A game played from the opening by the expansionist bot (bots.py, seeded by ``seed``), every die
+    seeded but the faces ``faces`` forces (by the start of a roll's purpose: tests/rules/scripted.py),
+    up to the first decision whose events (typed) and game after satisfy ``until(events, game)``:
+    those events, the game after and the game before. AssertionError if ``limit`` decisions never
+    get there."""
+    import random
+
+    from tests.rules.saxon_shore.bots import choose_command
+    from tests.rules.scripted import Script
+
+    script = Script(faces=faces, seed=SEED)
+    rnd, used = random.Random(seed), {}
+    game = new_game(players, options, game_id=UUID(int=seed))
+    for _ in range(limit):
+        if game.ended:
+            break
+        [seat] = game.to_act()
+        commands = [msgspec.to_builtins(c) for c in S.legal_commands(game.state, seat)]
+        before = game
+        stored, game = decision(game, seat, choose_command(rnd, game.state, seat, commands, True, used),
+                                script.rng(game))
+        events = [e.typed() for e in stored]
+        if until(events, game):
+            return events, game, before
+    raise AssertionError(f"not reached in {limit} decisions of seed {seed}")
+
+
 def with_state(game: Game, state: SaxonState) -> Game:
     """The game at a prepared position (decisions are then taken through the aggregate)."""
     return msgspec.structs.replace(game, state=state)

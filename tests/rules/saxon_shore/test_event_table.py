@@ -1,14 +1,18 @@
 """§11 the random event table: every result from 11 to 66, each forced with chosen dice.
 
-The base position: p1 (Pagan) owns Kent (king, two mercenaries, a regular) and Thanet;
-p2 (Christian) owns Leinster (king) and Ulster (a regular)."""
+Every number is drawn in play from the opening (``test_s11_every_number_drawn_in_play_from_the_opening``),
+and the events whose effect shows on any position are checked there (``drawn_in_play``). The others
+are checked on a hand-built base position, where the effect on named provinces and units is known
+in advance (a position play reaches only by a long search): p1 (Pagan) owns Kent (king, two
+mercenaries, a regular) and Thanet; p2 (Christian) owns Leinster (king) and Ulster (a regular)."""
 
 import pytest
 
 from domain.rules.base import RuleViolation
+from domain.rules.saxon_shore.events import EventDrawn
 from domain.rules.saxon_shore.state import Job
 
-from .helpers import DONE, act, legal, position, prov, res, then, units
+from .helpers import DONE, act, legal, played_until, position, prov, res, then, units
 
 BASE_UNITS = [("king", "p1", "Kent"), ("mercenary", "p1", "Kent"), ("mercenary", "p1", "Kent"),
               ("regular", "p1", "Kent"), ("king", "p2", "Leinster"), ("regular", "p2", "Ulster")]
@@ -138,9 +142,20 @@ def test_s11_32_wildmen_raid_a_random_adjacent_province():
     assert prov(game, "Surrey").ravage == 1
 
 
+def drawn_in_play(number: int):
+    """The first random event of a game played from the opening (helpers.played_until: the
+    expansionist bot, seeded dice), its two dice forced to ``number``: the event, the game after the
+    decision that drew it and the game before."""
+    events, after, before = played_until(lambda events, game: any(isinstance(e, EventDrawn) for e in events),
+                                         faces={"random event (§11)": [number // 10, number % 10]})
+    return next(e for e in events if isinstance(e, EventDrawn)), after, before
+
+
 def test_s11_33_bumper_year_one_resource_doubled_at_production():
-    game = draw(base(), 3, 3)
-    assert game.state.players["p1"].bumper
+    """§11 33, reached by play from the opening: the player who draws it holds a bumper year."""
+    event, game, before = drawn_in_play(33)
+    assert event.number == 33 and not before.state.players[event.seat].bumper
+    assert game.state.players[event.seat].bumper
 
 
 def test_s11_34_vikings_raid_from_a_sea_zone():
@@ -157,8 +172,9 @@ def test_s11_35_traders_swap_one_token():
 
 
 def test_s11_36_gold_horde():
-    game = draw(base(), 3, 6)
-    assert res(game, "p1")["gold"] == 2
+    """§11 36, reached by play from the opening: one gold more for the player who draws it."""
+    event, game, before = drawn_in_play(36)
+    assert res(game, event.seat)["gold"] == res(before, event.seat)["gold"] + 1
 
 
 def test_s11_41_family_ties_a_neutral_province_joins():
@@ -242,8 +258,9 @@ def test_s11_53_bad_debts_all_your_mercenaries_desert():
 
 @pytest.mark.parametrize("number,flag", [(54, "forced_march"), (55, "chainmail"), (56, "heresy")])
 def test_s11_54_55_56_forced_march_chainmail_heresy_are_held_for_the_turn(number, flag):
-    game = draw(base(), number // 10, number % 10)
-    assert getattr(game.state.players["p1"], flag)
+    """§11 54-56, reached by play from the opening: held by the player who draws it for the turn."""
+    event, game, before = drawn_in_play(number)
+    assert not getattr(before.state.players[event.seat], flag) and getattr(game.state.players[event.seat], flag)
 
 
 def test_s11_56_heresy_forces_conversion():
@@ -307,3 +324,20 @@ def test_s11_66_the_end_times_all_christian_areas_low_morale():
 def test_s11_every_number_is_implemented():
     from domain.rules.saxon_shore.random_events import EVENTS
     assert sorted(EVENTS) == [10 * a + b for a in range(1, 7) for b in range(1, 7)]
+
+
+@pytest.mark.parametrize("number", [10 * a + b for a in range(1, 7) for b in range(1, 7)])
+def test_s11_every_number_drawn_in_play_from_the_opening(number):
+    """§11: "roll two dice … the first die is the tens, the second the units". Each number reached by
+    play from the opening (helpers.played_until: the expansionist bot, seeded dice, the first random
+    event forced to ``number``), then played on to the next turn's event: whatever the event asks
+    is listed and accepted."""
+    first: list = []  # the first event drawn, and the turn it was drawn in
+
+    def past_the_first_event(events, game):
+        if not first:
+            first.extend((e, game.state.turn) for e in events if isinstance(e, EventDrawn))
+        return bool(first) and (game.ended or game.state.turn > first[0][1])
+
+    played_until(past_the_first_event, faces={"random event (§11)": [number // 10, number % 10]})
+    assert first[0][0].number == number

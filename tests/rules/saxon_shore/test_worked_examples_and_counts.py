@@ -1,24 +1,36 @@
-"""The rulebook's worked examples as tests, and legal-command counts from fixed positions
-(a change in command generation shows up here)."""
+"""The rulebook's worked examples as tests, reached by play from the opening (helpers.played_until:
+the expansionist bot, seeded dice, the dice a test names forced), and legal-command counts from
+fixed positions (a change in command generation shows up here; those positions are prepared by
+hand, ``position``, as a count needs one exact position)."""
 
 from domain.rules.saxon_shore.events import EventDrawn
-from domain.rules.saxon_shore.state import Job, Prompt
+from domain.rules.saxon_shore.state import Prompt, capacity
 
-from .helpers import DONE, events_of, legal, new_game, position, stop, then
+from .helpers import legal, new_game, played_until, position, stop
 
 
 def test_s11_example_a_4_then_a_2_is_event_42():
-    """§11: "you roll a 4 on the first die and a 2 on the second die, the resultant number is 42"."""
-    game = position(owners={"Kent": "p1"}, **then(Job("event", "p1")))
-    drawn = [e for e in events_of(game, "p1", DONE, [4, 2]) if isinstance(e, EventDrawn)]
+    """§11: "you roll a 4 on the first die and a 2 on the second die, the resultant number is 42".
+    Played from the opening, the first random event's dice forced to 4 then 2."""
+    events, _, _ = played_until(lambda events, game: any(isinstance(e, EventDrawn) for e in events),
+                             faces={"random event (§11)": [4, 2]})
+    drawn = [e for e in events if isinstance(e, EventDrawn)]
     assert drawn[0].number == 42 and drawn[0].name == "Boats"
 
 
 def test_s2_1_example_kent_population_three_is_its_carrying_capacity():
-    from domain.rules.saxon_shore.state import capacity
-    game = position(provinces={"Kent": {"road": True, "city": True, "monastery": True, "ravage": 1}})
-    assert capacity(position().state, "Kent") == 3
-    assert capacity(game.state, "Kent") == 5  # 3 - 1 + 1 + 1 + 1
+    """§2.1: a province's carrying capacity is its population, "-1 for each ravage marker, +1 for a
+    road, +1 for a city, +1 for a monastery" (Kent: population 3). Played: the first province that
+    holds a ravage marker and an improvement (seeded play, three players)."""
+    assert capacity(new_game(2).state, "Kent") == 3
+
+    def ravaged_and_improved(events, game):
+        return any(p.ravage and (p.road or p.city or p.monastery) for p in game.state.provinces.values())
+
+    _, game, _ = played_until(ravaged_and_improved, players=3)
+    s = game.state
+    name, p = next((n, p) for n, p in s.provinces.items() if p.ravage and (p.road or p.city or p.monastery))
+    assert capacity(s, name) == max(0, s.board.population[name] - p.ravage + p.road + p.city + p.monastery)
 
 
 def test_counts_opening_picks():
