@@ -28,6 +28,7 @@ from api.transfer import compressing, guard_body
 from api.routes.analysis import analysis_router
 from api.routes.analysis import close as close_analyses
 from api.routes.audit import audit_router
+from api.routes.turns import turns_router
 from api.routes.docs import install_docs
 from api.routes.games import games_router
 from api.routes.health import health_router
@@ -164,7 +165,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         if owned:
             end_with_supervisor()
         app.state.herald = herald or Herald(admin_token=settings.admin_token,
-                                            freeze_lapse_seconds=settings.freeze_lapse_seconds)
+                                            freeze_lapse_seconds=settings.freeze_lapse_seconds,
+                                            clock_sweep_seconds=settings.clock_sweep_seconds)
         if owned:
             attach_live(app.state)
             # a served process does at start what its first requests would each wait for (about
@@ -174,11 +176,13 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             app.openapi()
             await run_in_threadpool(lambda: None)
         app.state.herald.tournaments.follower.start()  # tournament results, in the background
+        app.state.herald.your_turn.sweep.start()  # flags that fall with nobody writing (issue 29)
         try:
             with settled() if owned else nullcontext():  # a served process's collector (api/collector.py)
                 yield
         finally:
             app.state.herald.tournaments.follower.close()
+            await app.state.herald.your_turn.sweep.close()
             close_analyses(app.state)
             await app.state.live.close()
             if owned:
@@ -220,6 +224,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(players_router(settings.max_command_body))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
+    app.include_router(turns_router(settings))
     app.include_router(analysis_router())
     app.include_router(problems.router())
     install_openapi(app, [VerifyRequest], links=LINKS)

@@ -12,6 +12,7 @@ from api.services.games import Games
 from api.services.players import PlayerRegistry
 from api.services.secrets import Secrets
 from api.services.tournaments import Tournaments
+from api.services.turns import YourTurn
 from api.signing import signing_key
 from api.store import HeraldStore, store_env
 from replays.signature import public_hex
@@ -22,7 +23,8 @@ class Herald:
     the read models they keep (each catches up from the event log and rebuilds from zero)."""
 
     def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None,
-                 signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600):
+                 signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600,
+                 clock_sweep_seconds: float = 5.0):
         settings = store_env(env)
         self.store = HeraldStore(env=settings)
         self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
@@ -35,11 +37,13 @@ class Herald:
         self.games.paired_hooks.append(self.tournaments.pairs_game)  # ... of the games it paired
         self.games.seat_hooks.append(self.tournaments.seats_of_player)  # a player token reads as its seats
         self.games.written_hooks.append(self.tournaments.written)  # results catch up after a write with work
+        self.your_turn = YourTurn(self.games, self.players, clock_sweep_seconds)  # notices, and the clock sweep
         self.read_models: list[tuple[str, Any]] = [
             ("game index", self.games.index),
             ("dice statistics", self.games.dice),
             ("tournament results", self.tournaments.results),
             ("ratings", self.tournaments.ratings),
+            ("turns", self.your_turn.turns),
             ("board checkpoints", self.games.boards.stored),  # forgotten; rebuilt as games are read
         ]
 

@@ -17,6 +17,7 @@ from uuid import UUID
 
 import msgspec
 
+from domain import clocks as timing
 from domain import seals
 from domain.chain import GENESIS_HASH, StoredEvent, link_hash
 from domain.chain import chain as chain_events
@@ -38,6 +39,7 @@ from domain.events import (
     GameEnded,
     Outcome,
     SeedRevealed,
+    TimeUsed,
     from_data,
 )
 from domain.rng import ForcedFaceMismatch, ForcedRng, Rng, SeededRng
@@ -145,6 +147,7 @@ class Game(msgspec.Struct, frozen=True):
     forced_used: int = 0  # forced faces of a study fork already rolled
     played: bool = False  # a seat's decision has been recorded
     log: PlayLog | None = None  # every event folded into the rule state, newest first (refolds a void)
+    clocks: timing.Clocks | None = None  # a clocked game's clocks (issue 29)
 
     @property
     def rules(self) -> RuleSystem:
@@ -165,9 +168,15 @@ class Game(msgspec.Struct, frozen=True):
         """Play is stopped while a dispute raised with ``freeze`` is open."""
         return any(d.freeze for d in self.disputes)
 
+    @property
+    def flagged(self) -> bool:
+        """A flag has fallen and the game waits for an umpire's result."""
+        return self.clocks is not None and self.clocks.flagged is not None and not self.ended
+
     def to_act(self) -> list[str]:
-        """The seats that may send a command now: nobody once ended or while frozen."""
-        return [] if self.ended or self.frozen else self.rules.to_act(self.state)
+        """The seats that may send a command now: nobody once ended, while frozen, or while a
+        fallen flag waits for an umpire."""
+        return [] if self.ended or self.frozen or self.flagged else self.rules.to_act(self.state)
 
     def key_use(self, key: str, seat: str) -> KeyUse | None:
         """The last decision ``seat`` sent with Idempotency-Key ``key``: keys are each seat's own
@@ -231,7 +240,12 @@ def advance(game: Game | None, event: Recorded, data: EventData, voided_state: A
             raise IncompatibleRecord(f"a game starts with GameCreated, not {event.type}")
         rules = rule_system_for(data)
         state = rules.setup(data.scenario, tuple(data.seats), data.options)
-        return Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash)
+        game = Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash)
+        if data.clock is None:
+            return game
+        clocks = timing.start(data.clock, tuple(data.seats))
+        return msgspec.structs.replace(game, clocks=timing.follow(clocks, data, event.version, event.timestamp,
+                                                                  game.to_act()))
     changes: dict[str, Any] = {"version": event.version, "modified_on": event.timestamp, "head": event.hash}
     if event.type not in META_EVENTS:
         changes["state"] = game.rules.evolve(game.state, data) if evolved is None else evolved
@@ -268,7 +282,11 @@ def advance(game: Game | None, event: Recorded, data: EventData, voided_state: A
                                         for d in game.disputes)
         case AbandonAgreed(seat=seat):
             changes["abandon"] = tuple(sorted(set(game.abandon) | {seat}))
-    return msgspec.structs.replace(game, **changes)
+    after = msgspec.structs.replace(game, **changes)
+    if after.clocks is None:
+        return after
+    return msgspec.structs.replace(after, clocks=timing.follow(after.clocks, data, event.version, event.timestamp,
+                                                               after.to_act()))
 
 
 def refold_state(created: GameCreated, played: list[tuple[int, EventData]],
@@ -334,6 +352,15 @@ class Decision(msgspec.Struct, frozen=True):
     game: Game
 
 
+def charge(game: Game, seat: str, now: datetime) -> TimeUsed:
+    """The TimeUsed of ``seat``'s decision at ``now`` in a clocked game; refused once its flag
+    has fallen (the service records the fall before it decides)."""
+    used = timing.time_used(game.created.clock, game.clocks, seat, now)
+    if used is None:
+        raise RuleViolation("clock.flag_fallen", f"{seat}'s time ran out before this decision")
+    return used
+
+
 def take_decision(
     game: Game,
     seat: str,
@@ -385,6 +412,11 @@ def resolve_decision(
         folded.append(state)
     if any(event.type_name in META_EVENTS for event in typed):
         folded = []  # advance leaves a meta event out of the rule state: it folds them itself
+    if game.clocks is not None:  # the time the decision used, beside it (advance skips its fold)
+        typed.insert(1, charge(game, seat, now))
+        readers.insert(1, None)
+        if folded:
+            folded.insert(1, folded[0])
     outcome = rules.outcome(state)
     if outcome is not None:  # the end and the seed are public
         typed.append(GameEnded(outcome=outcome))

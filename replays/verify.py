@@ -447,9 +447,12 @@ def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | N
         rng = game_rng(game, seed)
     else:
         rng = RecordedRng([e.typed() for e in block[1:]], game.next_draw)
-    decided = take_decision(game, data["seat"], data["command"], rng, first.timestamp, seed,
-                            data.get("idempotency_key"))
-    return [(e.typed(), e.readers) for e in decided]
+    decided = [(e.typed(), e.readers) for e in take_decision(game, data["seat"], data["command"], rng,
+                                                             first.timestamp, seed, data.get("idempotency_key"))]
+    if (game.created.fork is not None and first.version <= game.created.fork.version and game.clocks is None
+            and len(block) > 1 and block[1].type == "TimeUsed"):  # a clocked parent's time, copied as recorded
+        decided.insert(1, (block[1].typed(), None))
+    return decided
 
 
 def _first_differing_draw(want: dict, got: dict) -> int | None:

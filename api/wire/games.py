@@ -9,7 +9,7 @@ import msgspec
 from api.wire.common import Head, documented
 from api.http import MAX_INT
 from domain.creation import MAX_CLIENT_SEED, MAX_PLAYER_NAME, SEAT_ID, SEED_HEX
-from domain.events import ForkRef, Outcome, SeatInfo, Target, TournamentRef
+from domain.events import ForkRef, Outcome, SeatInfo, Target, TimeControl, TournamentRef
 from domain.rules.base import Window
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
@@ -38,6 +38,7 @@ class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     client_seed: Annotated[str, documented(maxLength=MAX_CLIENT_SEED)] = ""
     options: dict[str, Any] = {}
     tournament: TournamentRef | None = None
+    clock: TimeControl | None = None
 
 
 class GameCreatedResponse(msgspec.Struct, frozen=True):
@@ -122,6 +123,12 @@ class AbandonRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seat: str
 
 
+class AdjudicationRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/adjudication: an umpire's result for a game stopped by a flag's fall."""
+
+    outcome: Outcome
+
+
 class InspectionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/inspections: an umpire looks at the full state at a version (the
     latest when omitted), every hand included; the record keeps who looked and when."""
@@ -150,6 +157,23 @@ class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seats: dict[str, SeatRequest] = {}
 
 
+class SeatClock(msgspec.Struct, frozen=True):
+    """One seat's clock as the server reads it now: the time left (ms), whether it runs, and
+    when its flag falls if nobody acts (an ISO time; None while it is stopped)."""
+
+    left_ms: int
+    running: bool
+    flag_at: str | None = None
+
+
+class GameClock(msgspec.Struct, frozen=True):
+    """A clocked game's time control and each seat's clock; ``flagged``: the seat whose flag fell."""
+
+    control: TimeControl
+    seats: dict[str, SeatClock]
+    flagged: str | None = None
+
+
 class GameSummary(msgspec.Struct, frozen=True):
     """GET /games/{id}."""
 
@@ -173,6 +197,7 @@ class GameSummary(msgspec.Struct, frozen=True):
     # an out-of-turn window open now (domain/rules/base.py, "Out-of-turn play"): whose step waits
     # (holder, step) while the seats still waiting may play out of turn or pass
     window: Window | None = None
+    clock: GameClock | None = None
 
 
 class LegalCommands(msgspec.Struct, frozen=True):
