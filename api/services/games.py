@@ -361,6 +361,12 @@ class Games:
         except KeyError:
             return None
 
+    def at_version(self, game_id: UUID, version: int) -> Game:
+        """The game at ``version``: the cached game when it is there (no fold), else folded from
+        the board checkpoint below it."""
+        cached = self._cached(game_id)
+        return cached if cached is not None and cached.version == version else self.boards.at(game_id, version)
+
     def _cache_put(self, game_id: UUID, game: Game) -> None:
         if self.store.repository.cache is not None:
             self.store.repository.cache.put(game_id, game)

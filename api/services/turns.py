@@ -25,7 +25,7 @@ class YourTurn:
 
     def __init__(self, games: Any, players: Any, sweep_seconds: float = 5.0):
         self.games, self.players = games, players
-        self.turns = Turns(Database.of(games.store.recorder), games._notifications, games.boards.at, deadline)
+        self.turns = Turns(Database.of(games.store.recorder), games._notifications, games.at_version, deadline)
         self.sweep = ClockSweep(games, self.turns, sweep_seconds)
 
     def authorize(self, name: str, token: str | None) -> str:
