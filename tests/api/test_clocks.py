@@ -193,3 +193,26 @@ def test_a_served_process_sweeps_flags_that_fall_with_nobody_writing(tmp_path):
             assert verdict.json()["ok"], verdict.text
     finally:
         server.stop()
+
+
+def test_a_tournaments_clock_times_its_games_and_its_director_adjudicates(client, at):
+    """"Optional per game or per tournament ... (loss on time, or adjudication by the director)"."""
+    from tests.tournaments.sim import open_tournament, pair
+
+    refused = client.post("/tournaments", json={"name": "Slow Cup", "rules": "open-table", "format": "swiss",
+                                                "rounds": 1, "clock": {"kind": "delay", "base_seconds": 0}})
+    assert refused.status_code == 422 and refused.json()["code"] == "clock.bad_time"
+    clock = {"kind": "correspondence", "days_per_move": 3, "on_time": "adjudicate"}
+    run = open_tournament(client, ["Ann", "Bert"], rules="open-table", format="swiss", rounds=1, clock=clock)
+    table = pair(client, run)["tables"][0]
+    summary = client.get(f"/games/{table['game']}").json()
+    assert summary["clock"]["control"] == {**clock, "base_seconds": 0, "increment_seconds": 0, "delay_seconds": 0}
+    at(3 * 86400 + 1)
+    assert client.get(f"/games/{table['game']}").json()["to_act"] == []
+    ruled = client.post(f"/games/{table['game']}/adjudication", headers=run.director,
+                        json={"outcome": {"draw": True, "reason": "both silent for three days"}})
+    assert ruled.status_code == 201, ruled.text
+    assert [e["type"] for e in ruled.json()["events"]] == ["FlagFell", "Adjudicated", "GameEnded", "SeedRevealed"]
+    assert ruled.json()["events"][1]["data"]["by"] == "director"
+    verdict, plain = both_verifiers(client, record_of(client, {"id": table["game"]}))
+    assert verdict["ok"] and plain == []
