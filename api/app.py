@@ -28,6 +28,7 @@ from api.transfer import compressing, guard_body
 from api.routes.analysis import analysis_router
 from api.routes.analysis import close as close_analyses
 from api.routes.audit import audit_router
+from api.routes.ratings import ratings_router
 from api.routes.turns import turns_router
 from api.routes.docs import install_docs
 from api.routes.games import games_router
@@ -225,6 +226,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
     app.include_router(turns_router(settings))
+    app.include_router(ratings_router())
     app.include_router(analysis_router())
     app.include_router(problems.router())
     install_openapi(app, [VerifyRequest], links=LINKS)
