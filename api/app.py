@@ -167,7 +167,9 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             end_with_supervisor()
         app.state.herald = herald or Herald(admin_token=settings.admin_token,
                                             freeze_lapse_seconds=settings.freeze_lapse_seconds,
-                                            clock_sweep_seconds=settings.clock_sweep_seconds)
+                                            clock_sweep_seconds=settings.clock_sweep_seconds,
+                                            webhook_retry_seconds=settings.webhook_retry_seconds,
+                                            webhook_poll_seconds=settings.webhook_poll_seconds)
         if owned:
             attach_live(app.state)
             # a served process does at start what its first requests would each wait for (about
@@ -178,12 +180,14 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             await run_in_threadpool(lambda: None)
         app.state.herald.tournaments.follower.start()  # tournament results, in the background
         app.state.herald.your_turn.sweep.start()  # flags that fall with nobody writing (issue 29)
+        app.state.herald.your_turn.webhooks.start()  # your-move notices to players' webhooks
         try:
             with settled() if owned else nullcontext():  # a served process's collector (api/collector.py)
                 yield
         finally:
             app.state.herald.tournaments.follower.close()
             await app.state.herald.your_turn.sweep.close()
+            await app.state.herald.your_turn.webhooks.close()
             close_analyses(app.state)
             await app.state.live.close()
             if owned:

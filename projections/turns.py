@@ -5,7 +5,8 @@ the clock sweep finds the games whose flag may have fallen without folding any o
 
 The seats to act are the rules' (a game folded to the batch's last version of it, through the
 games service's board checkpoints); a notice is written when a seat comes to act, or acts and
-is to act again. Kept in the event store's database with its tracking position, like the game
+is to act again (a seat already waited on, whose turn goes on while another seat plays, is not
+told again). Kept in the event store's database with its tracking position, like the game
 index: every process reads the same notices, and a catch-up runs in one process at a time."""
 
 from __future__ import annotations
@@ -67,17 +68,17 @@ class Turns(TrackedProjection):
         self._game_at, self._deadline = game_at, deadline
         super().__init__(db, read_notifications)
 
-    def prepare(self, batch: list[tuple[int, Any]]) -> dict[int, tuple[Game, bool]]:
+    def prepare(self, batch: list[tuple[int, Any]]) -> dict[int, tuple[Game, set[str]]]:
         """For each game the batch moves, the game at its last event there (keyed by that
-        event's notification id), and whether a seat's decision is among its events."""
+        event's notification id), and the seats whose decisions are among its events."""
         last: dict[UUID, tuple[int, int]] = {}
-        decided: set[UUID] = set()
+        decided: dict[UUID, set[str]] = {}
         for seq, event in batch:
             if isinstance(event, Recorded):
                 last[event.originator_id] = (seq, event.version)
-                if event.type == "DecisionTaken":
-                    decided.add(event.originator_id)
-        return {seq: (self._game_at(game_id, version), game_id in decided)
+                if event.type == "DecisionTaken":  # the store holds a sealed event's data too
+                    decided.setdefault(event.originator_id, set()).add(event.data["seat"])
+        return {seq: (self._game_at(game_id, version), decided.get(game_id, set()))
                 for game_id, (seq, version) in last.items()}
 
     def apply(self, session: Session, seq: int, event: Any, prepared: Any = None) -> None:
@@ -93,7 +94,7 @@ class Turns(TrackedProjection):
             "INSERT INTO herald_turn_games (game_id, to_act, deadline) VALUES (%(g)s, %(t)s, %(d)s) "
             "ON CONFLICT (game_id) DO UPDATE SET to_act = %(t)s, deadline = %(d)s",
             {"g": game_id, "t": msgspec.json.encode(to_act).decode(), "d": None if deadline is None else iso(deadline)})
-        noticed = [seat for seat in to_act if seat not in before or decided]
+        noticed = [seat for seat in to_act if seat not in before or seat in decided]
         players: dict[str, list[str]] = {}
         for seat in noticed:
             players.setdefault(game.created.seats[seat].player, []).append(seat)
@@ -113,6 +114,12 @@ class Turns(TrackedProjection):
                           {"p": player, "a": after, "n": limit})
         return [Turn(int(r["seq"]), r["player"], r["game_id"], int(r["version"]), msgspec.json.decode(r["seats"]),
                      r["flag_at"]) for r in rows]
+
+    def after_last(self, player: str) -> int:
+        """The id of ``player``'s latest notice (0: none yet)."""
+        with self._db.read() as s:
+            rows = s.rows("SELECT MAX(seq) AS last FROM herald_turns WHERE player = %(p)s", {"p": player})
+        return int(rows[0]["last"] or 0)
 
     def due(self, now: datetime) -> list[UUID]:
         """The games whose earliest flag time is ``now`` or before."""

@@ -19,6 +19,7 @@ from api.live import Live
 from api.numbers import MAX_INT
 from api.routes.games import KEEP_ALIVE_SECONDS, EventStream, LiveResponse, _last_event_id
 from api.services.turns import TurnsPage, YourTurn
+from api.services.webhooks import Deliveries, WebhookRequest, WebhookSet
 from api.wire.games import AdjudicationRequest, MetaResponse
 
 PlayerName = Annotated[str, Path(description="The registered player's name")]
@@ -79,6 +80,33 @@ def turns_router(settings: Settings) -> APIRouter:
         return LiveResponse(notices(), lambda: request.app.state.stream_slots.give_back(client),
                             media_type=EventStream.media_type,
                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @router.post("/players/{name}/webhook", **doc(body=WebhookRequest, limit=settings.max_command_body,
+                                                  response=WebhookSet, status=201, token="needs",
+                                                  errors=(400, 401, 403, 404, 413, 422)))
+    async def set_webhook(request: Request, name: PlayerName, authorization: PlayerToken = None) -> Response:
+        """Have ``name``'s notices POSTed to a URL, each signed (``X-Herald-Signature: sha256=``,
+        HMAC-SHA256 of the body with the secret this answer shows once), tried again with
+        back-off when it fails. Setting it again replaces the URL and the secret."""
+        body = await read_body(request, WebhookRequest, settings.max_command_body)
+        service = your_turn(request)
+        player = await run_in_threadpool(service.authorize, name, bearer(authorization))
+        return respond(await run_in_threadpool(service.webhooks.set, player, body.url), 201)
+
+    @router.delete("/players/{name}/webhook", status_code=204, **{
+        k: v for k, v in doc(errors=(401, 403, 404), token="needs").items() if k != "status_code"})
+    def remove_webhook(request: Request, name: PlayerName, authorization: PlayerToken = None) -> Response:
+        """Stop delivering ``name``'s notices (their delivery log stays)."""
+        service = your_turn(request)
+        service.webhooks.remove(service.authorize(name, bearer(authorization)))
+        return Response(status_code=204)
+
+    @router.get("/players/{name}/webhook/deliveries", **doc(response=Deliveries, errors=(401, 403, 404),
+                                                            token="needs"))
+    def deliveries(request: Request, name: PlayerName, authorization: PlayerToken = None) -> Response:
+        """Every attempt to deliver ``name``'s notices, newest first: status, outcome, error, next try."""
+        service = your_turn(request)
+        return respond(service.webhooks.log(service.authorize(name, bearer(authorization))))
 
     @router.post("/games/{game_id}/adjudication", tags=["audit and study"],
                  **doc(body=AdjudicationRequest, limit=settings.max_command_body, response=MetaResponse,

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from api.services.clocks import ClockSweep, deadline
+from api.services.webhooks import Webhooks
 from projections.sql import Database
 from projections.turns import Turn, Turns
 
@@ -23,10 +24,13 @@ class TurnsPage(msgspec.Struct, frozen=True):
 class YourTurn:
     """The your-turn read model over the games service, and who may read whose notices."""
 
-    def __init__(self, games: Any, players: Any, sweep_seconds: float = 5.0):
+    def __init__(self, games: Any, players: Any, token_key: bytes, sweep_seconds: float = 5.0,
+                 webhook_retry_seconds: float = 5.0, webhook_poll_seconds: float = 1.0):
         self.games, self.players = games, players
-        self.turns = Turns(Database.of(games.store.recorder), games._notifications, games.at_version, deadline)
+        db = Database.of(games.store.recorder)
+        self.turns = Turns(db, games._notifications, games.at_version, deadline)
         self.sweep = ClockSweep(games, self.turns, sweep_seconds)
+        self.webhooks = Webhooks(db, self.turns, token_key, webhook_retry_seconds, webhook_poll_seconds)
 
     def authorize(self, name: str, token: str | None) -> str:
         """Only ``name``'s own player token reads ``name``'s notices (401 / 403 otherwise): the
