@@ -22,7 +22,8 @@ import pytest
 from tests.conftest import start_server
 
 README = Path(__file__).parent.parent / "README.md"
-WALKTHROUGHS = ("## Two commands", "## Record a game with curl", "## Audit and study", "## Tournament quick start")
+WALKTHROUGHS = ("## Two commands", "## Record a game with curl", "## Audit and study", "## Tournament quick start",
+                "## Playing at a distance: clocks, your turn, ratings")
 
 
 def shell_blocks(section: str) -> list[str]:
@@ -102,6 +103,10 @@ def test_readme_walkthroughs_run_as_written(tmp_path):
     assert '"type":"DiceForced"' in audit.replace(" ", "") and '"faces":[6,6]' in audit.replace(" ", "")
     verdict, _ = json.JSONDecoder().raw_decode(audit[audit.rindex('{"ok"'):])
     assert verdict["ok"] is True and verdict["problems"] == [], verdict
+
+    distance = outputs["## Playing at a distance: clocks, your turn, ratings"].replace(" ", "")
+    assert '"type":"TimeUsed"' in distance and '"kind":"fischer"' in distance
+    assert '"before":1500' in distance and '"change":' in distance and '"history":[{' in distance
 
     tournament = outputs["## Tournament quick start"]
     assert "\nOK" in tournament or tournament.startswith("OK"), tournament[-2000:]
