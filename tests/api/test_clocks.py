@@ -63,6 +63,8 @@ def test_fischer_records_the_time_each_decision_used_and_the_verifiers_redo_the_
     assert again == {"seat": "white", "since": 3, "used_ms": 9750, "left_ms": 43750}
     black = post(client, game, "black", ROLL).json()["events"][1]["data"]
     assert black == {"seat": "black", "since": 1, "used_ms": 20250, "left_ms": 41750}  # open-table: both to act
+    told = {e["version"]: e["text"] for e in client.get(f"/games/{game['id']}/timeline").json()["entries"]}
+    assert told[3] == "White took 10.5 s; 51.5 s left"
     shown = client.get(f"/games/{game['id']}").json()["clock"]["seats"]
     assert shown["white"]["left_ms"] == 43750 and shown["black"]["left_ms"] == 41750
 
