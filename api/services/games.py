@@ -619,6 +619,9 @@ class Games:
         now = clock.now()
         if game.frozen:
             game, _ = self._lapse(game, now)
+        game, fell = self._flag_fall(game, now)
+        if fell:
+            raise RuleViolation("clock.flag_fallen", self._fallen_detail(game, fell[0].version))
         try:
             resolve_decision(game, body.seat, body.command, SeededRng(bytes(32), game.id, "check", game.next_draw),
                              now, None)

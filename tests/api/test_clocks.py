@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 import api.clock
+from api.bootstrap import Herald
 from tests.audit.test_freeze_without_umpire import rehash
 from tests.conftest import ADMIN_TOKEN, new_game, post, start_server
 from tests.records import compact, expanded
@@ -24,6 +25,15 @@ from tests.replays import stdlib_verifier
 
 ROLL = {"type": "roll", "label": "clock", "dice": "1d6"}
 START = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def herald(backend):
+    """The conftest's Herald without its clock sweep: these tests move time themselves, and only
+    their own requests notice a flag (the sweep: the served process at the end)."""
+    service = Herald(env=backend.env, admin_token=ADMIN_TOKEN, signing_key_path=backend.key, clock_sweep_seconds=0)
+    yield service
+    service.close()
 
 
 @pytest.fixture
