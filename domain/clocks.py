@@ -91,6 +91,9 @@ def left_after(control: TimeControl, left: int, used: int) -> int:
 def follow(clocks: Clocks, data: EventData, version: int, at: datetime, to_act: list[str]) -> Clocks:
     """The clocks after an event at ``version`` recorded at ``at``, with ``to_act`` the seats
     to act after it: a decision's time is charged, a seat newly to act starts its clock."""
+    if not isinstance(data, (TimeUsed, FlagFell)) and len(to_act) == len(clocks.running) \
+            and all(seat in clocks.running for seat in to_act):
+        return clocks  # the same seats still to act: their clocks run on
     left, running, flagged = clocks.left, dict(clocks.running), clocks.flagged
     match data:
         case TimeUsed(seat=seat, left_ms=remaining):
