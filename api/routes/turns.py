@@ -17,7 +17,12 @@ from api.config import Settings
 from api.http import bearer, doc, read_body, respond
 from api.live import Live
 from api.numbers import MAX_INT
-from api.routes.games import KEEP_ALIVE_SECONDS, EventStream, LiveResponse, _last_event_id
+from api.routes.games import (
+    KEEP_ALIVE_SECONDS,
+    EventStream,
+    LiveResponse,
+    _last_event_id,
+)
 from api.services.turns import TurnsPage, YourTurn
 from api.services.webhooks import Deliveries, WebhookRequest, WebhookSet
 from api.wire.games import AdjudicationRequest, MetaResponse

@@ -134,7 +134,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 receiver.got.append((time.monotonic(), dict(self.headers), body))
                 self.send_response(500 if len(receiver.got) <= receiver.failures else 204)

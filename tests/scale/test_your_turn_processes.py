@@ -9,7 +9,13 @@ import time
 import httpx
 import pytest
 
-from tests.api.test_your_turn import game_between, open_stream, read_events, register, send
+from tests.api.test_your_turn import (
+    game_between,
+    open_stream,
+    read_events,
+    register,
+    send,
+)
 from tests.scale.conftest import process_env, start
 
 
