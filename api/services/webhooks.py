@@ -34,7 +34,7 @@ from api import clock
 from api.errors import Invalid
 from api.tokens import derived_token
 from domain.chain import iso
-from projections.sql import Database
+from projections.sql import SCHEMA_LOCK, Database
 from projections.turns import Turn, Turns
 
 log = logging.getLogger("herald")
@@ -117,7 +117,7 @@ class Webhooks:
         self._db, self.turns, self._key = db, turns, token_key
         self.retry_seconds, self.poll_seconds = retry_seconds, poll_seconds
         self._task: asyncio.Task | None = None
-        with db.transaction() as s:
+        with db.exclusive(SCHEMA_LOCK), db.transaction() as s:  # processes starting together create them once
             for statement in SCHEMA:
                 s.execute(statement)
 
