@@ -29,6 +29,8 @@ from api.transfer import compressing, guard_body
 from api.routes.analysis import analysis_router
 from api.routes.analysis import close as close_analyses
 from api.routes.audit import audit_router
+from api.routes.ratings import ratings_router
+from api.routes.turns import turns_router
 from api.routes.docs import install_docs
 from api.routes.games import games_router
 from api.routes.health import health_router
@@ -167,7 +169,10 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
         if owned:
             end_with_supervisor()
         app.state.herald = herald or Herald(admin_token=settings.admin_token,
-                                            freeze_lapse_seconds=settings.freeze_lapse_seconds)
+                                            freeze_lapse_seconds=settings.freeze_lapse_seconds,
+                                            clock_sweep_seconds=settings.clock_sweep_seconds,
+                                            webhook_retry_seconds=settings.webhook_retry_seconds,
+                                            webhook_poll_seconds=settings.webhook_poll_seconds)
         if owned:
             attach_live(app.state)
             # a served process does at start what its first requests would each wait for (about
@@ -178,12 +183,16 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             await run_in_threadpool(lambda: None)
         app.state.herald.tournaments.follower.start()  # tournament results, in the background
         app.state.herald.bots.start()  # bot seats move in the background (api/services/bots.py)
+        app.state.herald.your_turn.sweep.start()  # flags that fall with nobody writing (issue 29)
+        app.state.herald.your_turn.webhooks.start()  # your-move notices to players' webhooks
         try:
             with settled() if owned else nullcontext():  # a served process's collector (api/collector.py)
                 yield
         finally:
             app.state.herald.tournaments.follower.close()
             app.state.herald.bots.close()
+            await app.state.herald.your_turn.sweep.close()
+            await app.state.herald.your_turn.webhooks.close()
             close_analyses(app.state)
             app.budgets.close()
             await app.state.live.close()
@@ -228,6 +237,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     app.include_router(seating_router(settings.max_command_body))
     app.include_router(tournaments_router)
     app.include_router(audit_router(settings))
+    app.include_router(turns_router(settings))
+    app.include_router(ratings_router())
     app.include_router(analysis_router())
     app.include_router(problems.router())
     install_openapi(app, [VerifyRequest], links=LINKS)

@@ -14,7 +14,8 @@ from api.services.players import PlayerRegistry
 from api.services.seating import Seats
 from api.services.secrets import Secrets
 from api.services.tournaments import Tournaments
-from api.signing import signing_key
+from api.services.turns import YourTurn
+from api.signing import derived_key, signing_key
 from api.store import HeraldStore, store_env
 from replays.signature import public_hex
 
@@ -24,7 +25,9 @@ class Herald:
     the read models they keep (each catches up from the event log and rebuilds from zero)."""
 
     def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None,
-                 signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600):
+                 signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600,
+                 clock_sweep_seconds: float = 5.0, webhook_retry_seconds: float = 5.0,
+                 webhook_poll_seconds: float = 1.0):
         settings = store_env(env)
         self.store = HeraldStore(env=settings)
         self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
@@ -39,11 +42,15 @@ class Herald:
         self.games.paired_hooks.append(self.tournaments.pairs_game)  # ... of the games it paired
         self.games.seat_hooks.append(self.tournaments.seats_of_player)  # a player token reads as its seats
         self.games.written_hooks.append(self.tournaments.written)  # results catch up after a write with work
+        # your-move notices, their webhooks, and the clock sweep (issue 29)
+        self.your_turn = YourTurn(self.games, self.players, derived_key(self.signing_key, "webhooks"),
+                                  clock_sweep_seconds, webhook_retry_seconds, webhook_poll_seconds)
         self.read_models: list[tuple[str, Any]] = [
             ("game index", self.games.index),
             ("dice statistics", self.games.dice),
             ("tournament results", self.tournaments.results),
             ("ratings", self.tournaments.ratings),
+            ("turns", self.your_turn.turns),
             ("board checkpoints", self.games.boards.stored),  # forgotten; rebuilt as games are read
         ]
 

@@ -51,6 +51,11 @@ class Settings(msgspec.Struct, frozen=True):
     read_cpu_burst_per_token: float = 15.0
     # a freezing dispute in a game with no umpire lapses after this many seconds (0: never)
     freeze_lapse_seconds: int = 3600
+    # how often a process looks for clocked games whose flag has fallen with nobody writing (0: never)
+    clock_sweep_seconds: float = 5.0
+    # a failed webhook delivery is tried again after this many seconds, doubling each time
+    webhook_retry_seconds: float = 5.0
+    webhook_poll_seconds: float = 1.0  # how often a process looks for notices to deliver
     max_streams: int = 1000  # live (SSE) streams open at once in one process
     max_streams_per_client: int = 16  # ... and from one client address
     # how long a client may take to send a request's line and headers (api/connection.py)
@@ -65,6 +70,9 @@ class Settings(msgspec.Struct, frozen=True):
             max_record_body=int(env.get("HERALD_MAX_RECORD_BODY") or env.get("HERALD_MAX_BODY") or MAX_RECORD_BODY),
             max_command_body=int(env.get("HERALD_MAX_COMMAND_BODY", 64 * 1024)),
             sse_poll_seconds=float(env.get("HERALD_SSE_POLL_SECONDS", 0.2)),
+            clock_sweep_seconds=float(env.get("HERALD_CLOCK_SWEEP_SECONDS", 5.0)),
+            webhook_retry_seconds=float(env.get("HERALD_WEBHOOK_RETRY_SECONDS", 5.0)),
+            webhook_poll_seconds=float(env.get("HERALD_WEBHOOK_POLL_SECONDS", 1.0)),
             cors_origins=tuple(o.strip() for o in env.get("HERALD_CORS_ORIGINS", "").split(",") if o.strip()),
             viewer_max_events=int(env.get("HERALD_VIEWER_MAX_EVENTS", 200_000)),
             viewer_held_events=int(env.get("HERALD_VIEWER_HELD_EVENTS", 400_000)),

@@ -89,6 +89,7 @@ class Live:
         self._table = events_table
         self.poll_seconds = poll_seconds
         self._games: dict[UUID, set[Listener]] = {}
+        self._any: set[Listener] = set()  # streams woken by a write to any game (a player's turns)
         self._lock = threading.Lock()
         self._follower: asyncio.Task | None = None
         self._last = 0  # the last notification id the follower has seen
@@ -114,17 +115,33 @@ class Live:
                     if not found:
                         del self._games[game_id]
 
+    @contextmanager
+    def listen_any(self) -> Iterator[Listener]:
+        """Register a stream woken by a write to any game (call from the event loop)."""
+        listener = Listener(asyncio.get_running_loop())
+        with self._lock:
+            self._any.add(listener)
+        self._ensure_follower()
+        try:
+            yield listener
+        finally:
+            with self._lock:
+                self._any.discard(listener)
+
     def written(self, game_ids: Iterable[UUID], events: Iterable[object] = ()) -> None:
         """Events of ``game_ids`` were committed by this process: wake their streams
         (a written hook of the games service). Safe from any thread."""
         with self._lock:
-            listeners = [listener for game_id in set(game_ids) for listener in self._games.get(game_id, ())]
+            ids = set(game_ids)
+            listeners = [listener for game_id in ids for listener in self._games.get(game_id, ())]
+            if ids:
+                listeners += self._any
         for listener in listeners:
             _wake(listener)
 
     def streams(self) -> int:
         with self._lock:
-            return sum(len(found) for found in self._games.values())
+            return sum(len(found) for found in self._games.values()) + len(self._any)
 
     # -- the follower -----------------------------------------------------------------------------
     def _ensure_follower(self) -> None:
@@ -180,7 +197,7 @@ class Live:
 
     def _wake_all(self) -> None:
         with self._lock:
-            listeners = [listener for found in self._games.values() for listener in found]
+            listeners = [listener for found in self._games.values() for listener in found] + list(self._any)
         for listener in listeners:
             _wake(listener)
 

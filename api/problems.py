@@ -147,6 +147,7 @@ EXPLAINED: dict[str, str] = {
     "bad_dice_policy": "A fork's `dice` is `same` (the parent's dice again), `fresh` (a new secret seed) or "
                        "`forced` (the faces you state, first).",
     "bad_idempotency_key": "An Idempotency-Key is 1 to 200 characters.",
+    "bad_webhook": "A webhook is an absolute http or https URL of at most 2,000 characters.",
     "idempotency_key_reused": "This seat first sent this Idempotency-Key with a different command. A retry "
                               "sends the same command with the same key; a new command takes a new key. Keys are "
                               "each seat's own: another seat's use of the same key is not a retry of yours.",

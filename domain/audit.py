@@ -10,8 +10,10 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from domain import clocks as timing
 from domain.events import (
     AbandonAgreed,
+    Adjudicated,
     Annotated,
     DecisionsVoided,
     DisputeRaised,
@@ -189,6 +191,53 @@ def inspect(game: Game, by: str, at_version: int, reason: str = "") -> list[Even
 # recorded time in, the events the command produces out.
 Replayer = Callable[[Game, dict[str, Any], str | None, datetime], list[EventData]]
 
+def flag_fall(game: Game, at: datetime, seed_hex: str | None) -> list[EventData]:
+    """The flag that has fallen by ``at`` (a time given, never read here), and what follows:
+    with ``on_time`` "loss", the rule system's outcome for the seat out of time (GameEnded,
+    the seed revealed); else, or when the rules name none, nothing: an umpire adjudicates.
+    Empty when no flag has fallen."""
+    if game.clocks is None or game.ended or game.flagged:
+        return []
+    fell = timing.first_flag(game.created.clock, game.clocks, at)
+    if fell is None:
+        return []
+    events: list[EventData] = [fell]
+    outcome = game.rules.time_outcome(game.state, fell.seat, tuple(game.created.seats))
+    if game.created.clock.on_time == "loss" and outcome is not None:
+        events.append(GameEnded(outcome=outcome))
+        if seed_hex is not None:
+            events.append(SeedRevealed(seed=seed_hex, reason=timing.LOSS_ON_TIME))
+    return events
+
+
+def replay_flag_fall(game: Game, data: dict[str, Any], seed_hex: str | None, at: datetime) -> list[EventData]:
+    """A recorded FlagFell, decided again at its recorded time: the same seat's flag must be
+    the one that had fallen then."""
+    events = flag_fall(game, at, seed_hex)
+    if not events or events[0].seat != data["seat"]:
+        raise RuleViolation("clock.flag_standing", f"{data['seat']}'s flag had not fallen at the time recorded")
+    return events
+
+
+def adjudicate(game: Game, by: str, outcome: Outcome, seed_hex: str | None) -> list[EventData]:
+    """An umpire's result of a game stopped by a flag's fall: the game ends with it."""
+    if not game.flagged:
+        raise RuleViolation("clock.not_flagged", "only a game stopped by a flag's fall waits for adjudication")
+    seats = game.created.seats
+    if outcome.winner is not None and outcome.winner not in seats:
+        raise RuleViolation("unknown_seat", f"this game has no seat {outcome.winner!r}")
+    if outcome.draw and outcome.winner is not None:
+        raise RuleViolation("clock.bad_outcome", "an outcome has a winner or is a draw, not both")
+    unknown = sorted(set(outcome.ranking) - set(seats)) + sorted(set(outcome.scores) - set(seats))
+    if unknown:
+        raise RuleViolation("unknown_seat", f"this game has no seat {unknown[0]!r}")
+    _text(outcome.reason, "reason")
+    events: list[EventData] = [Adjudicated(by=by, outcome=outcome), GameEnded(outcome=outcome)]
+    if seed_hex is not None:
+        events.append(SeedRevealed(seed=seed_hex, reason="adjudicated"))
+    return events
+
+
 REPLAYERS: dict[str, Replayer] = {
     "Annotated": lambda g, d, seed, at: annotate(g, d["by"], d["at_version"], d["text"],
                                                  Target(**d["target"]) if d.get("target") else None, d.get("arrow")),
@@ -201,4 +250,6 @@ REPLAYERS: dict[str, Replayer] = {
     "FreezeLapsed": lambda g, d, seed, at: lapse_freeze(g, d["dispute"], d["after_seconds"], at),
     "Inspected": lambda g, d, seed, at: inspect(g, d["by"], d["at_version"], d.get("reason", "")),
     **SEATING_REPLAYERS,
+    "FlagFell": replay_flag_fall,
+    "Adjudicated": lambda g, d, seed, at: adjudicate(g, d["by"], Outcome(**d["outcome"]), seed),
 }

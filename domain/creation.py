@@ -12,8 +12,9 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from domain.clocks import ClockRefused, check_time_control
 from domain.errors import DomainError, NotNow, SetupRefused
-from domain.events import BLOCK_STARTS, ForkRef, GameCreated, SeatInfo, TournamentRef
+from domain.events import BLOCK_STARTS, ForkRef, GameCreated, SeatInfo, TimeControl, TournamentRef
 from domain.game import Recorded, chain, create_game
 from domain.randomness import commitment
 from domain.rules.base import RuleViolation
@@ -39,8 +40,8 @@ def parse_seed(text: str) -> bytes:
 
 def game_created(rules_id: str, scenario_id: str | None, players: Mapping[str, str], seed: str | bytes, *,
                  client_seed: str = "", options: Mapping[str, Any] | None = None, study: bool = False,
-                 tournament: TournamentRef | None = None, fork: ForkRef | None = None
-                 ) -> tuple[GameCreated, bytes]:
+                 tournament: TournamentRef | None = None, fork: ForkRef | None = None,
+                 clock: TimeControl | None = None) -> tuple[GameCreated, bytes]:
     """The ``GameCreated`` of a game with these seats (seat -> player) and its seed, once
     every check of :func:`check_created` passes; raises :class:`SetupRefused` naming the
     first that fails. ``seed``: the creator's, in hex (a study game), or fresh bytes the
@@ -56,6 +57,7 @@ def game_created(rules_id: str, scenario_id: str | None, players: Mapping[str, s
     _check_seats(rules, scenario, players)
     if len(client_seed) > MAX_CLIENT_SEED:
         raise SetupRefused("bad_client_seed", f"client_seed is at most {MAX_CLIENT_SEED} characters")
+    _check_clock(clock)
     if isinstance(seed, str):
         seed = parse_seed(seed)
     try:
@@ -74,6 +76,7 @@ def game_created(rules_id: str, scenario_id: str | None, players: Mapping[str, s
         study=study,
         tournament=tournament,
         fork=fork,
+        clock=clock,
     )
     return created, seed
 
@@ -88,6 +91,16 @@ def check_created(created: GameCreated) -> None:
     _check_seats(rules, _scenario(rules, created.scenario), {s: i.player for s, i in created.seats.items()})
     if len(created.client_seed) > MAX_CLIENT_SEED:
         raise SetupRefused("bad_client_seed", f"client_seed is at most {MAX_CLIENT_SEED} characters")
+    _check_clock(created.clock)
+
+
+def _check_clock(clock: TimeControl | None) -> None:
+    if clock is None:
+        return
+    try:
+        check_time_control(clock)
+    except ClockRefused as error:
+        raise SetupRefused(error.code, error.message) from None
 
 
 def first_events(game_id: UUID, created: GameCreated, now: datetime) -> list[Recorded]:

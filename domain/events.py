@@ -61,6 +61,22 @@ class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ranking: list[str] = []
 
 
+class TimeControl(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game's clock (issue 29), as agreed at creation. ``kind``: ``fischer`` (each seat
+    starts with ``base_seconds`` and gains ``increment_seconds`` after each decision),
+    ``delay`` (the first ``delay_seconds`` of each decision are free, then ``base_seconds``
+    runs down) or ``correspondence`` (``days_per_move`` days for each decision). When a flag
+    falls, ``on_time`` says what follows: ``loss`` (the outcome the rule system gives the
+    seat out of time) or ``adjudicate`` (play stops until an umpire records the result)."""
+
+    kind: str
+    base_seconds: int = 0
+    increment_seconds: int = 0
+    delay_seconds: int = 0
+    days_per_move: int = 0
+    on_time: str = "loss"
+
+
 @event_type("GameCreated")
 class GameCreated(EventData, frozen=True):
     rules: str
@@ -74,6 +90,7 @@ class GameCreated(EventData, frozen=True):
     study: bool = False
     tournament: TournamentRef | None = None
     fork: ForkRef | None = None
+    clock: TimeControl | None = None
 
 
 @event_type("DecisionTaken")
@@ -269,14 +286,50 @@ class BotPlayed(EventData, frozen=True):
 
 SEATING_EVENTS = frozenset({"SeatsOffered", "SeatTaken", "SeatDeclined", "SeedGiven"})
 
+
+# -- clocks (issue 29): the time each decision used, a flag's fall, an umpire's result ----
+@event_type("TimeUsed")
+class TimeUsed(EventData, frozen=True):
+    """Beside each DecisionTaken of a clocked game: ``seat``'s clock ran from the recorded
+    time of version ``since`` to this one's, ``used_ms`` milliseconds (rounded down), and
+    leaves ``left_ms`` on it (the next decision's allowance for correspondence play)."""
+
+    seat: str
+    since: int
+    used_ms: int
+    left_ms: int
+
+
+@event_type("FlagFell")
+class FlagFell(EventData, frozen=True):
+    """``seat``'s time ran out: its clock ran from version ``since``'s recorded time to this
+    one's, ``used_ms``, more than the ``allowed_ms`` it had. A GameEnded follows when the
+    game's clock says ``loss`` and the rule system names an outcome; else an umpire
+    adjudicates (Adjudicated)."""
+
+    seat: str
+    since: int
+    used_ms: int
+    allowed_ms: int
+
+
+@event_type("Adjudicated")
+class Adjudicated(EventData, frozen=True):
+    """An umpire's result of a game stopped by a flag's fall (``by``: "admin" or "director")."""
+
+    by: str
+    outcome: Outcome
+
+
 # Events that record something other than play: they start a block of their own in the
 # stream and never pass through a rule system's evolve.
 META_EVENTS = frozenset({"Annotated", "DisputeRaised", "DisputeRuled", "DecisionsVoided", "AbandonAgreed",
                          "FreezeReleaseAgreed", "FreezeLifted", "FreezeLapsed", "Inspected",
-                         *SEATING_EVENTS, "BotPlayed"})
+                         *SEATING_EVENTS, "BotPlayed", "TimeUsed", "FlagFell", "Adjudicated"})
 
 # The events that open a block of the record: a seat's decision or an audit command. Every
 # other event (dice, rule effects, GameEnded, SeedRevealed, DecisionsVoided, FreezeLifted)
 # belongs to the block it follows.
 BLOCK_STARTS = frozenset({"DecisionTaken", "Annotated", "DisputeRaised", "DisputeRuled", "AbandonAgreed",
-                          "FreezeReleaseAgreed", "FreezeLapsed", "Inspected", *SEATING_EVENTS, "BotPlayed"})
+                          "FreezeReleaseAgreed", "FreezeLapsed", "Inspected", *SEATING_EVENTS, "BotPlayed",
+                          "FlagFell", "Adjudicated"})

@@ -17,6 +17,7 @@ from uuid import UUID
 
 import msgspec
 
+from domain import clocks as timing
 from domain import seals, seating
 from domain.chain import GENESIS_HASH, StoredEvent, link_hash
 from domain.chain import chain as chain_events
@@ -40,6 +41,7 @@ from domain.events import (
     Outcome,
     SeedRevealed,
     BotPlayed,
+    TimeUsed,
     from_data,
 )
 from domain.rng import ForcedFaceMismatch, ForcedRng, Rng, SeededRng
@@ -150,6 +152,7 @@ class Game(msgspec.Struct, frozen=True):
     log: PlayLog | None = None  # every event folded into the rule state, newest first (refolds a void)
     seating: Seating | None = None  # seats taken at a distance (domain/seating.py)
     bot_turn: str | None = None  # the bot seat whose BotPlayed awaits its DecisionTaken
+    clocks: timing.Clocks | None = None  # a clocked game's clocks (issue 29)
 
     @property
     def rules(self) -> RuleSystem:
@@ -180,10 +183,15 @@ class Game(msgspec.Struct, frozen=True):
         """The client seed the game's draws are keyed by (blind seeds: the seats' own, combined)."""
         return seating.draw_client_seed(self.created, self.seating)
 
+    @property
+    def flagged(self) -> bool:
+        """A flag has fallen and the game waits for an umpire's result."""
+        return self.clocks is not None and self.clocks.flagged is not None and not self.ended
+
     def to_act(self) -> list[str]:
-        """The seats that may send a command now: nobody once ended, while frozen or while a
-        seat is awaited."""
-        return [] if self.ended or self.frozen or self.awaited else self.rules.to_act(self.state)
+        """The seats that may send a command now: nobody once ended, while frozen, while a seat is
+        awaited, or while a fallen flag waits for an umpire."""
+        return [] if self.ended or self.frozen or self.awaited or self.flagged else self.rules.to_act(self.state)
 
     def key_use(self, key: str, seat: str) -> KeyUse | None:
         """The last decision ``seat`` sent with Idempotency-Key ``key``: keys are each seat's own
@@ -247,7 +255,12 @@ def advance(game: Game | None, event: Recorded, data: EventData, voided_state: A
             raise IncompatibleRecord(f"a game starts with GameCreated, not {event.type}")
         rules = rule_system_for(data)
         state = rules.setup(data.scenario, tuple(data.seats), data.options)
-        return Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash)
+        game = Game(event.originator_id, event.version, event.timestamp, event.timestamp, data, state, head=event.hash)
+        if data.clock is None:
+            return game
+        clocks = timing.start(data.clock, tuple(data.seats))
+        return msgspec.structs.replace(game, clocks=timing.follow(clocks, data, event.version, event.timestamp,
+                                                                  game.to_act()))
     changes: dict[str, Any] = {"version": event.version, "modified_on": event.timestamp, "head": event.hash}
     if event.type not in META_EVENTS:
         changes["state"] = game.rules.evolve(game.state, data) if evolved is None else evolved
@@ -290,7 +303,11 @@ def advance(game: Game | None, event: Recorded, data: EventData, voided_state: A
             changes["bot_turn"] = seat
         case AbandonAgreed(seat=seat):
             changes["abandon"] = tuple(sorted(set(game.abandon) | {seat}))
-    return msgspec.structs.replace(game, **changes)
+    after = msgspec.structs.replace(game, **changes)
+    if after.clocks is None:
+        return after
+    return msgspec.structs.replace(after, clocks=timing.follow(after.clocks, data, event.version, event.timestamp,
+                                                               after.to_act()))
 
 
 def refold_state(created: GameCreated, played: list[tuple[int, EventData]],
@@ -356,6 +373,15 @@ class Decision(msgspec.Struct, frozen=True):
     game: Game
 
 
+def charge(game: Game, seat: str, now: datetime) -> TimeUsed:
+    """The TimeUsed of ``seat``'s decision at ``now`` in a clocked game; refused once its flag
+    has fallen (the service records the fall before it decides)."""
+    used = timing.time_used(game.created.clock, game.clocks, seat, now)
+    if used is None:
+        raise RuleViolation("clock.flag_fallen", f"{seat}'s time ran out before this decision")
+    return used
+
+
 def take_decision(
     game: Game,
     seat: str,
@@ -412,6 +438,11 @@ def resolve_decision(
         folded.append(state)
     if any(event.type_name in META_EVENTS for event in typed):
         folded = []  # advance leaves a meta event out of the rule state: it folds them itself
+    if game.clocks is not None:  # the time the decision used, beside it (advance skips its fold)
+        typed.insert(1, charge(game, seat, now))
+        readers.insert(1, None)
+        if folded:
+            folded.insert(1, folded[0])
     outcome = rules.outcome(state)
     if outcome is not None:  # the end and the seed are public
         typed.append(GameEnded(outcome=outcome))

@@ -29,7 +29,7 @@ from domain.players import SeatClaimed
 from domain.tournaments.standings import order_of
 from projections.sql import Database, Session, TrackedProjection
 
-NAME = "ratings/3"  # 2: only vouched games count (issue 11); 3: tournament games too (issue 30)
+NAME = "ratings/4"  # 2: only vouched games count (issue 11); 3: tournament games too (issue 30); 4: history (29)
 MODEL = PlackettLuce()
 
 SCHEMA = [
@@ -45,6 +45,20 @@ SCHEMA = [
         PRIMARY KEY (rules, scenario, player)
     )""",
     "CREATE INDEX IF NOT EXISTS herald_ratings_player ON herald_ratings (player)",
+    """CREATE TABLE IF NOT EXISTS herald_rating_history (
+        player TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        seat TEXT NOT NULL,
+        mu_before DOUBLE PRECISION NOT NULL,
+        sigma_before DOUBLE PRECISION NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        rated_at TEXT NOT NULL,
+        PRIMARY KEY (player, game_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS herald_rating_history_game ON herald_rating_history (game_id)",
     """CREATE TABLE IF NOT EXISTS herald_vouched_seats (
         game_id TEXT NOT NULL,
         seat TEXT NOT NULL,
@@ -60,9 +74,40 @@ SCHEMA = [
 ]
 
 
+DISPLAY_BASE, DISPLAY_SCALE = 1500, 30
+
+
+def display(mu: float, sigma: float) -> int:
+    """The rating people read (issue 29): ``round(1500 + 30 × ordinal)``, ordinal = mu − 3·sigma.
+    A newcomer (mu 25, sigma 25/3: ordinal 0) reads 1500; 30 points a unit of mu puts a
+    400-point gap near Elo's 10 to 1 odds between players whose sigma has settled (Plackett-Luce
+    gives two players the odds e^(Δmu/c), c = √(2·beta²) ≈ 5.9 at beta 25/6: 400/30 ≈ 13.3
+    units of mu, odds e^(13.3/5.9) ≈ 9.6). It sorts as the leaderboard does, and rises as the
+    ratings grow sure of a player; rounding half to even, as Python's ``round``."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+class RatingChange(msgspec.Struct, frozen=True):
+    """What one rated game did to one player's rating: before, after and the change, on the
+    display scale (``display``), with OpenSkill's figures after it."""
+
+    game: str
+    rules: str
+    scenario: str
+    player: str
+    seat: str
+    before: int
+    after: int
+    change: int
+    mu: float
+    sigma: float
+    rated_at: str
+
+
 class Rating(msgspec.Struct, frozen=True):
     """A player's rating in one rule system and scenario. ``ordinal`` = mu − 3·sigma, the
-    conservative figure leaderboards sort by."""
+    conservative figure leaderboards sort by; ``display`` the same on the scale people read
+    (:func:`display`)."""
 
     rules: str
     scenario: str
@@ -73,6 +118,7 @@ class Rating(msgspec.Struct, frozen=True):
     games: int
     last_game: str
     updated_at: str
+    display: int = DISPLAY_BASE
 
 
 # A game's creation and whether it may be rated: RATED (rated when every seat is claimed) or
@@ -85,7 +131,7 @@ class Ratings(TrackedProjection):
     """The ratings projection over a store's notification log."""
 
     name = NAME
-    tables = ("herald_ratings", "herald_rated_games", "herald_vouched_seats")
+    tables = ("herald_ratings", "herald_rated_games", "herald_vouched_seats", "herald_rating_history")
     schema = tuple(SCHEMA)
 
     def __init__(self, db: Database, read_notifications: Callable[[int, int], list[tuple[int, Any]]],
@@ -125,10 +171,32 @@ class Ratings(TrackedProjection):
         return [_rating(r) for r in rows]
 
 
+    def history(self, player: str, rules: str, limit: int = 500) -> list[RatingChange]:
+        """``player``'s rated games in ``rules`` (every scenario), oldest first."""
+        self.catch_up()
+        with self._db.read() as s:
+            rows = s.rows("SELECT * FROM herald_rating_history WHERE player = %(p)s AND rules = %(r)s "
+                          "ORDER BY rated_at, game_id LIMIT %(n)s", {"p": player, "r": rules, "n": limit})
+        return [_change(r) for r in rows]
+
+    def of_game(self, game_id: str) -> list[RatingChange]:
+        """What a rated game did to each of its players' ratings (none: it was not rated)."""
+        self.catch_up()
+        with self._db.read() as s:
+            rows = s.rows("SELECT * FROM herald_rating_history WHERE game_id = %(g)s ORDER BY seat", {"g": game_id})
+        return [_change(r) for r in rows]
+
+
+def _change(r: dict[str, Any]) -> RatingChange:
+    before, after = display(float(r["mu_before"]), float(r["sigma_before"])), display(float(r["mu"]), float(r["sigma"]))
+    return RatingChange(r["game_id"], r["rules"], r["scenario"], r["player"], r["seat"], before, after,
+                        after - before, float(r["mu"]), float(r["sigma"]), r["rated_at"])
+
+
 def _rating(r: dict[str, Any]) -> Rating:
     mu, sigma = float(r["mu"]), float(r["sigma"])
     return Rating(r["rules"], r["scenario"], r["player"], mu, sigma, mu - 3 * sigma, int(r["games"]),
-                  r["last_game"], r["updated_at"])
+                  r["last_game"], r["updated_at"], display(mu, sigma))
 
 
 def ranks(created: GameCreated, outcome: Outcome) -> dict[str, int]:
@@ -166,7 +234,14 @@ def _rate(s: Session, event: Recorded, created: GameCreated) -> None:
                        if rows else (MODEL.rating(), 0))
     rated = MODEL.rate([[r] for r, _ in current], ranks=[by_seat[seat] for seat in seats])
     at = event.timestamp.isoformat(timespec="microseconds")
-    for seat, (team, (_, games)) in zip(seats, zip(rated, current)):
+    for seat, (team, (was, games)) in zip(seats, zip(rated, current)):
+        s.execute(
+            "INSERT INTO herald_rating_history (player, game_id, rules, scenario, seat, mu_before, sigma_before, mu, "
+            "sigma, rated_at) VALUES (%(p)s, %(g)s, %(r)s, %(s)s, %(seat)s, %(mu0)s, %(sigma0)s, %(mu)s, %(sigma)s, "
+            "%(at)s) ON CONFLICT (player, game_id) DO NOTHING",
+            {"p": created.seats[seat].player, "g": game, "r": created.rules, "s": created.scenario, "seat": seat,
+             "mu0": float(was.mu), "sigma0": float(was.sigma), "mu": float(team[0].mu),
+             "sigma": float(team[0].sigma), "at": at})
         s.execute(
             "INSERT INTO herald_ratings (rules, scenario, player, mu, sigma, games, last_game, updated_at) "
             "VALUES (%(r)s, %(s)s, %(p)s, %(mu)s, %(sigma)s, %(games)s, %(g)s, %(at)s) "

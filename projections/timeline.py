@@ -113,7 +113,28 @@ def _core(rules: RuleSystem, kind: str, d: dict[str, Any], names: Names) -> str 
         case "Inspected":
             why = f": {d['reason']}" if d.get("reason") else ""
             return f"the {d['by']} looks at every hidden thing as of version {d['at_version']}{why}"
+        case "TimeUsed":
+            return f"{who} took {_clock(d['used_ms'])}; {_clock(d['left_ms'])} left"
+        case "FlagFell":
+            return f"{who}'s time ran out: {_clock(d['used_ms'])} taken of {_clock(d['allowed_ms'])}"
+        case "Adjudicated":
+            return f"the {d['by']} adjudicates: {outcome_text(d['outcome'], names)}"
     return None
+
+
+def _clock(ms: int) -> str:
+    """A clock's time as people read it: 1 d 02:03:04, 12:05.250, 9.5 s."""
+    seconds, milli = divmod(max(ms, 0), 1000)
+    minutes, second = divmod(seconds, 60)
+    hours, minute = divmod(minutes, 60)
+    days, hour = divmod(hours, 24)
+    if days:
+        return f"{days} d {hour:02d}:{minute:02d}:{second:02d}"
+    if hours:
+        return f"{hours}:{minute:02d}:{second:02d}"
+    if minutes:
+        return f"{minutes}:{second:02d}" + (f".{milli:03d}" if milli else "")
+    return f"{second}" + (f".{milli:03d}".rstrip("0") if milli else "") + " s"
 
 
 def _generic(event_type: str, data: dict[str, Any]) -> str:

@@ -468,9 +468,13 @@ def _produce(game: Game, first: Recorded, block: list[Recorded], seed: bytes | N
     data = first.data
     if first.type != "DecisionTaken":
         return [(e, None) for e in REPLAYERS[first.type](game, data, seed_hex, first.timestamp)]
-    decided = take_decision(game, data["seat"], data["command"], _rng(game, first, block[1:], seed), first.timestamp,
-                            seed, data.get("idempotency_key"))
-    return [(e.typed(), e.readers) for e in decided]
+    decided = [(e.typed(), e.readers) for e in take_decision(game, data["seat"], data["command"],
+                                                             _rng(game, first, block[1:], seed), first.timestamp,
+                                                             seed, data.get("idempotency_key"))]
+    if (game.created.fork is not None and first.version <= game.created.fork.version and game.clocks is None
+            and len(block) > 1 and block[1].type == "TimeUsed"):  # a clocked parent's time, copied as recorded
+        decided.insert(1, (block[1].typed(), None))
+    return decided
 
 
 def _first_differing_draw(want: dict, got: dict) -> int | None:

@@ -23,7 +23,8 @@ from tests.conftest import start_server
 
 README = Path(__file__).parent.parent / "README.md"
 WALKTHROUGHS = ("## Two commands", "## Record a game with curl", "## Audit and study",
-                "## Play at a distance: invitations, blind seeds, a bot", "## Tournament quick start")
+                "## Play at a distance: invitations, blind seeds, a bot",
+                "## Tournament quick start", "## Play at a distance: clocks, your turn, ratings")
 
 
 def shell_blocks(section: str) -> list[str]:
@@ -107,6 +108,9 @@ def test_readme_walkthroughs_run_as_written(tmp_path):
     distance = outputs["## Play at a distance: invitations, blind seeds, a bot"].replace(" ", "")
     assert '"awaited":[]' in distance and '"seeds_given":["ayyubids","crusaders"]' in distance, distance
     assert '"type":"BotPlayed"' in distance and '"policy":"heuristic"' in distance, distance
+    timed = outputs["## Play at a distance: clocks, your turn, ratings"].replace(" ", "")
+    assert '"type":"TimeUsed"' in timed and '"kind":"fischer"' in timed
+    assert '"before":1500' in timed and '"change":' in timed and '"history":[{' in timed
 
     tournament = outputs["## Tournament quick start"]
     assert "\nOK" in tournament or tournament.startswith("OK"), tournament[-2000:]

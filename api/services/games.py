@@ -22,6 +22,7 @@ from eventsourcing.persistence import IntegrityError
 from api import clock
 from api.committer import Committer, Decided
 from api.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from api.services.clocks import clock_reading
 from api.services.players import PlayerRegistry, check_seat_names
 from api.services.secrets import Secrets
 from api.services.seating import SeatPlan, check_invited, invitation_secret, seating_info
@@ -31,6 +32,7 @@ from api.wire.common import Head
 from api.wire.games import (
     MAX_KEY,
     AbandonRequest,
+    AdjudicationRequest,
     AnnotationRequest,
     CommandRequest,
     CommandResponse,
@@ -54,8 +56,10 @@ from api.wire.players import SeatClaim
 from domain.audit import (
     UMPIRE,
     agree_to_abandon,
+    adjudicate,
     agree_to_release,
     annotate,
+    flag_fall,
     inspect,
     lapsed_freezes,
     raise_dispute,
@@ -204,7 +208,8 @@ class Games:
             body.rules, body.scenario, plan.players,
             token_source.token_bytes(32) if body.seed is None else body.seed,
             client_seed=body.client_seed, options=body.options,
-            study=body.seed is not None if study is None else study, tournament=body.tournament, fork=fork)
+            study=body.seed is not None if study is None else study, tournament=body.tournament, fork=fork,
+            clock=body.clock)
         game_id = uuid4()
         now = clock.now()
         events = copy_into(game_id, first_events(game_id, created, now), copy, seed)
@@ -260,6 +265,10 @@ class Games:
             lapsed: list[Recorded] = []
             if game.frozen:
                 game, lapsed = self._lapse(game, now)
+            game, fell = self._flag_fall(game, now)
+            if fell:  # the decision came too late: the fall is recorded, the decision refused
+                late = RuleViolation("clock.flag_fallen", self._fallen_detail(game, fell[0].version))
+                return Decided(lapsed + fell, game, lambda: _raise(late))
             rng = game_rng(game, seed)
             try:
                 decision = resolve_decision(game, body.seat, body.command, rng, now, seed, idempotency_key)
@@ -289,6 +298,34 @@ class Games:
             game = project_game(game, block)
             events += block
         return game, events
+
+    def _flag_fall(self, game: Game, now: datetime) -> tuple[Game, list[Recorded]]:
+        """A clocked game whose flag has fallen by ``now``: the FlagFell block (and the end it
+        brings), recorded ahead of whatever request found it (issue 29)."""
+        if game.clocks is None or game.ended:
+            return game, []
+        typed = flag_fall(game, now, self.secrets.game(game.id).seed)
+        if not typed:
+            return game, []
+        block = chain(game.id, game.version + 1, game.head, typed, now)
+        return project_game(game, block), block
+
+    def touch(self, game_id: UUID) -> int:
+        """Record a flag that has fallen in ``game_id`` (the sweep's call): the version the game
+        is at after it, and nothing written when no flag has fallen."""
+        def decide(game: Game) -> Decided:
+            after, fell = self._flag_fall(game, clock.now())
+            return Decided(fell, after if fell else None, lambda: after.version)
+
+        self._warm(game_id)
+        return self.committer.run(game_id, decide)
+
+    @staticmethod
+    def _fallen_detail(game: Game, version: int) -> str:
+        seat = game.clocks.flagged if game.clocks is not None else None
+        ended = f"; the game ended: {game.outcome.reason}" if game.outcome is not None else \
+            "; an umpire adjudicates the result (POST /games/{id}/adjudication)"
+        return f"{seat}'s time ran out before this request (FlagFell at version {version}){ended}"
 
     def _frozen_detail(self, game: Game) -> str:
         frozen = [d for d in game.disputes if d.freeze]
@@ -331,6 +368,12 @@ class Games:
         except KeyError:
             return None
 
+    def at_version(self, game_id: UUID, version: int) -> Game:
+        """The game at ``version``: the cached game when it is there (no fold), else folded from
+        the board checkpoint below it."""
+        cached = self._cached(game_id)
+        return cached if cached is not None and cached.version == version else self.boards.at(game_id, version)
+
     def _cache_put(self, game_id: UUID, game: Game) -> None:
         if self.store.repository.cache is not None:
             self.store.repository.cache.put(game_id, game)
@@ -360,12 +403,14 @@ class Games:
 
         def decide(game: Game) -> Decided:
             now = clock.now()
+            game, fell = self._flag_fall(game, now)
             events = chain(game.id, game.version + 1, game.head, produce(game), now)
             after = project_game(game, events)
             more = then(after) if then is not None else []
             if more:
                 extra = chain(game.id, after.version + 1, after.head, more, now)
                 events, after = events + extra, project_game(after, extra)
+            events = fell + events
             return Decided(events, after, lambda: MetaResponse(
                 after.version, [to_record_event(e) for e in events], Head(after.version, after.head)))
 
@@ -425,6 +470,23 @@ class Games:
         self.secrets.authorize_seat(game_id, body.seat, token)
         seed = self.secrets.game(game_id).seed
         return self._submit_meta(game_id, lambda g: agree_to_abandon(g, body.seat, seed))
+
+    def adjudicate(self, game_id: UUID, body: AdjudicationRequest, token: str | None) -> MetaResponse:
+        """An umpire's result for a game stopped by a flag's fall (the clock's ``on_time``
+        "adjudicate", or a game whose rule system names no outcome for it)."""
+        self.game(game_id)
+        by = self._umpire_name(game_id, token, "adjudicates")
+        seed = self.secrets.game(game_id).seed
+        return self._submit_meta(game_id, lambda g: adjudicate(g, by, body.outcome, seed))
+
+    def _umpire_name(self, game_id: UUID, token: str | None, does: str) -> str:
+        if self.secrets.is_admin(token):
+            return "admin"
+        if self.is_umpire(game_id, token):
+            return "director"
+        if not token:
+            raise Unauthorized("send the admin token or the tournament director's as 'Authorization: Bearer <token>'")
+        raise Forbidden(f"only an umpire (the admin token or the tournament director) {does}", code="not_umpire")
 
     def inspect(self, game_id: UUID, body: InspectionRequest, token: str | None) -> Inspection:
         """The umpire's inspection: recorded first (who looked, at which version, why), then
@@ -529,6 +591,7 @@ class Games:
             study=created.study, tournament=created.tournament, fork=created.fork,
             window=None if game.ended else game.rules.window(game.state),
             seating=seating_info(game),
+            clock=clock_reading(game, clock.now()),
         )
 
     def legal_commands(self, game_id: UUID, seat: str, token: str | None = None) -> LegalCommands:
@@ -582,6 +645,9 @@ class Games:
         now = clock.now()
         if game.frozen:
             game, _ = self._lapse(game, now)
+        game, fell = self._flag_fall(game, now)
+        if fell:
+            raise RuleViolation("clock.flag_fallen", self._fallen_detail(game, fell[0].version))
         try:
             resolve_decision(game, body.seat, body.command, SeededRng(bytes(32), game.id, "check", game.next_draw),
                              now, None)
@@ -593,8 +659,11 @@ class Games:
     def _to_act(self, game: Game) -> list[str]:
         """Who may act now, as the next command would find it: a freeze that has lapsed (no
         umpire) no longer holds play, though its FreezeLapsed is recorded only by that command."""
+        now = clock.now()
         if game.frozen:
-            game, _ = self._lapse(game, clock.now())
+            game, _ = self._lapse(game, now)
+        if game.clocks is not None and flag_fall(game, now, None):
+            return []  # a flag has fallen: the next request records it
         return game.to_act()
 
     def events(self, game_id: UUID, after: int = 0, limit: int = 100, reader: Reader = SPECTATOR) -> EventsPage:
@@ -791,3 +860,7 @@ class Games:
         self.save(*events, vault)
         self.boards.keep(game_id, checkpoints)  # its first reader folds no more than a block
         return game_id
+
+
+def _raise(error: Exception) -> Any:
+    raise error

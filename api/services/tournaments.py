@@ -50,9 +50,11 @@ from api.wire.tournaments import (
     TournamentSummary,
     Withdraw,
 )
+from domain.clocks import ClockRefused, check_time_control
 from domain.events import BotSeat, GameCreated, Outcome, SeatInfo, TournamentRef
 from domain.game import Recorded
 from domain.players import SeatClaimed
+from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 from domain.tournaments.events import ByeFilled, TournamentCreated, TournamentRecorded
 from domain.tournaments.model import (
@@ -299,8 +301,13 @@ class Tournaments:
             name=body.name.strip(), rules=body.rules, scenarios=scenarios, format=body.format, rounds=body.rounds,
             table_size=body.table_size,
             min_table=body.min_table if body.min_table is not None else max(2, body.table_size - 1),
-            rated=body.rated, director=body.director.strip()[:100], options=body.options,
+            rated=body.rated, director=body.director.strip()[:100], options=body.options, clock=body.clock,
         )
+        if body.clock is not None:
+            try:
+                check_time_control(body.clock)
+            except ClockRefused as error:
+                raise RuleViolation(error.code, error.message) from None
         tournament_id = uuid4()
         events = decide_create(tournament_id, created, clock.now())
         token = new_token()
@@ -352,6 +359,7 @@ class Tournaments:
                     seats={seat: SeatRequest(player) for seat, player in table.seats.items()},
                     options=t.created.options,
                     tournament=TournamentRef(str(tournament_id), plan.round, table.table),
+                    clock=t.created.clock,
                 ), seat_token=self.secrets.derived_seat_token)
                 games[table.table] = made.id
                 tokens[made.id] = made.seat_tokens

@@ -556,9 +556,23 @@ function drawResult(st) {
   const headline = o.draw ? "Draw" : o.winner ? `${esc(who(o.winner))} wins` : `${esc(who(o.ranking[0]))} first`;
   box.innerHTML = `<b>${headline}</b>${o.reason ? `: ${esc(withNames(o.reason))}` : ""}`
     + (scores ? ` <span class="score" data-scores="${esc(JSON.stringify(o.scores))}">Score: ${scores}</span>` : "")
-    + (o.ranking && o.ranking.length > 2 ? ` <span class="ranking">Places: ${o.ranking.map((seat, i) => `${i + 1}. ${esc(who(seat))}`).join(", ")}</span>` : "");
+    + (o.ranking && o.ranking.length > 2 ? ` <span class="ranking">Places: ${o.ranking.map((seat, i) => `${i + 1}. ${esc(who(seat))}`).join(", ")}</span>` : "")
+    + ratingsText();
   box.dataset.outcome = o.winner || (o.draw ? "draw" : "");
   box.hidden = false;
+  if (S.ratings === undefined && MODE !== "record") { // what the game did to its players' ratings (issue 29)
+    S.ratings = null;
+    getJSON(`/games/${GAME_ID}/ratings`).then((r) => { S.ratings = r.changes; drawResult(st); }).catch(() => {});
+  }
+}
+
+/** Each player's rating before and after this game, on the display scale (none: not rated). */
+function ratingsText() {
+  if (!S.ratings || !S.ratings.length) return "";
+  const sign = (n) => (n >= 0 ? `+${n}` : `${n}`);
+  return ` <span class="ratings">Ratings: ${S.ratings.map((c) => `<span class="rating" data-player="${esc(c.player)}" `
+    + `data-after="${esc(c.after)}" data-change="${esc(c.change)}">${esc(c.player)} ${esc(c.before)} → ${esc(c.after)} `
+    + `(${esc(sign(c.change))})</span>`).join(" · ")}</span>`;
 }
 
 // -- the move list ----------------------------------------------------------------------------------

@@ -31,11 +31,18 @@ async function list(reset, cursor) {
   $("#more").onclick = () => list(false, page.next);
 }
 
-function standingsTable(rows) {
-  const head = "<tr><th>#</th><th>player</th><th>points</th><th>games</th><th>W–D–L</th><th>byes</th><th title=\"Buchholz\">Bh</th>"
+function ratingOf(ratings, player) {
+  const found = (ratings[player] || []).map((r) => r.display);
+  return found.length ? Math.max(...found) : null;
+}
+
+function standingsTable(rows, ratings) {
+  const head = "<tr><th>#</th><th>player</th><th title=\"rating (1500 for a newcomer)\">rating</th><th>points</th><th>games</th><th>W–D–L</th><th>byes</th><th title=\"Buchholz\">Bh</th>"
     + "<th title=\"Sonneborn-Berger\">SB</th><th title=\"head to head\">H2H</th><th>margin</th><th>adj.</th></tr>";
   return `<thead>${head}</thead><tbody>` + rows.map((r) => `<tr data-player="${esc(r.player)}" data-rank="${esc(r.rank)}" data-points="${esc(r.points)}"`
+    + ` data-rating="${esc(ratingOf(ratings, r.player) ?? "")}"`
     + `${r.withdrawn ? ' class="withdrawn"' : ""}><td>${esc(r.rank)}</td><td>${esc(r.player)}${r.withdrawn ? ' <span class="muted">(withdrawn)</span>' : ""}</td>`
+    + `<td class="rating">${ratingOf(ratings, r.player) ?? '<span class="muted">—</span>'}</td>`
     + `<td><b>${num(r.points)}</b></td><td>${esc(r.games)}</td><td>${esc(r.wins)}–${esc(r.draws)}–${esc(r.losses)}</td><td>${esc(r.byes)}</td>`
     + `<td>${num(r.buchholz)}</td><td>${num(r.sonneborn_berger)}</td><td>${num(r.head_to_head)}</td><td>${num(r.margin)}</td>`
     + `<td>${r.adjustment ? num(r.adjustment) : ""}</td></tr>`).join("") + "</tbody>";
@@ -76,8 +83,9 @@ function roundHtml(r, info) {
 }
 
 async function one(id) {
-  const [t, standings, cross, systems] = await Promise.all([
-    getJSON(`/tournaments/${id}`), getJSON(`/tournaments/${id}/standings`), getJSON(`/tournaments/${id}/crosstable`), ruleSystems()]);
+  const [t, standings, cross, ratings, systems] = await Promise.all([
+    getJSON(`/tournaments/${id}`), getJSON(`/tournaments/${id}/standings`), getJSON(`/tournaments/${id}/crosstable`),
+    getJSON(`/tournaments/${id}/ratings`), ruleSystems()]);
   const info = systems[t.rules];
   $("#title").textContent = t.name;
   document.title = `${t.name} · Herald viewer`;
@@ -85,7 +93,7 @@ async function one(id) {
   $("#status").hidden = false;
   $("#subtitle").textContent = `${systemName(t.rules, info)} · ${t.scenarios.map((s) => scenarioName(s, info)).join(", ")} · ${t.format}, ${t.rounds} rounds`
     + ` · round ${t.current_round} · ${t.players.length} players${t.rated ? " · rated" : ""}`;
-  $("#standings").innerHTML = standingsTable(standings.standings);
+  $("#standings").innerHTML = standingsTable(standings.standings, ratings.ratings);
   $("#crosstable").innerHTML = crosstableTable(cross.rows);
   $("#standings-csv").href = `/tournaments/${id}/standings?format=csv`;
   $("#crosstable-csv").href = `/tournaments/${id}/crosstable?format=csv`;

@@ -10,7 +10,7 @@ from api.wire.common import Head, documented
 from api.http import MAX_INT
 from domain.creation import MAX_CLIENT_SEED, MAX_PLAYER_NAME, SEAT_ID, SEED_HEX
 from api.wire.seating import SeatingInfo
-from domain.events import BotSeat, ForkRef, Outcome, SeatInfo, Target, TournamentRef
+from domain.events import BotSeat, ForkRef, Outcome, SeatInfo, Target, TimeControl, TournamentRef
 from domain.rules.base import Window
 from domain.rules.registry import RULE_SYSTEMS
 from projections.index import GameRow
@@ -46,6 +46,7 @@ class CreateGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     options: dict[str, Any] = {}
     tournament: TournamentRef | None = None
     blind_seeds: bool = False  # each seat gives its own seed after the commitment (issue 29)
+    clock: TimeControl | None = None
 
 
 class GameCreatedResponse(msgspec.Struct, frozen=True):
@@ -134,6 +135,12 @@ class AbandonRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seat: str
 
 
+class AdjudicationRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """POST /games/{id}/adjudication: an umpire's result for a game stopped by a flag's fall."""
+
+    outcome: Outcome
+
+
 class InspectionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """POST /games/{id}/inspections: an umpire looks at the full state at a version (the
     latest when omitted), every hand included; the record keeps who looked and when."""
@@ -162,6 +169,23 @@ class ForkRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seats: dict[str, SeatRequest] = {}
 
 
+class SeatClock(msgspec.Struct, frozen=True):
+    """One seat's clock as the server reads it now: the time left (ms), whether it runs, and
+    when its flag falls if nobody acts (an ISO time; None while it is stopped)."""
+
+    left_ms: int
+    running: bool
+    flag_at: str | None = None
+
+
+class GameClock(msgspec.Struct, frozen=True):
+    """A clocked game's time control and each seat's clock; ``flagged``: the seat whose flag fell."""
+
+    control: TimeControl
+    seats: dict[str, SeatClock]
+    flagged: str | None = None
+
+
 class GameSummary(msgspec.Struct, frozen=True):
     """GET /games/{id}."""
 
@@ -186,6 +210,7 @@ class GameSummary(msgspec.Struct, frozen=True):
     # (holder, step) while the seats still waiting may play out of turn or pass
     window: Window | None = None
     seating: SeatingInfo | None = None  # seats taken at a distance (issue 29)
+    clock: GameClock | None = None
 
 
 class LegalCommands(msgspec.Struct, frozen=True):

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import msgspec
 
 from api.wire.common import Head, documented
-from domain.events import Outcome
+from domain.events import Outcome, TimeControl
 from domain.rules.registry import RULE_SYSTEMS
 from domain.tournaments.events import FORMATS, RulingNoted
 from domain.tournaments.model import MAX_NAME, MAX_ROUNDS
@@ -40,6 +40,7 @@ class CreateTournament(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rated: bool = False
     director: str = ""
     options: dict[str, Any] = {}
+    clock: TimeControl | None = None  # every game's clock (issue 29)
 
 
 class TournamentCreatedResponse(msgspec.Struct, frozen=True):

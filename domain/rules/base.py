@@ -73,6 +73,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from domain.clocks import loss_on_time
 from domain.dice import DieKind
 from domain.errors import DomainError
 from domain.events import EventData, Outcome
@@ -241,6 +242,11 @@ class RuleSystem(Generic[State, Command]):
     def outcome(self, state: State) -> Outcome | None:
         """None while play goes on; how it ended once it has."""
         raise NotImplementedError
+
+    def time_outcome(self, state: State, seat: str, seats: tuple[str, ...]) -> Outcome | None:
+        """How a game ends when ``seat``'s flag falls (issue 29): by default, with two seats the
+        other wins; with more, None (no rule says: an umpire adjudicates)."""
+        return loss_on_time(seats, seat)
 
     def view(self, state: State, seat: str | None) -> Any:
         """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins. No default:

@@ -16,7 +16,7 @@ import msgspec
 
 from domain.chain import EventData, EventRegistry, StoredEvent, link_hash
 from domain.chain import chain as chain_events
-from domain.events import Outcome
+from domain.events import Outcome, TimeControl
 
 class UnknownTournamentEvent(ValueError):
     """A record names a tournament event type this version of Herald does not know."""
@@ -45,6 +45,7 @@ class TournamentCreated(EventData, frozen=True):
     rated: bool = True
     director: str = ""
     options: dict[str, Any] = {}  # the rule system's options, for every game (e.g. a turn limit)
+    clock: TimeControl | None = None  # every game's clock (issue 29), and what a flag's fall brings
 
 
 @tournament_event("PlayerRegistered")

@@ -181,4 +181,42 @@ def verify(record: dict, die_kinds: dict[str, list] | None = None, receipts: lis
                 own = hmac.new(seed, f"seal|{game}|{version}".encode(), hashlib.sha256).hexdigest()
                 if own != salt:
                     problems.append(f"version {version}: the salt is not the one the seed gives")
+    if created.get("clock"):
+        problems += check_clock(created["clock"], events)
+    return problems
+
+
+def check_clock(clock: dict, events: list) -> list[str]:
+    """The clock arithmetic of a clocked game (the page's "Clocks"): each TimeUsed and FlagFell
+    states the time from its ``since`` version's recorded time to its own, in whole
+    milliseconds rounded down, and each seat's time left follows from the time control."""
+    problems = []
+    times = {version: datetime.fromisoformat(at) for version, _, _, at, _, _ in events}
+    per_move = clock.get("days_per_move", 0) * 86_400_000
+    start = per_move if clock["kind"] == "correspondence" else clock.get("base_seconds", 0) * 1000
+    delay = clock.get("delay_seconds", 0) * 1000 if clock["kind"] == "delay" else 0
+    increment = clock.get("increment_seconds", 0) * 1000 if clock["kind"] == "fischer" else 0
+    left: dict[str, int] = {}
+    for version, type_, data, _, _, _ in events:
+        if type_ not in ("TimeUsed", "FlagFell"):
+            continue
+        seat, since = data["seat"], data["since"]
+        if not 1 <= since < version:
+            problems.append(f"version {version}: a clock cannot start at version {since}")
+            continue
+        used = (times[version] - times[since]) // timedelta(milliseconds=1)
+        if used != data["used_ms"]:
+            problems.append(f"version {version}: {used} ms passed since version {since}, not {data['used_ms']}")
+        had = left.get(seat, start)
+        allowed = had + delay
+        if type_ == "FlagFell":
+            if data["allowed_ms"] != allowed or data["used_ms"] <= allowed:
+                problems.append(f"version {version}: {seat} had {allowed} ms; its flag had not fallen")
+            continue
+        if data["used_ms"] > allowed:
+            problems.append(f"version {version}: {seat} used {data['used_ms']} ms of {allowed}: its flag had fallen")
+        expected = per_move if clock["kind"] == "correspondence" else had - max(0, data["used_ms"] - delay) + increment
+        if data["left_ms"] != expected:
+            problems.append(f"version {version}: {seat} has {expected} ms left, not {data['left_ms']}")
+        left[seat] = data["left_ms"]
     return problems
