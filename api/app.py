@@ -172,7 +172,8 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
                                             freeze_lapse_seconds=settings.freeze_lapse_seconds,
                                             clock_sweep_seconds=settings.clock_sweep_seconds,
                                             webhook_retry_seconds=settings.webhook_retry_seconds,
-                                            webhook_poll_seconds=settings.webhook_poll_seconds)
+                                            webhook_poll_seconds=settings.webhook_poll_seconds,
+                                            webhook_private=settings.webhook_private)
         if owned:
             attach_live(app.state)
             # a served process does at start what its first requests would each wait for (about

@@ -27,7 +27,7 @@ class Herald:
     def __init__(self, env: dict[str, str] | None = None, admin_token: str | None = None,
                  signing_key_path: Path | None = None, freeze_lapse_seconds: int = 3600,
                  clock_sweep_seconds: float = 5.0, webhook_retry_seconds: float = 5.0,
-                 webhook_poll_seconds: float = 1.0):
+                 webhook_poll_seconds: float = 1.0, webhook_private: bool = False):
         settings = store_env(env)
         self.store = HeraldStore(env=settings)
         self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
@@ -44,7 +44,8 @@ class Herald:
         self.games.written_hooks.append(self.tournaments.written)  # results catch up after a write with work
         # your-move notices, their webhooks, and the clock sweep (issue 29)
         self.your_turn = YourTurn(self.games, self.players, derived_key(self.signing_key, "webhooks"),
-                                  clock_sweep_seconds, webhook_retry_seconds, webhook_poll_seconds)
+                                  clock_sweep_seconds, webhook_retry_seconds, webhook_poll_seconds,
+                                  webhook_private)
         self.read_models: list[tuple[str, Any]] = [
             ("game index", self.games.index),
             ("dice statistics", self.games.dice),

@@ -56,6 +56,7 @@ class Settings(msgspec.Struct, frozen=True):
     # a failed webhook delivery is tried again after this many seconds, doubling each time
     webhook_retry_seconds: float = 5.0
     webhook_poll_seconds: float = 1.0  # how often a process looks for notices to deliver
+    webhook_private: bool = False  # webhooks to addresses that are not public (loopback, private)
     max_streams: int = 1000  # live (SSE) streams open at once in one process
     max_streams_per_client: int = 16  # ... and from one client address
     # how long a client may take to send a request's line and headers (api/connection.py)
@@ -73,6 +74,7 @@ class Settings(msgspec.Struct, frozen=True):
             clock_sweep_seconds=float(env.get("HERALD_CLOCK_SWEEP_SECONDS", 5.0)),
             webhook_retry_seconds=float(env.get("HERALD_WEBHOOK_RETRY_SECONDS", 5.0)),
             webhook_poll_seconds=float(env.get("HERALD_WEBHOOK_POLL_SECONDS", 1.0)),
+            webhook_private=env.get("HERALD_WEBHOOK_PRIVATE", "") == "1",
             cors_origins=tuple(o.strip() for o in env.get("HERALD_CORS_ORIGINS", "").split(",") if o.strip()),
             viewer_max_events=int(env.get("HERALD_VIEWER_MAX_EVENTS", 200_000)),
             viewer_held_events=int(env.get("HERALD_VIEWER_HELD_EVENTS", 400_000)),

@@ -31,6 +31,10 @@ class EventData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Base of every event's data. ``type_name`` is the event's stable name in records."""
 
     type_name: ClassVar[str]
+    # fields added to the type after records of it were made, each defaulting to None: while
+    # one holds None it is left out of the data, so an event that does not use it is stored
+    # (and hashed) byte for byte as it was before the field existed
+    later_fields: ClassVar[tuple[str, ...]] = ()
 
 
 class EventRegistry:
@@ -62,8 +66,13 @@ class EventRegistry:
 
 
 def to_data(event: EventData) -> dict[str, Any]:
-    """The JSON-ready ``data`` of an event, exactly as it is stored and hashed."""
-    return msgspec.to_builtins(event)
+    """The JSON-ready ``data`` of an event, exactly as it is stored and hashed (a later field
+    holding None left out: :attr:`EventData.later_fields`)."""
+    data = msgspec.to_builtins(event)
+    for name in event.later_fields:
+        if data.get(name, 0) is None:
+            del data[name]
+    return data
 
 
 def iso(moment: datetime) -> str:

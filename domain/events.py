@@ -79,6 +79,8 @@ class TimeControl(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 @event_type("GameCreated")
 class GameCreated(EventData, frozen=True):
+    later_fields = ("clock",)  # issue 29: an unclocked game is recorded as before
+
     rules: str
     rules_version: str
     scenario: str

@@ -18,12 +18,17 @@ GameId = Annotated[UUID, Path(description="The game's UUID")]
 ERRORS = (400, 401, 403, 404, 409, 413, 422)
 
 
+TAKE_EXAMPLE = {"player": "Guy de Lusignan", "seed": "guy-7f3c9a2e41"}
+DECLINE_EXAMPLE = {"player": "Guy de Lusignan"}
+SEED_EXAMPLE = {"seed": "alice-52d0b8e6c3"}
+
+
 def seating_router(max_body: int) -> APIRouter:
     router = APIRouter(tags=["seats"])
 
     @router.post("/games/{game_id}/seats/{seat}/take",
                  **doc(body=TakeSeat, limit=max_body, response=SeatTakenResponse, status=201, errors=ERRORS,
-                       token="needs"))
+                       token="needs", example=TAKE_EXAMPLE))
     async def take(request: Request, game_id: GameId, seat: str,
                    authorization: Annotated[str | None, Header(description="Bearer <player token>")] = None
                    ) -> Response:
@@ -37,7 +42,7 @@ def seating_router(max_body: int) -> APIRouter:
 
     @router.post("/games/{game_id}/seats/{seat}/decline",
                  **doc(body=DeclineSeat, limit=max_body, response=MetaResponse, status=201, errors=ERRORS,
-                       token="needs"))
+                       token="needs", example=DECLINE_EXAMPLE))
     async def decline(request: Request, game_id: GameId, seat: str,
                       authorization: Annotated[str | None, Header(description="Bearer <player token>")] = None
                       ) -> Response:
@@ -49,7 +54,7 @@ def seating_router(max_body: int) -> APIRouter:
 
     @router.post("/games/{game_id}/seats/{seat}/seed",
                  **doc(body=GiveSeed, limit=max_body, response=MetaResponse, status=201, errors=ERRORS,
-                       token="needs"))
+                       token="needs", example=SEED_EXAMPLE))
     async def seed(request: Request, game_id: GameId, seat: str,
                    authorization: Annotated[str | None, Header(description="Bearer <seat token>")] = None
                    ) -> Response:

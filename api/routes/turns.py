@@ -88,7 +88,8 @@ def turns_router(settings: Settings) -> APIRouter:
 
     @router.post("/players/{name}/webhook", **doc(body=WebhookRequest, limit=settings.max_command_body,
                                                   response=WebhookSet, status=201, token="needs",
-                                                  errors=(400, 401, 403, 404, 413, 422)))
+                                                  errors=(400, 401, 403, 404, 413, 422),
+                                                  example={"url": "https://bot.example/herald/turns"}))
     async def set_webhook(request: Request, name: PlayerName, authorization: PlayerToken = None) -> Response:
         """Have ``name``'s notices POSTed to a URL, each signed (``X-Herald-Signature: sha256=``,
         HMAC-SHA256 of the body with the secret this answer shows once), tried again with
@@ -115,7 +116,8 @@ def turns_router(settings: Settings) -> APIRouter:
 
     @router.post("/games/{game_id}/adjudication", tags=["audit and study"],
                  **doc(body=AdjudicationRequest, limit=settings.max_command_body, response=MetaResponse,
-                       status=201, token="needs", errors=(400, 401, 403, 404, 409, 413, 422)))
+                       status=201, token="needs", errors=(400, 401, 403, 404, 409, 413, 422),
+                       example={"outcome": {"winner": "p2", "reason": "p1's flag fell; adjudicated a win"}}))
     async def adjudication(request: Request, game_id: Annotated[UUID, Path(description="The game's UUID")],
                            authorization: Annotated[str | None, Header()] = None) -> Response:
         """An umpire's result (admin token or the tournament's director) for a game stopped by

@@ -25,12 +25,14 @@ class YourTurn:
     """The your-turn read model over the games service, and who may read whose notices."""
 
     def __init__(self, games: Any, players: Any, token_key: bytes, sweep_seconds: float = 5.0,
-                 webhook_retry_seconds: float = 5.0, webhook_poll_seconds: float = 1.0):
+                 webhook_retry_seconds: float = 5.0, webhook_poll_seconds: float = 1.0,
+                 webhook_private: bool = False):
         self.games, self.players = games, players
         db = Database.of(games.store.recorder)
         self.turns = Turns(db, games._notifications, games.at_version, deadline)
         self.sweep = ClockSweep(games, self.turns, sweep_seconds)
-        self.webhooks = Webhooks(db, self.turns, token_key, webhook_retry_seconds, webhook_poll_seconds)
+        self.webhooks = Webhooks(db, self.turns, token_key, webhook_retry_seconds, webhook_poll_seconds,
+                                 webhook_private)
 
     def authorize(self, name: str, token: str | None) -> str:
         """Only ``name``'s own player token reads ``name``'s notices (401 / 403 otherwise): the

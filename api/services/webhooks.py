@@ -15,6 +15,13 @@ then the notice is given up and the next one goes. A player's notices wait behin
 being retried, so they arrive in order. Every attempt is logged (``herald_webhook_deliveries``;
 ``GET /players/{name}/webhook/deliveries``).
 
+A webhook may not point into the server's own network (a request forgery): an address that is
+not public (loopback, private, link-local, ...) is refused when the webhook is set, when given
+as such, and at each delivery, after the host's name is resolved (logged as refused, tried again
+as a failure); ``HERALD_WEBHOOK_PRIVATE=1`` allows them, for a receiver on the same network
+(and the tests' local receivers). The name is resolved again by the HTTP client when it connects,
+so a name whose answer changes in between is not caught.
+
 One process delivers at a time (the advisory lock ``herald:webhooks`` on PostgreSQL), so
 several processes on one database send each attempt once."""
 
@@ -23,7 +30,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import ipaddress
 import logging
+import socket
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -113,8 +122,9 @@ class Webhooks:
     """Players' webhooks, their delivery and its log, over the store's database."""
 
     def __init__(self, db: Database, turns: Turns, token_key: bytes, retry_seconds: float = 5.0,
-                 poll_seconds: float = 1.0):
+                 poll_seconds: float = 1.0, allow_private: bool = False):
         self._db, self.turns, self._key = db, turns, token_key
+        self.allow_private = allow_private
         self.retry_seconds, self.poll_seconds = retry_seconds, poll_seconds
         self._task: asyncio.Task | None = None
         with db.exclusive(SCHEMA_LOCK), db.transaction() as s:  # processes starting together create them once
@@ -127,7 +137,7 @@ class Webhooks:
 
     def set(self, player: str, url: str) -> WebhookSet:
         """Set ``player``'s webhook: the notices written from now on are delivered to ``url``."""
-        check_url(url)
+        check_url(url, self.allow_private)
         self.turns.catch_up()
         last = self.turns.after_last(player)
         with self._db.transaction() as s:
@@ -210,7 +220,9 @@ class Webhooks:
             if tried and tried[0]["next_at"] is not None and tried[0]["next_at"] > iso(now):
                 return made  # waiting out its back-off; the player's later notices wait behind it
             attempt = int(tried[0]["attempt"]) + 1 if tried else 1
-            status, error = self._post(http, url, self.secret(player, generation), notice, attempt)
+            refused = None if self.allow_private else private_target(url)
+            status, error = (None, refused) if refused else \
+                self._post(http, url, self.secret(player, generation), notice, attempt)
             made += 1
             ok = status is not None and 200 <= status < 300
             outcome = "delivered" if ok else "gave up" if attempt >= MAX_ATTEMPTS else "retry"
@@ -244,11 +256,47 @@ class Webhooks:
         return answer.status_code, "" if answer.is_success else f"answered {answer.status_code}"
 
 
-def check_url(url: str) -> None:
-    """An absolute http(s) URL of at most MAX_URL characters, or 422 ``bad_webhook``."""
+def check_url(url: str, allow_private: bool = False) -> None:
+    """An absolute http(s) URL of at most MAX_URL characters, not naming a private address
+    (unless allowed), or 422 ``bad_webhook``."""
     parts = urlsplit(url)
     if len(url) > MAX_URL or parts.scheme not in ("http", "https") or not parts.hostname:
         raise Invalid(f"a webhook is an absolute http or https URL of at most {MAX_URL} characters",
                       code="bad_webhook")
+    host = parts.hostname
+    if not allow_private and (host == "localhost" or host.endswith(".localhost") or _private(_literal(host))):
+        raise Invalid(f"a webhook may not point at {host}, an address that is not public (loopback, private, "
+                      "link-local); a server whose receivers are on its own network sets HERALD_WEBHOOK_PRIVATE=1",
+                      code="bad_webhook")
+
+
+def private_target(url: str) -> str | None:
+    """Why a delivery to ``url`` is refused: its host resolves to an address that is not
+    public; None when every address is public (or the name does not resolve: the post fails)."""
+    host = urlsplit(url).hostname or ""
+    literal = _literal(host)
+    if literal is not None:
+        addresses = [literal]
+    else:
+        try:
+            addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in socket.getaddrinfo(host, None)]
+        except (OSError, UnicodeError, ValueError):
+            return None
+    found = next((a for a in addresses if _private(a)), None)
+    return None if found is None else f"refused: {host} resolves to {found}, an address that is not public"
+
+
+def _literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return None
+
+
+def _private(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+    if address is None:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return not (mapped or address).is_global
 
 

@@ -35,6 +35,8 @@ FORMATS = ("swiss", "round-robin", "knockout")
 class TournamentCreated(EventData, frozen=True):
     """An organiser opened a tournament: what is played, how it is paired, for how long."""
 
+    later_fields = ("clock",)  # issue 29: a tournament without a clock is recorded as before
+
     name: str
     rules: str
     scenarios: list[str]

@@ -64,7 +64,19 @@ def test_every_request_body_example_is_accepted_as_it_is(client, backend):
          game_id=gid)
     assert send("/records/verify")["ok"]  # a whole record that verifies
     send("/records/import", headers=ADMIN)
-    send("/players", headers=ADMIN)
+    guy = send("/players", headers=ADMIN)
+    guy_token = bearer(guy["player_token"])
+    send("/players/{name}/webhook", headers=guy_token, name=guy["name"])
+    # seats at a distance (issue 29): an invitation to a game of blind seeds, taken with the
+    # example (and its seed) and the creator's seat giving its own; another invitation declined
+    invited = {"rules": "open-table", "blind_seeds": True,
+               "seats": {"alice": {"player": "Alice"}, "guy": {"player": guy["name"], "invite": True}}}
+    blind = client.post("/games", json=invited).json()
+    send("/games/{game_id}/seats/{seat}/take", headers=guy_token, game_id=blind["id"], seat="guy")
+    send("/games/{game_id}/seats/{seat}/seed", headers=bearer(blind["seat_tokens"]["alice"]),
+         game_id=blind["id"], seat="alice")
+    offered = client.post("/games", json={**invited, "blind_seeds": False}).json()
+    send("/games/{game_id}/seats/{seat}/decline", headers=guy_token, game_id=offered["id"], seat="guy")
     tournament = send("/tournaments", headers=ADMIN)
     tid = tournament["id"]
     send("/tournaments/{tournament_id}/players", headers=ADMIN, tournament_id=tid)
@@ -77,5 +89,8 @@ def test_every_request_body_example_is_accepted_as_it_is(client, backend):
     assert examples[("/games/{game_id}/disputes/{dispute}/release", "post")].keys() == {"seat"}
     # a forfeit names a game of the tournament's pairings (tests/tournaments); its example names players
     assert examples[("/tournaments/{tournament_id}/forfeits", "post")]["forfeited"] == [player]
+    # an adjudication follows a flag's fall (tests/api/test_clocks.py); its example is an outcome
+    assert examples[("/games/{game_id}/adjudication", "post")]["outcome"]["winner"]
     assert unsent == {("/tournaments/{tournament_id}/forfeits", "post"),
-                      ("/games/{game_id}/disputes/{dispute}/release", "post")}, unsent
+                      ("/games/{game_id}/disputes/{dispute}/release", "post"),
+                      ("/games/{game_id}/adjudication", "post")}, unsent

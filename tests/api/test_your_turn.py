@@ -19,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
+from api.services.webhooks import private_target
 from tests.conftest import start_server
 
 END = {"type": "end", "outcome": {"winner": "p1", "reason": "agreed"}}
@@ -162,7 +163,8 @@ def receiver():
 
 
 def test_webhooks_are_signed_retried_with_back_off_and_logged(tmp_path, receiver):
-    server = start_server(tmp_path, {"HERALD_WEBHOOK_RETRY_SECONDS": "0.4", "HERALD_WEBHOOK_POLL_SECONDS": "0.05"})
+    server = start_server(tmp_path, {"HERALD_WEBHOOK_RETRY_SECONDS": "0.4", "HERALD_WEBHOOK_POLL_SECONDS": "0.05",
+                                     "HERALD_WEBHOOK_PRIVATE": "1"})  # the receiver is on 127.0.0.1
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
             ann = register(http, "Ann")
@@ -211,3 +213,27 @@ def test_webhooks_are_signed_retried_with_back_off_and_logged(tmp_path, receiver
             assert len(receiver.got) == 4  # removed: nothing more is sent
     finally:
         server.stop()
+
+
+def test_a_webhook_never_points_into_the_servers_own_network(tmp_path, receiver):
+    """A request forgery: without HERALD_WEBHOOK_PRIVATE a webhook naming a loopback, private or
+    link-local address is refused when set, and one whose name resolves to such an address is
+    refused at delivery (logged, never sent)."""
+    server = start_server(tmp_path, {"HERALD_WEBHOOK_RETRY_SECONDS": "0.2", "HERALD_WEBHOOK_POLL_SECONDS": "0.05"})
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            ann = register(http, "Ann")
+            for url in (receiver.url, "http://localhost:5432/", "http://10.1.2.3/hook", "http://[::1]/",
+                        "http://169.254.169.254/latest/meta-data", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/"):
+                bad = http.post("/players/Ann/webhook", headers=ann, json={"url": url})
+                assert bad.status_code == 422 and bad.json()["code"] == "bad_webhook", (url, bad.text)
+    finally:
+        server.stop()
+    assert receiver.got == []
+
+
+def test_a_delivery_resolves_the_name_and_refuses_an_address_that_is_not_public():
+    """At delivery the host's name is resolved: "localhost" names the loopback address."""
+    assert "not public" in private_target("http://localhost:8000/hook")
+    assert "not public" in private_target("http://[fd00::1]/hook")
+    assert private_target("http://93.184.216.34/hook") is None
