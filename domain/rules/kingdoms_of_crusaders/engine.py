@@ -15,6 +15,7 @@ import msgspec
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.kingdoms_of_crusaders import hidden
 from domain.rules.kingdoms_of_crusaders import narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
 from domain.rules.kingdoms_of_crusaders.commands import KocCommand
@@ -144,6 +145,10 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     def command_readers(self, state: KocState, seat: str, command: Any) -> frozenset[str] | None:
         """No command is secret: a card placed is placed face up."""
         return None
+
+    def determinize(self, state: KocState, seen: frozenset[str], rnd: Any) -> KocState:
+        """The other seats' hands dealt again from the cards the reader cannot tell apart."""
+        return hidden.determinize(state, seen, rnd)
 
     def view(self, state: KocState, seat: str | None) -> dict[str, Any]:
         """Own hand face up, other hands as counts, the deck as a count; the territories open."""
