@@ -223,7 +223,7 @@ class RuleSystem(Generic[State, Command]):
         """Whether :meth:`legal_commands` with :meth:`legal_choices` reaches every command
         :meth:`decide` accepts from ``seat`` now (``complete`` of GET /legal-commands). By
         default the class's :attr:`legal_complete`; a rule system complete in some states only
-        says which (tests/rules/test_legal_complete.py tries it in played games)."""
+        says which (tests/rules/conformance.py tries it in played games)."""
         return self.legal_complete
 
     def decide(self, state: State, seat: str, command: Command, rng: Rng) -> list[EventData]:

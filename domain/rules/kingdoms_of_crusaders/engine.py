@@ -70,7 +70,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     # under both, a void left the deck's order as it was (issue 30).
     older_versions = ("1.1.0", "1.0.0")
     voids_keep_order = ("1.1.0", "1.0.0")
-    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
+    legal_complete = True  # every accepted command is listed (tests/rules/conformance.py)
     title = "The Kingdoms of Crusaders"
     scenarios = {
         "standard": Scenario(id="standard", title="The Kingdoms of Crusaders: 2 to 4 players", seats=SEATS,

@@ -53,7 +53,7 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     # the twelfth Order came back from Arsuf even to a side that had just boxed its last.
     older_versions = ("2.0.0",)
     determinize = keeps_no_secrets  # every block and card is on the table
-    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
+    legal_complete = True  # every accepted command is listed (tests/rules/conformance.py)
     title = "Saladin: the battles of Hattin (1187) and Arsuf (1191)"
     scenarios = {
         "arsuf": Scenario(id="arsuf", title="The Battle of Arsuf — 1191", seats=SEATS, min_players=2,

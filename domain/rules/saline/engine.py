@@ -62,7 +62,7 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     older_versions = ("1.1.0", "1.0.0")
     voids_keep_order = ("1.1.0", "1.0.0")  # a void left the decks' order as it was (issue 30)
     legacy = False
-    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
+    legal_complete = True  # every accepted command is listed (tests/rules/conformance.py)
     title = "Saline"
     scenarios = {
         "standard": Scenario(id="standard", title="Saline: 3 and 4 players (2 allowed)", seats=SEATS,
