@@ -43,7 +43,7 @@ def choose(rules: RuleSystem, state: Any, seat: str, next_draw: int, policy_name
     per = min(rollouts, BUDGET // len(commands))
     if per < 1 or len(commands) == 1:
         rnd = random.Random(key)
-        chosen = policy(rules, determinize(rules.id, state, seen, rnd), seat, commands, rnd)
+        chosen = policy(rules, determinize(rules, state, seen, rnd), seat, commands, rnd)
         return Choice(msgspec.to_builtins(chosen), 0, len(commands))
     scores = []
     for i, command in enumerate(commands):
@@ -52,7 +52,7 @@ def choose(rules: RuleSystem, state: Any, seat: str, next_draw: int, policy_name
             rnd = random.Random(f"{key}|{i}|{r}")
             rng = RolloutRng(rnd, next_draw)
             try:
-                after = rules.play(determinize(rules.id, state, seen, rnd), seat, command, rng)[1]
+                after = rules.play(determinize(rules, state, seen, rnd), seat, command, rng)[1]
                 result = play_out(rules, after, policy, rnd, rng.next_draw)
             except RuleViolation:  # a hand dealt again made the command illegal: no result
                 continue

@@ -88,7 +88,7 @@ def run_unit(unit: Unit) -> dict[str, int]:
     tally: dict[str, int] = {}
     for i in range(unit.start, unit.stop):
         rnd = rollout_seed(unit.key, i)
-        state = determinize(unit.rules, unit.state, unit.seen, rnd)
+        state = determinize(rules, unit.state, unit.seen, rnd)
         result = UNFINISHED
         try:
             if unit.command is None:

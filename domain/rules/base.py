@@ -27,6 +27,17 @@ Hidden information (DESIGN.md, "Hidden information"), the pattern every rule sys
   writes its own. A seat sees its own hand face up; every other hand as a count; a deck as a
   count of cards left (its order is never in the state). ``seat=None`` is a spectator. Once the
   game has ended the core reveals the record; the view may then show every hand.
+- **Rollouts (analysis).** A rollout (analysis/, issue 19) plays a position on at random; from
+  a reader's side it must never read what the reader may not see. So every rule system declares
+  :meth:`RuleSystem.determinize`, and there is no default that sees everything: it deals again
+  every card the readers ``seen`` may not see, from the cards they cannot tell apart, keeping
+  what they see (their own hands, the table, every count), with the random source it is handed
+  (``rnd``, a ``random.Random``: the rule code itself never imports ``random``). A rule system
+  that keeps no secrets declares ``determinize = keeps_no_secrets``; one with secrets that
+  offers no rollouts declares ``determinize = offers_no_rollouts``. :func:`check_declared` (run
+  by the registry at import) refuses a rule system that keeps secrets (it declares
+  :meth:`RuleSystem.readers`) and declares neither its own ``determinize`` nor
+  ``offers_no_rollouts``, and one that declares nothing at all.
 - **Which events ``evolve`` receives:** ``DecisionTaken``, ``DiceRolled`` (and ``DiceForced``),
   ``CardsShuffled``, ``GameEnded``, ``SeedRevealed`` and the rule system's own events, in
   record order; never the audit events (``Annotated``, disputes, rulings, ``AbandonAgreed``,
@@ -213,7 +224,7 @@ class RuleSystem(Generic[State, Command]):
         """Whether :meth:`legal_commands` with :meth:`legal_choices` reaches every command
         :meth:`decide` accepts from ``seat`` now (``complete`` of GET /legal-commands). By
         default the class's :attr:`legal_complete`; a rule system complete in some states only
-        says which (tests/rules/test_legal_complete.py tries it in played games)."""
+        says which (tests/rules/conformance.py tries it in played games)."""
         return self.legal_complete
 
     def decide(self, state: State, seat: str, command: Command, rng: Rng) -> list[EventData]:
@@ -265,6 +276,13 @@ class RuleSystem(Generic[State, Command]):
                     None)
         phase = view.get("phase")
         return turn, phase if isinstance(phase, str) else None
+
+    def determinize(self, state: State, seen: frozenset[str], rnd: Any) -> State:
+        """``state`` as the readers ``seen`` may know it, every card they may not see dealt again
+        at random (``rnd``: a ``random.Random``, the rollout's) from the cards they cannot tell
+        apart (module docstring, "Rollouts"). No default: each rule system declares its own,
+        :func:`keeps_no_secrets` or :func:`offers_no_rollouts`."""
+        raise NotImplementedError(f"{type(self).__name__} must say what a rollout may not see (determinize)")
 
     def decks_in_play(self, state: State) -> list[tuple[str, int]]:
         """Each deck whose order is hidden in ``state`` (it was shuffled) with two cards or more
@@ -399,6 +417,31 @@ class RuleSystem(Generic[State, Command]):
         except msgspec.ValidationError as error:
             message = str(error).replace("`$.command", "`$")
             raise RuleViolation(UNKNOWN_COMMAND, f"malformed command: {message}") from None
+
+
+def keeps_no_secrets(self: RuleSystem, state: Any, seen: frozenset[str], rnd: Any) -> Any:
+    """The :meth:`RuleSystem.determinize` of a rule system that keeps no secrets: every reader
+    sees the whole state, so a rollout may read it as it is."""
+    return state
+
+
+def offers_no_rollouts(self: RuleSystem, state: Any, seen: frozenset[str], rnd: Any) -> Any:
+    """The :meth:`RuleSystem.determinize` of a rule system that keeps secrets and offers no
+    rollouts (no analysis, no bot seat): any rollout from a reader's side is refused."""
+    raise NotImplementedError(f"{self.id} keeps secrets and offers no rollouts")
+
+
+def check_declared(rules: RuleSystem) -> RuleSystem:
+    """``rules`` if it declares what the contract asks of every rule system by declaration
+    (module docstring, "Rollouts"); TypeError naming what it leaves out otherwise."""
+    hide = type(rules).determinize
+    if hide is RuleSystem.determinize:
+        raise TypeError(f"{rules.id} declares no determinize: its own, keeps_no_secrets or offers_no_rollouts")
+    if rules.has_secrets and hide is keeps_no_secrets:
+        raise TypeError(f"{rules.id} keeps secrets (it declares readers) but says a rollout may see them all")
+    if not rules.has_secrets and hide is offers_no_rollouts:
+        raise TypeError(f"{rules.id} keeps no secrets: it declares keeps_no_secrets")
+    return rules
 
 
 @functools.cache

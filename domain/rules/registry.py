@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.rules.base import RuleSystem
+from domain.rules.base import RuleSystem, check_declared
 from domain.rules.day_of_battle import DayOfBattle
 from domain.rules.kingdoms_of_crusaders import KingdomsOfCrusaders
 from domain.rules.open_table import OpenTable
@@ -11,7 +11,7 @@ from domain.rules.saline import Saline
 from domain.rules.saxon_shore import SaxonShore
 
 RULE_SYSTEMS: dict[str, RuleSystem] = {
-    system.id: system
+    system.id: check_declared(system)
     for system in (
         OpenTable(),
         KingdomsOfCrusaders(),
@@ -21,7 +21,6 @@ RULE_SYSTEMS: dict[str, RuleSystem] = {
         DayOfBattle(),
     )
 }
-
 
 
 def rules_at(rules_id: str, version: str) -> RuleSystem:

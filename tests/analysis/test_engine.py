@@ -114,7 +114,7 @@ def koc_midgame():
 def test_determinization_keeps_what_the_reader_sees_and_redeals_the_rest():
     state = koc_midgame()
     seen = frozenset({"p1"})
-    dealt = [determinize("kingdoms-of-crusaders", state, seen, random.Random(i)) for i in range(10)]
+    dealt = [determinize(RULE_SYSTEMS["kingdoms-of-crusaders"], state, seen, random.Random(i)) for i in range(10)]
     for d in dealt:
         assert d.hands["p1"] == state.hands["p1"]  # its own hand
         assert d.sectors == state.sectors and d.unseen == state.unseen  # the table, the counts
@@ -122,7 +122,7 @@ def test_determinization_keeps_what_the_reader_sees_and_redeals_the_rest():
         held = [c for h in d.hands.values() for c in h]
         assert len(held) == len(set(held))
     assert len({d.hands["p2"] for d in dealt}) > 1  # the others' hands vary
-    assert determinize("kingdoms-of-crusaders", state, None, random.Random(0)) is state  # sees everything
+    assert determinize(RULE_SYSTEMS["kingdoms-of-crusaders"], state, None, random.Random(0)) is state  # sees everything
 
 
 def test_determinization_never_reads_the_hidden_cards():
@@ -138,8 +138,8 @@ def test_determinization_never_reads_the_hidden_cards():
     assert twin.hands["p2"] != state.hands["p2"]
     seen = frozenset({"p1"})
     for i in range(5):
-        assert determinize("kingdoms-of-crusaders", state, seen, random.Random(i)) == \
-            determinize("kingdoms-of-crusaders", twin, seen, random.Random(i))
+        assert determinize(RULE_SYSTEMS["kingdoms-of-crusaders"], state, seen, random.Random(i)) == \
+            determinize(RULE_SYSTEMS["kingdoms-of-crusaders"], twin, seen, random.Random(i))
     rollouts = [Unit("kingdoms-of-crusaders", koc.KOC.version, s, 10_000, seen, "random", "twin", 0, 6)
                 for s in (state, twin)]
     assert run_unit(rollouts[0]) == run_unit(rollouts[1])
@@ -173,8 +173,8 @@ def test_saline_determinization_never_reads_the_hidden_cards():
     assert twin.hands["p2"] != state.hands["p2"] and twin.secrets["p2"] != state.secrets["p2"]
     seen = frozenset({"p1"})
     for i in range(5):
-        a = determinize("saline", state, seen, random.Random(i))
-        assert a == determinize("saline", twin, seen, random.Random(i))
+        a = determinize(RULE_SYSTEMS["saline"], state, seen, random.Random(i))
+        assert a == determinize(RULE_SYSTEMS["saline"], twin, seen, random.Random(i))
         assert a.hands["p1"] == state.hands["p1"] and a.secrets["p1"] == state.secrets["p1"]
         assert {s: len(h) for s, h in a.hands.items()} == {s: len(h) for s, h in state.hands.items()}
 

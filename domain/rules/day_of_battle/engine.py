@@ -14,7 +14,7 @@ import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario
+from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, offers_no_rollouts
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import narrate, rules
 from domain.rules.day_of_battle import view as board
@@ -45,6 +45,7 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     id = SYSTEM
     version = "2.1.0"
     older_versions = ("2.0.0", "1.0.0")
+    determinize = offers_no_rollouts  # its leaders' cards are secret; no policy plays it
     voids_keep_order = ("2.0.0", "1.0.0")  # a void left the deck's order as it was (issue 30)
     edition = 2  # the rules' edition the state carries (RULES_NOTES.md, "Versions")
     title = "Day of Battle: The First Crusade"

@@ -15,6 +15,7 @@ import msgspec
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.kingdoms_of_crusaders import hidden
 from domain.rules.kingdoms_of_crusaders import narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
 from domain.rules.kingdoms_of_crusaders.commands import KocCommand
@@ -69,7 +70,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     # under both, a void left the deck's order as it was (issue 30).
     older_versions = ("1.1.0", "1.0.0")
     voids_keep_order = ("1.1.0", "1.0.0")
-    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
+    legal_complete = True  # every accepted command is listed (tests/rules/conformance.py)
     title = "The Kingdoms of Crusaders"
     scenarios = {
         "standard": Scenario(id="standard", title="The Kingdoms of Crusaders: 2 to 4 players", seats=SEATS,
@@ -144,6 +145,10 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     def command_readers(self, state: KocState, seat: str, command: Any) -> frozenset[str] | None:
         """No command is secret: a card placed is placed face up."""
         return None
+
+    def determinize(self, state: KocState, seen: frozenset[str], rnd: Any) -> KocState:
+        """The other seats' hands dealt again from the cards the reader cannot tell apart."""
+        return hidden.determinize(state, seen, rnd)
 
     def view(self, state: KocState, seat: str | None) -> dict[str, Any]:
         """Own hand face up, other hands as counts, the deck as a count; the territories open."""

@@ -16,7 +16,7 @@ from typing import Any
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, Scenario
+from domain.rules.base import RuleSystem, Scenario, offers_no_rollouts
 from domain.rules.open_table import narrate, rules
 from domain.rules.open_table import view as board
 from domain.rules.open_table.commands import OpenTableCommand
@@ -31,6 +31,7 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     version = "1.1.0"
     # 1.0.0's voids left the decks as they were (issue 30): its records replay so
     older_versions = ("1.0.0",)
+    determinize = offers_no_rollouts  # its hands are secret; no policy plays it
     voids_keep_order = ("1.0.0",)
     title = "Open table: any game played at a real table"
     scenarios = {

@@ -13,7 +13,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
 from domain.rules.saladin import narrate, owner_cards
 from domain.rules.saladin import view as board
 from domain.rules.saladin.commands import SaladinCommand
@@ -52,7 +52,8 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     # default was leader-action; a Committed banner's every action brought its target into melee;
     # the twelfth Order came back from Arsuf even to a side that had just boxed its last.
     older_versions = ("2.0.0",)
-    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
+    determinize = keeps_no_secrets  # every block and card is on the table
+    legal_complete = True  # every accepted command is listed (tests/rules/conformance.py)
     title = "Saladin: the battles of Hattin (1187) and Arsuf (1191)"
     scenarios = {
         "arsuf": Scenario(id="arsuf", title="The Battle of Arsuf — 1191", seats=SEATS, min_players=2,

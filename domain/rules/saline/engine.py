@@ -15,6 +15,7 @@ from domain.dice import DieKind
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window
+from domain.rules.saline import hidden
 from domain.rules.saline import legality, narrate, rules
 from domain.rules.saline import view as board
 from domain.rules.saline.commands import Discard, SalineCommand
@@ -61,7 +62,7 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     older_versions = ("1.1.0", "1.0.0")
     voids_keep_order = ("1.1.0", "1.0.0")  # a void left the decks' order as it was (issue 30)
     legacy = False
-    legal_complete = True  # every accepted command is listed (tests/rules/test_legal_complete.py)
+    legal_complete = True  # every accepted command is listed (tests/rules/conformance.py)
     title = "Saline"
     scenarios = {
         "standard": Scenario(id="standard", title="Saline: 3 and 4 players (2 allowed)", seats=SEATS,
@@ -150,6 +151,11 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
 
     def view(self, state: SalineState, seat: str | None) -> dict[str, Any]:
         return board.view(state, seat)
+
+    def determinize(self, state: SalineState, seen: frozenset[str], rnd: Any) -> SalineState:
+        """The other seats' hands, the undrawn event cards and the unclaimed secret objectives
+        dealt again from what the reader cannot tell apart."""
+        return hidden.determinize(state, seen, rnd)
 
     def open_view(self, state: SalineState) -> dict[str, Any]:
         return board.view(state, None, everything=True)

@@ -15,7 +15,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
 from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
 from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
@@ -37,6 +37,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     # 2.0.0's records replay as they were played (RULES_NOTES.md, Versions): its §9.2 did not
     # send home a mercenary hired while the player's troops were being sent home.
     older_versions = ("2.0.0",)
+    determinize = keeps_no_secrets  # the map, the troops and the treasuries are open
     title = "Saxon Shore: the game of Dark Ages Britain"
     scenarios = {
         "standard": Scenario(id="standard", title="Britain and Ireland, 2 to 5 kingdoms", seats=SEATS,

@@ -1,6 +1,8 @@
-"""Random play from legal commands only, through the real aggregate path: every listed command is
-accepted, somebody can always act, and the record replays to the same state. Bounded: a few
-hundred commands per scenario (longer runs belong in bench/)."""
+"""Random play from legal commands only, through the real aggregate path, in every scenario: a
+battle is reached (orders given) and ends as the listing alone allows, by an agreed drawn battle.
+What every rule system is held to (every listed command accepted, somebody can always act, the
+record replays byte for byte) is tests/rules/conformance.py's. Bounded: a few hundred commands per
+scenario (longer runs belong in bench/)."""
 
 from __future__ import annotations
 
@@ -14,16 +16,13 @@ from tests.rules.day_of_battle.helpers import DOB, NOW, SEED, legal, new_game
 
 
 @pytest.mark.parametrize("scenario", sorted(DOB.scenarios))
-def test_random_legal_play_never_sticks_and_every_listed_command_is_accepted(scenario):
+def test_random_legal_play_reaches_the_battle_and_ends_by_an_agreed_draw(scenario):
     rnd = random.Random(scenario)
     game = new_game(scenario)
     records = []
     for _ in range(250):
-        to_act = DOB.to_act(game.state)
-        assert to_act, f"nobody can act at v{game.version}"
-        seat = rnd.choice(to_act)
+        seat = rnd.choice(DOB.to_act(game.state))
         listed = legal(game, seat)
-        assert listed, f"{seat} is to act with nothing listed at v{game.version} ({game.state.phase})"
         fighting = [c for c in listed if c.get("topic") != "end-of-battle"]  # the bot's habit: fight first
         if game.state.phase == "battle" and game.state.move > 3 and {"type": "end-move"} in listed:
             command = {"type": "end-move"}
@@ -47,5 +46,3 @@ def test_random_legal_play_never_sticks_and_every_listed_command_is_accepted(sce
             seat = DOB.to_act(game.state)[0]
             command = next(c for c in legal(game, seat) if c["type"] == "accept-ruling")
     assert game.outcome.draw and game.outcome.reason == "a drawn battle"
-    again = project_game(new_game(scenario), records)
-    assert again.state == game.state

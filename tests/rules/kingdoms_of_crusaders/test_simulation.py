@@ -1,6 +1,7 @@
 """Seeded random-legal games for 2, 3 and 4 players (Turn sequence; Armies and domination; End of
 a game and a Winner), invariants after every event (simulate.py); 1,000 games per player count
-are played by bench/bench_koc_sim.py, a bounded number here."""
+are played by bench/bench_koc_sim.py, a bounded number here. Listed commands accepted, unlisted
+ones refused and the record decided again byte for byte: tests/rules/conformance.py."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from collections import Counter
 
 import pytest
 
-from tests.rules.kingdoms_of_crusaders.simulate import play_random, replay
+from tests.rules.kingdoms_of_crusaders.simulate import play_random
 
 GAMES = {2: 60, 3: 40, 4: 30}
-THOROUGH = 3
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -20,15 +20,13 @@ def test_random_games_end_with_every_marker_and_a_winner(players):
     wins some games."""
     wins: Counter = Counter()
     for n in range(GAMES[players]):
-        game, records, seed = play_random(players, n, thorough=n < THOROUGH)
+        game, _, _ = play_random(players, n)
         outcome = game.outcome
         assert outcome.winner in game.state.seats and not outcome.draw
         assert sorted(outcome.ranking) == sorted(game.state.seats)
         assert sum(outcome.scores.values()) == 5
         assert outcome.scores[outcome.winner] == max(outcome.scores.values())
         wins[outcome.winner] += 1
-        if n < 2:
-            assert replay(records, players, n, seed).state == game.state
     assert len(wins) == players, wins
 
 

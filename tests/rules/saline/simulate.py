@@ -39,7 +39,7 @@ def check_settled(state: SalineState) -> None:
         assert len(hand) - state.discarding.count(seat) <= HAND_LIMIT, state.hands
 
 
-def play_random(players: int, n: int, thorough: bool = False, options: dict | None = None
+def play_random(players: int, n: int, options: dict | None = None
                 ) -> tuple[Game, list, bytes]:
     """One seeded random-legal game; returns (game, records, seed)."""
     r = random.Random(f"saline-{players}-{n}")
@@ -63,9 +63,6 @@ def play_random(players: int, n: int, thorough: bool = False, options: dict | No
             rng._orders = orders
             return rng
 
-        if thorough:
-            for option in options:  # every listed command is accepted
-                SALINE.decide(game.state, seat, SALINE.parse_command(option), fresh())
         # prefer actions over cards, so games move on as people play them
         plays = [o for o in options if o["type"] == "play"]
         rest = [o for o in options if o["type"] != "play"]
@@ -87,16 +84,3 @@ def play_random(players: int, n: int, thorough: bool = False, options: dict | No
         assert steps < 5000, "a game that never ends"
     return game, records, seed
 
-
-def replay(records, players: int, n: int, seed: bytes) -> Game:
-    """Run decide again over the recorded decisions with the seed: the same events, byte for byte."""
-    game = new_game(players, game_id=n + 1)
-    typed = [r.typed() for r in records]
-    starts = [i for i, e in enumerate(typed) if type(e).__name__ == "DecisionTaken"] + [len(typed)]
-    for i, j in zip(starts, starts[1:]):
-        decision = typed[i]
-        again = take_decision(game, decision.seat, decision.command, FastRng(seed, game.id, "", game.next_draw),
-                              NOW, seed)
-        assert [(x.type, x.data) for x in again] == [(x.type, x.data) for x in records[i:j]]
-        game = project_game(game, again)
-    return game
