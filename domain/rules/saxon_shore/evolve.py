@@ -2,19 +2,18 @@
 
 :func:`apply` works out what each rule event changes on the board (the event says what
 happened; the fold assigns its consequences). :func:`evolve` is ``apply`` plus the turn's
-control state, which is derived, never recorded: a ``DecisionTaken`` opens a :class:`Pending`
-decision (the state it was taken in, the command), each ``DiceRolled`` adds its faces, and when
-the decision's ``PromptOpened`` arrives the decision is run again on those dice
-(``rules.decide``), which yields the job queue, the phase and the open prompt exactly as
-``decide`` left them. A decision that leaves the control unchanged (hiring a mercenary, raising a
-regular in the middle of a phase) records no PromptOpened and needs no run.
+control state, which the record carries: a decision that changes it (the question, the steps of
+the turn still to run, the phase) ends with a ``PlayerAsked`` saying the new one, and the fold
+assigns it; a decision that leaves it unchanged (hiring a mercenary, raising a regular in the
+middle of a phase) records none. Nothing here runs a decision. Records of 2.1.0 and 2.0.0 said
+less (``PromptOpened``): their fold is older.py's.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from domain.events import DecisionTaken, DiceRolled, EventData
+from domain.events import EventData
 from domain.rules.saxon_shore.data import PATH_TYPES
 from domain.rules.saxon_shore.events import (
     BattleBegan,
@@ -47,9 +46,9 @@ from domain.rules.saxon_shore.events import (
     MovementBegan,
     PathGained,
     PeasantReplacedByBoat,
+    PlayerAsked,
     PeasantsAndBoatsRemoved,
     PlayerEliminated,
-    PromptOpened,
     ProvinceBecameNeutral,
     ProvinceConquered,
     ProvinceJoined,
@@ -74,7 +73,7 @@ from domain.rules.saxon_shore.events import (
     UnitsMoved,
     UnitsPlaced,
 )
-from domain.rules.saxon_shore.state import MORALE_LEVEL, Battle, Pending, SaxonState, Unit, res_add, victory
+from domain.rules.saxon_shore.state import MORALE_LEVEL, Battle, Prompt, SaxonState, Unit, res_add, victory
 
 replace = msgspec.structs.replace
 # Cards held for the turn from the random event drawn (§11 33, 54, 55, 56).
@@ -315,16 +314,16 @@ def _apply(state: SaxonState, event: EventData) -> SaxonState:  # noqa: C901 - o
 
 
 def evolve(state: SaxonState, event: EventData) -> SaxonState:
-    """Fold one event: :func:`apply`, and the derived control state (the module's docstring)."""
-    match event:
-        case DecisionTaken(seat=seat, command=command):
-            return replace(state, pending=Pending(before=state, seat=seat, command=command))
-        case DiceRolled(faces=faces) if state.pending is not None:
-            return replace(state, pending=replace(state.pending, faces=state.pending.faces + tuple(int(f) for f in faces)))
-        case PromptOpened() if state.pending is not None:
-            from domain.rules.saxon_shore.rules import replay  # rules folds with apply: imported when needed
-
-            jobs, prompt, phase, stage = replay(state.pending)
-            return replace(state, jobs=jobs, prompt=prompt, phase=phase, stage=stage, pending=None)
+    """Fold one event: :func:`apply`, and the control a PlayerAsked says (the module's docstring)."""
+    if isinstance(event, PlayerAsked):
+        return replace(state, prompt=asked(event), jobs=(*event.steps_next, *state.jobs[event.steps_done:]),
+                       phase=state.phase if event.turn_phase is None else event.turn_phase,
+                       stage=state.stage if event.turn_stage is None else event.turn_stage)
     return apply(state, event)
 
+
+def asked(event: PlayerAsked) -> Prompt:
+    """The open question a PlayerAsked says, as the engine holds it (rules.prompt_opened)."""
+    if event.kind == "phase":
+        return Prompt("phase", event.seat, args=(event.phase,), n=event.stage)
+    return Prompt(event.kind, event.seat, tuple(event.options), event.province, event.number, tuple(event.about))
