@@ -18,7 +18,7 @@ from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
 from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
-from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
+from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, problems
 from domain.rules.saxon_shore import older
 from domain.rules.saxon_shore.evolve import evolve
 from domain.rules.saxon_shore.commands import Choose, SaxonCommand
@@ -80,7 +80,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         if found:
             raise RuleViolation("saxon-shore.bad_map", f"the map breaks {len(found)} rule(s): " + "; ".join(found[:3])
                                 + ("; …" if len(found) > 3 else ""), "1", problems=found)
-        return owner_board(data)
+        return Board(data)
 
     def owner_data_schema(self) -> dict[str, Any]:
         """The form of a map file: map.json's (checked in full by :meth:`check_owner_data`)."""

@@ -66,13 +66,15 @@ class TurnBegan(EventData, frozen=True):
 
 class Job(msgspec.Struct, frozen=True, omit_defaults=True):
     """A step of the turn still to run (§2.2, the order of gameplay): ``kind`` the step
-    ("king", "event", "phase", "battle_round", ...), and whose, where, which stage, its details."""
+    ("king", "event", "phase", "battle_round", ...), whose (``seat``), where (``province``), its
+    ``number`` (the movement round, the hits to take...) and what it is ``about`` (the phase, the
+    side...), as PlayerAsked names a question's."""
 
     kind: str
     seat: str | None = None
-    prov: str | None = None
-    n: int = 0
-    args: tuple[str, ...] = ()
+    prov: str | None = msgspec.field(default=None, name="province")
+    n: int = msgspec.field(default=0, name="number")
+    args: tuple[str, ...] = msgspec.field(default=(), name="about")
 
 
 @event_type("saxon-shore.PromptOpened")
