@@ -98,8 +98,8 @@ class PlayerAsked(PromptOpened, frozen=True, omit_defaults=True):
     assigns it without running the decision again: ``number`` and ``about`` the question's own
     details (the hits to take and the side, the king's quality, the offer's seat and tokens...;
     a phase's are its ``phase`` and ``stage``); the steps of the order of gameplay (§2.2) still to
-    run are ``steps_next``, then the steps the question before left queued after its first
-    ``steps_done``; ``turn_phase`` and ``turn_stage``, when they changed, the part of the turn and
+    run are ``steps_next``, then the steps queued before (by the question before, or the whole
+    turn's as TurnBegan starts them) after their first ``steps_done``; ``turn_phase`` and ``turn_stage``, when they changed, the part of the turn and
     which of the two movement and combat rounds (§2.2 step 7) it is in. Fields at their
     defaults are left out of the record."""
 

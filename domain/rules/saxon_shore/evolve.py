@@ -2,9 +2,10 @@
 
 :func:`apply` works out what each rule event changes on the board (the event says what
 happened; the fold assigns its consequences). :func:`evolve` is ``apply`` plus the turn's
-control state, which the record carries: a decision that changes it (the question, the steps of
-the turn still to run, the phase) ends with a ``PlayerAsked`` saying the new one, and the fold
-assigns it; a decision that leaves it unchanged (hiring a mercenary, raising a regular in the
+control state, which the record carries: ``TurnBegan`` starts the steps of §2.2's order of
+gameplay for the turn's order of play, and a decision that changes the control (the question,
+the steps still to run, the phase) ends with a ``PlayerAsked`` saying how, and the fold assigns
+it; a decision that leaves it unchanged (hiring a mercenary, raising a regular in the
 middle of a phase) records none. Nothing here runs a decision. Records of 2.1.0 and 2.0.0 said
 less (``PromptOpened``): their fold is older.py's.
 """
@@ -73,7 +74,8 @@ from domain.rules.saxon_shore.events import (
     UnitsMoved,
     UnitsPlaced,
 )
-from domain.rules.saxon_shore.state import MORALE_LEVEL, Battle, Prompt, SaxonState, Unit, res_add, victory
+from domain.rules.saxon_shore.state import (CONTROL_DERIVED, MORALE_LEVEL, Battle, Prompt, SaxonState, Unit, res_add,
+                                            turn_steps, victory)
 
 replace = msgspec.structs.replace
 # Cards held for the turn from the random event drawn (§11 33, 54, 55, 56).
@@ -168,7 +170,9 @@ def _apply(state: SaxonState, event: EventData) -> SaxonState:  # noqa: C901 - o
                        for s, p in state.players.items()}
             provinces = {n: replace(p, famine=False, peasants=False, morale_bought=False)
                          if p.famine or p.peasants or p.morale_bought else p for n, p in state.provinces.items()}
-            return replace(state, turn=turn, order=tuple(order), players=players, provinces=provinces, storms=())
+            state = replace(state, turn=turn, order=tuple(order), players=players, provinces=provinces, storms=())
+            # §2.2: the turn's steps, which its PlayerAsked then count from (older records: older.py)
+            return state if state.version in CONTROL_DERIVED else replace(state, jobs=turn_steps(order))
         case GameDecided(outcome=outcome):
             return replace(state, ended=outcome, prompt=None, jobs=())
         case PlayerEliminated(seat=seat, units=units):

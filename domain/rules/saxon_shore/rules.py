@@ -207,7 +207,7 @@ def prompt_opened(ctx: Ctx, before: SaxonState) -> PromptOpened:
         said = {"options": list(p.options), "province": p.prov, "section": ctx.section or SECTIONS.get(p.kind, "")}
     if before.version in CONTROL_DERIVED:
         return PromptOpened(seat=p.seat, kind=p.kind, **said)
-    done, queued = steps_changed(before.jobs, ctx.jobs)
+    done, queued = steps_changed(ctx.state.jobs, ctx.jobs)  # the steps as the fold holds them (TurnBegan's)
     if p.kind != "phase":
         said.update(number=p.n, about=list(p.args))
     return PlayerAsked(seat=p.seat, kind=p.kind, **said, steps_done=done, steps_next=queued,

@@ -151,6 +151,29 @@ class Pending(msgspec.Struct, frozen=True):
     faces: tuple[int, ...] = ()
 
 
+ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
+
+
+def turn_steps(order: Iterable[str]) -> tuple[Job, ...]:
+    """§2.2, "The order of gameplay": the steps of a turn for the players in ``order``, as
+    TurnBegan starts them (turn.begin_turn queues them; the fold assigns them, evolve.apply)."""
+    order = tuple(order)
+    jobs = [Job("king", s) for s in order] + [Job("desert", s) for s in order] + [Job("event", s) for s in order]
+    jobs += [Job("province_roll"), Job("production"), Job("city_trades")]
+    jobs.append(Job("trade_round"))
+    for phase in ECONOMY_PHASES[1:]:
+        jobs += [Job("phase", s, args=(phase,)) for s in order]
+    jobs.append(Job("ravage_recovery"))
+    for stage in (1, 2):
+        jobs.append(Job("movement_start", n=stage))
+        jobs += [Job("phase", s, n=stage, args=("move",)) for s in order]
+        jobs.append(Job("combat_start", n=stage))
+        jobs += [Job("phase", s, n=stage, args=("declare",)) for s in order]
+        jobs += [Job("raids", n=stage), Job("invasions", n=stage)]
+    jobs.append(Job("end_turn"))
+    return tuple(jobs)
+
+
 MORALE = {-1: "low", 0: "normal", 1: "high"}
 MORALE_LEVEL = {word: level for level, word in MORALE.items()}
 REGULAR_KINDS = ("regular", "knight", "berserker", "monk")
