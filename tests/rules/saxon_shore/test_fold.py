@@ -138,3 +138,15 @@ def test_no_rule_system_keeps_module_state():
         assert not re.search(r"\bid\(", text), source
     assert not [name for name, value in vars(older).items()
                 if not name.startswith("__") and isinstance(value, (dict, list, set))]
+
+
+def test_an_owners_map_needs_no_cache_of_boards():
+    """A game refolded from its record builds its owner's map again: an equal board (the map's
+    data), so its state is equal to the first fold's, with no module-level table of boards."""
+    import json
+
+    from domain.rules.saxon_shore import data
+
+    raw = json.loads((data.PACKAGE / data.MAP_FILE).read_text())
+    assert data.Board(raw) == data.Board(raw) == data.BOARD and data.Board(raw) is not data.BOARD
+    assert not [name for name, value in vars(data).items() if isinstance(value, dict) and name.startswith("_")]
