@@ -4,6 +4,9 @@ The game: a 2-player Saxon Shore game played from the listed commands to its §1
 (tests/long_games.py, SAXON_FULL: 22,501 decisions, 77,448 events, longer than the game the issue
 reports; seed 23 gave 49,028 events before Saxon Shore 2.1.0).
 
+First the play's seconds and the fold's: the stored events folded from scratch (the rule
+system's evolve, no decide; issue 31), in µs an event and against the play of the same run.
+
 (a) the record's size: format 1 (every event with its version and hash links, as exported
     before herald-record/2) against format 2, plain and gzipped, in bytes a decision
     (goal: format 2 at most 400);
@@ -37,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from api.collector import settled  # noqa: E402
+from domain.game import project_game  # noqa: E402
 from replays.opened import OpenedRecord  # noqa: E402
 from replays.record import build_record  # noqa: E402
 from replays.record_format import decode_record, encode_record  # noqa: E402
@@ -87,6 +91,11 @@ def main() -> None:
     decisions = sum(e.type == "DecisionTaken" for e in events)
     print(f"the game: 2-player Saxon Shore, {decisions:,} decisions, {len(events):,} events "
           f"(played in {built:.1f} s)")
+    folded = time.perf_counter()
+    project_game(None, events)  # the rule system's fold alone, from the stored events (issue 31)
+    folded = time.perf_counter() - folded
+    print(f"the fold: the whole record folded from scratch in {folded:.2f} s, {1e6 * folded / len(events):.1f} µs "
+          f"an event, {folded / built:.2f} of the play")
 
     # (a) size
     whole = build_record(events, SEED.hex())
@@ -135,7 +144,7 @@ def main() -> None:
     p50, p99 = statistics.median(times) * 1e3, times[int(0.99 * len(times)) - 1] * 1e3
     print(f"\n(c) viewer: opened in {opening:.2f} s ({len(opened.sections):,} sections); the board at "
           f"{args.steps} random versions: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
-    print(json.dumps({"bench": "long_games", "events": len(events), "decisions": decisions,
+    print(json.dumps({"bench": "long_games", "events": len(events), "decisions": decisions, "fold_us_per_event": round(1e6 * folded / len(events), 1),
                       "bytes_per_decision_v1": round(len(v1) / decisions), "bytes_per_decision_v2": round(len(v2) / decisions),
                       "gzip_bytes_per_decision_v2": round(len(gzip.compress(v2, 6)) / decisions, 1),
                       "verify_s": round(whole_v2[3], 2), "verify_peak_mib": round(whole_v2[4], 1),

@@ -25,7 +25,7 @@ START = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
 # (players, client seed) of games that end by a §1 victory, and their lengths in events
 # at least as long as the game issue 24 reports (48,295 events): seed 23 was (14,334 decisions,
 # 49,028 events) until Saxon Shore 2.1.0's §9.2 (issue 26) shortened it to 44,877 events
-SAXON_FULL = (2, 10)  # 22,501 decisions, 77,448 events under 2.1.0
+SAXON_FULL = (2, 10)  # 22,501 decisions, 77,448 events under 2.1.0 and 2.2.0
 SAXON_LONGER = (2, 10)  # 22,501 decisions, 77,448 events
 
 

@@ -157,12 +157,14 @@ def _problems(raw: object, out: list[str]) -> list[str]:
 
 
 class Board:
-    """Read-only map data with the graph queries the rules need."""
+    """Read-only map data with the graph queries the rules need. Two boards are equal when their
+    maps are (a game refolded from its record builds an equal one)."""
 
     def __init__(self, raw: dict):
         found = problems(raw)
         if found:
             raise ValueError("; ".join(found))
+        self.key = json.dumps(raw, sort_keys=True)
         self.table: tuple[tuple[str, ...], ...] = tuple(tuple(row) for row in raw["random_province_table"])
         self.provinces: tuple[str, ...] = tuple(raw["provinces"])  # map order, used wherever order matters
         self.index = {name: i for i, name in enumerate(self.provinces)}
@@ -189,6 +191,12 @@ class Board:
             self.sea_links[b].add(a)
         self.sea_provinces = {z: tuple(p for p in self.provinces if z in self.coasts[p]) for z in self.seas}
         self.resource_provinces = tuple(p for p in self.provinces if self.produces[p])
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Board) and self.key == other.key)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
 
     def order_key(self, name: str) -> int:
         if name in self.index:
@@ -244,13 +252,3 @@ class Board:
 
 
 BOARD = Board(json.loads((PACKAGE / MAP_FILE).read_text()))
-_OWNERS: dict[bytes, Board] = {}
-
-
-def owner_board(raw: dict) -> Board:
-    """The Board of an owner's map (checked by :func:`problems` first), one per distinct map:
-    a game refolded from its record gets the very same Board."""
-    key = json.dumps(raw, sort_keys=True).encode()
-    if key not in _OWNERS:
-        _OWNERS[key] = Board(raw)
-    return _OWNERS[key]

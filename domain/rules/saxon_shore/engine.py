@@ -3,8 +3,8 @@
 The engine is a job queue: every turn (§2.2) is a list of jobs; automatic jobs (dice,
 production, end of turn) run inside ``decide`` after the command that triggers them, and a job
 that needs a decision leaves one open :class:`Prompt`. The record holds what happened, in the
-rulebook's words (events.py); the queue is derived state (evolve.py). ``legal_commands`` and
-``decide`` share the per-phase check functions (see ``phases.py``)."""
+rulebook's words (events.py), and the queue as it changes (events.PlayerAsked, evolve.py).
+``legal_commands`` and ``decide`` share the per-phase check functions (see ``phases.py``)."""
 
 from __future__ import annotations
 
@@ -18,12 +18,13 @@ from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
 from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
-from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, owner_board, problems
+from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, problems
+from domain.rules.saxon_shore import older
 from domain.rules.saxon_shore.evolve import evolve
 from domain.rules.saxon_shore.commands import Choose, SaxonCommand
 from domain.rules.saxon_shore.phases import PHASES, hires, legal_in_phase
 from domain.rules.saxon_shore.rules import decide, option_ok
-from domain.rules.saxon_shore.state import Options, SaxonState
+from domain.rules.saxon_shore.state import CONTROL_DERIVED, VERSION, Options, SaxonState
 from domain.rules.saxon_shore.choices import choices
 from domain.rules.saxon_shore.view import render_text, view
 
@@ -33,10 +34,11 @@ MAP_SHA256_2_0_0 = "8f535e1702b6fcf603476371cf3f6a47261814726ca8307b0dab52bebdb0
 
 class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     id = "saxon-shore"
-    version = "2.1.0"
-    # 2.0.0's records replay as they were played (RULES_NOTES.md, Versions): its §9.2 did not
-    # send home a mercenary hired while the player's troops were being sent home.
-    older_versions = ("2.0.0",)
+    version = VERSION
+    # Older records replay as they were played (RULES_NOTES.md, Versions): 2.1.0's and 2.0.0's
+    # leave the turn's control out (older.py folds them); 2.0.0's §9.2 did not send home a
+    # mercenary hired while the player's troops were being sent home.
+    older_versions = ("2.1.0", "2.0.0")
     determinize = keeps_no_secrets  # the map, the troops and the treasuries are open
     title = "Saxon Shore: the game of Dark Ages Britain"
     scenarios = {
@@ -79,7 +81,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         if found:
             raise RuleViolation("saxon-shore.bad_map", f"the map breaks {len(found)} rule(s): " + "; ".join(found[:3])
                                 + ("; …" if len(found) > 3 else ""), "1", problems=found)
-        return owner_board(data)
+        return Board(data)
 
     def owner_data_schema(self) -> dict[str, Any]:
         """The form of a map file: map.json's (checked in full by :meth:`check_owner_data`)."""
@@ -120,14 +122,15 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
 
     def play(self, state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> tuple[list[EventData], SaxonState]:
         """:meth:`decide` and the state it leaves, control included, without folding its events
-        again (a rollout's path: no DecisionTaken, so evolve would have no decision to replay)."""
+        again (a rollout's path)."""
         ctx = decide(state, seat, command, rng)
         return ctx.events, msgspec.structs.replace(ctx.state, jobs=tuple(ctx.jobs), prompt=ctx.prompt,
                                                    phase=ctx.phase, stage=ctx.stage, pending=None)
 
     def evolve(self, state: SaxonState, event: EventData) -> SaxonState:
-        """The fold: what each event changes, and the derived control state (evolve.py)."""
-        return evolve(state, event)
+        """The fold: what each event changes, and the control the record says (evolve.py); a
+        2.1.0 or 2.0.0 record's, which derives the control, in older.py."""
+        return older.evolve(state, event) if state.version in CONTROL_DERIVED else evolve(state, event)
 
     def outcome(self, state: SaxonState) -> Outcome | None:
         """A victory of §1, read off the board (evolve keeps it); or the turn-limit result (a house rule)."""

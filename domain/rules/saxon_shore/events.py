@@ -1,7 +1,9 @@
 """The rule events of Saxon Shore: what happened, in the rulebook's words, with structured fields
 and the section each applies (``section``: "7", "8.1", "11 51" for random event 51). They are
-facts, never state patches: ``evolve`` works out what each one changes. The engine's job queue
-is not here: evolve derives it (see evolve.py). Counters are named by id, with their kind (and
+facts, never state patches: ``evolve`` works out what each one changes. Since 2.2.0 the turn's
+place in the order of play (the steps still to run, the phase) is state the record carries, in
+:class:`PlayerAsked`, and ``evolve`` assigns it; records of 2.1.0 and 2.0.0 left it out (their
+``PromptOpened``) and are folded by running their decisions again (older.py). Counters are named by id, with their kind (and
 owner, where the event does not say whose they are), so a line of the record reads on its own."""
 
 from __future__ import annotations
@@ -62,6 +64,19 @@ class TurnBegan(EventData, frozen=True):
     section: str = "2.2"
 
 
+class Job(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A step of the turn still to run (§2.2, the order of gameplay): ``kind`` the step
+    ("king", "event", "phase", "battle_round", ...), whose (``seat``), where (``province``), its
+    ``number`` (the movement round, the hits to take...) and what it is ``about`` (the phase, the
+    side...), as PlayerAsked names a question's."""
+
+    kind: str
+    seat: str | None = None
+    prov: str | None = msgspec.field(default=None, name="province")
+    n: int = msgspec.field(default=0, name="number")
+    args: tuple[str, ...] = msgspec.field(default=(), name="about")
+
+
 @event_type("saxon-shore.PromptOpened")
 class PromptOpened(EventData, frozen=True):
     """The game waits for ``seat``: a question of ``kind`` answered by ``choose`` with one of
@@ -75,6 +90,25 @@ class PromptOpened(EventData, frozen=True):
     phase: str | None = None
     stage: int = 0
     section: str = ""
+
+
+@event_type("saxon-shore.PlayerAsked")
+class PlayerAsked(PromptOpened, frozen=True, omit_defaults=True):
+    """The question PromptOpened says (2.2.0 on), and where the turn stands, so that the fold
+    assigns it without running the decision again: ``number`` and ``about`` the question's own
+    details (the hits to take and the side, the king's quality, the offer's seat and tokens...;
+    a phase's are its ``phase`` and ``stage``); the steps of the order of gameplay (§2.2) still to
+    run are ``steps_next``, then the steps queued before (by the question before, or the whole
+    turn's as TurnBegan starts them) after their first ``steps_done``; ``turn_phase`` and ``turn_stage``, when they changed, the part of the turn and
+    which of the two movement and combat rounds (§2.2 step 7) it is in. Fields at their
+    defaults are left out of the record."""
+
+    number: int = 0
+    about: list[str] = []
+    steps_done: int = 0
+    steps_next: list[Job] = []
+    turn_phase: str | None = None
+    turn_stage: int | None = None
 
 
 @event_type("saxon-shore.GameDecided")

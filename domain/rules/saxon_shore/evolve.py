@@ -2,19 +2,19 @@
 
 :func:`apply` works out what each rule event changes on the board (the event says what
 happened; the fold assigns its consequences). :func:`evolve` is ``apply`` plus the turn's
-control state, which is derived, never recorded: a ``DecisionTaken`` opens a :class:`Pending`
-decision (the state it was taken in, the command), each ``DiceRolled`` adds its faces, and when
-the decision's ``PromptOpened`` arrives the decision is run again on those dice
-(``rules.decide``), which yields the job queue, the phase and the open prompt exactly as
-``decide`` left them. A decision that leaves the control unchanged (hiring a mercenary, raising a
-regular in the middle of a phase) records no PromptOpened and needs no run.
+control state, which the record carries: ``TurnBegan`` starts the steps of §2.2's order of
+gameplay for the turn's order of play, and a decision that changes the control (the question,
+the steps still to run, the phase) ends with a ``PlayerAsked`` saying how, and the fold assigns
+it; a decision that leaves it unchanged (hiring a mercenary, raising a regular in the
+middle of a phase) records none. Nothing here runs a decision. Records of 2.1.0 and 2.0.0 said
+less (``PromptOpened``): their fold is older.py's.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from domain.events import DecisionTaken, DiceRolled, EventData
+from domain.events import EventData
 from domain.rules.saxon_shore.data import PATH_TYPES
 from domain.rules.saxon_shore.events import (
     BattleBegan,
@@ -47,9 +47,9 @@ from domain.rules.saxon_shore.events import (
     MovementBegan,
     PathGained,
     PeasantReplacedByBoat,
+    PlayerAsked,
     PeasantsAndBoatsRemoved,
     PlayerEliminated,
-    PromptOpened,
     ProvinceBecameNeutral,
     ProvinceConquered,
     ProvinceJoined,
@@ -74,7 +74,8 @@ from domain.rules.saxon_shore.events import (
     UnitsMoved,
     UnitsPlaced,
 )
-from domain.rules.saxon_shore.state import MORALE_LEVEL, Battle, Pending, SaxonState, Unit, res_add, victory
+from domain.rules.saxon_shore.state import (CONTROL_DERIVED, MORALE_LEVEL, Battle, Prompt, SaxonState, Unit, res_add,
+                                            turn_steps, victory)
 
 replace = msgspec.structs.replace
 # Cards held for the turn from the random event drawn (§11 33, 54, 55, 56).
@@ -169,7 +170,9 @@ def _apply(state: SaxonState, event: EventData) -> SaxonState:  # noqa: C901 - o
                        for s, p in state.players.items()}
             provinces = {n: replace(p, famine=False, peasants=False, morale_bought=False)
                          if p.famine or p.peasants or p.morale_bought else p for n, p in state.provinces.items()}
-            return replace(state, turn=turn, order=tuple(order), players=players, provinces=provinces, storms=())
+            state = replace(state, turn=turn, order=tuple(order), players=players, provinces=provinces, storms=())
+            # §2.2: the turn's steps, which its PlayerAsked then count from (older records: older.py)
+            return state if state.version in CONTROL_DERIVED else replace(state, jobs=turn_steps(order))
         case GameDecided(outcome=outcome):
             return replace(state, ended=outcome, prompt=None, jobs=())
         case PlayerEliminated(seat=seat, units=units):
@@ -315,16 +318,16 @@ def _apply(state: SaxonState, event: EventData) -> SaxonState:  # noqa: C901 - o
 
 
 def evolve(state: SaxonState, event: EventData) -> SaxonState:
-    """Fold one event: :func:`apply`, and the derived control state (the module's docstring)."""
-    match event:
-        case DecisionTaken(seat=seat, command=command):
-            return replace(state, pending=Pending(before=state, seat=seat, command=command))
-        case DiceRolled(faces=faces) if state.pending is not None:
-            return replace(state, pending=replace(state.pending, faces=state.pending.faces + tuple(int(f) for f in faces)))
-        case PromptOpened() if state.pending is not None:
-            from domain.rules.saxon_shore.rules import replay  # rules folds with apply: imported when needed
-
-            jobs, prompt, phase, stage = replay(state.pending)
-            return replace(state, jobs=jobs, prompt=prompt, phase=phase, stage=stage, pending=None)
+    """Fold one event: :func:`apply`, and the control a PlayerAsked says (the module's docstring)."""
+    if isinstance(event, PlayerAsked):
+        return replace(state, prompt=asked(event), jobs=(*event.steps_next, *state.jobs[event.steps_done:]),
+                       phase=state.phase if event.turn_phase is None else event.turn_phase,
+                       stage=state.stage if event.turn_stage is None else event.turn_stage)
     return apply(state, event)
 
+
+def asked(event: PlayerAsked) -> Prompt:
+    """The open question a PlayerAsked says, as the engine holds it (rules.prompt_opened)."""
+    if event.kind == "phase":
+        return Prompt("phase", event.seat, args=(event.phase,), n=event.stage)
+    return Prompt(event.kind, event.seat, tuple(event.options), event.province, event.number, tuple(event.about))

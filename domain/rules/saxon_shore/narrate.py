@@ -553,6 +553,7 @@ def _battle_ended(d, who):
 
 EVENTS: dict[str, Callable[[dict[str, Any], Names], str]] = {
     "StartingProvincePicked": _starting, "TurnBegan": _turn, "PromptOpened": _prompt, "GameDecided": _decided,
+    "PlayerAsked": _prompt,
     "PlayerEliminated": _eliminated, "KingDied": _king_died, "KingCrowned": _crowned, "UnitsPlaced": _placed,
     "UnitsDeserted": _deserted, "UnitsEliminated": _eliminated_units, "PeasantsAndBoatsRemoved": _peasants_boats,
     "TroopsReturned": _returned, "EventDrawn": _drawn, "PathGained": _path, "FamineStruck": _famine,

@@ -6,17 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import msgspec
-
 from domain.dice import STANDARD_DICE
-from domain.events import DiceRolled, EventData
+from domain.events import EventData
 from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation
 from domain.rules.saxon_shore.commands import Choose, Done, Hire, SaxonCommand
 from domain.rules.saxon_shore.data import Board
-from domain.rules.saxon_shore.events import Counter, MoraleChanged, PromptOpened
+from domain.rules.saxon_shore.events import Counter, MoraleChanged, PlayerAsked, PromptOpened
 from domain.rules.saxon_shore.evolve import apply
-from domain.rules.saxon_shore.state import MORALE, Job, Pending, Player, Prompt, Province, SaxonState, Unit
+from domain.rules.saxon_shore.state import CONTROL_DERIVED, MORALE, Job, Player, Prompt, Province, SaxonState, Unit
 
 D6 = STANDARD_DICE["d6"]
 # The rulebook section each kind of question applies (PromptOpened.section).
@@ -72,8 +70,9 @@ def choice(kind: str):
 # -- the decision context ---------------------------------------------------------------------------
 class Ctx:
     """What ``decide`` works through: the state as its events leave it so far, the events
-    themselves, and the control (job queue, phase, the prompt to leave open), which is derived:
-    never an event (evolve.py runs the decision again to find it)."""
+    themselves, and the control (job queue, phase, the prompt to leave open), which the
+    decision's PlayerAsked records (PromptOpened before 2.2.0: older.py runs the decision again
+    to find it)."""
 
     def __init__(self, state: SaxonState, rng: Rng):
         self.state = state
@@ -157,8 +156,8 @@ def run(ctx: Ctx) -> None:
 # -- deciding ------------------------------------------------------------------------------------------
 def decide(state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> Ctx:
     """Check the command against the open prompt, apply it, run the turn on to the next
-    decision; a question left open that differs from the one answered is recorded as
-    PromptOpened (the control behind it is derived, never recorded)."""
+    decision; a question or control left open that differs from the one the decision was taken
+    in is recorded as PlayerAsked (PromptOpened, without the control, before 2.2.0)."""
     from domain.rules.saxon_shore import phases  # the phases import this module
 
     prompt = state.prompt
@@ -190,75 +189,36 @@ def decide(state: SaxonState, seat: str, command: SaxonCommand, rng: Rng) -> Ctx
     run(ctx)
     if ctx.prompt is not None and (ctx.prompt, tuple(ctx.jobs), ctx.phase, ctx.stage) != (
             state.prompt, state.jobs, state.phase, state.stage):
-        ctx.emit(prompt_opened(ctx))
-    RECENT.put(state, seat, command, ctx)
+        ctx.emit(prompt_opened(ctx, state))
     return ctx
 
 
-def prompt_opened(ctx: Ctx) -> PromptOpened:
-    """The open question as the record says it: who, what kind, the options (or the phase)."""
+def prompt_opened(ctx: Ctx, before: SaxonState) -> PromptOpened:
+    """The open question as the record says it: who, what kind, the options (or the phase);
+    since 2.2.0 (PlayerAsked) also its details and where the turn stands now, against
+    ``before``: the state the decision was taken in."""
     from domain.rules.saxon_shore.phases import PHASES
 
     p = ctx.prompt
     if p.kind == "phase":
         phase = PHASES[p.args[0]]
-        return PromptOpened(seat=p.seat, kind="phase", phase=phase.name, stage=p.n, section=phase.rule)
-    return PromptOpened(seat=p.seat, kind=p.kind, options=list(p.options), province=p.prov,
-                        section=ctx.section or SECTIONS.get(p.kind, ""))
+        said: dict[str, Any] = {"phase": phase.name, "stage": p.n, "section": phase.rule}
+    else:
+        said = {"options": list(p.options), "province": p.prov, "section": ctx.section or SECTIONS.get(p.kind, "")}
+    if before.version in CONTROL_DERIVED:
+        return PromptOpened(seat=p.seat, kind=p.kind, **said)
+    done, queued = steps_changed(ctx.state.jobs, ctx.jobs)  # the steps as the fold holds them (TurnBegan's)
+    if p.kind != "phase":
+        said.update(number=p.n, about=list(p.args))
+    return PlayerAsked(seat=p.seat, kind=p.kind, **said, steps_done=done, steps_next=queued,
+                       turn_phase=None if ctx.phase == before.phase else ctx.phase,
+                       turn_stage=None if ctx.stage == before.stage else ctx.stage)
 
 
-class ReplayRng:
-    """The dice a recorded decision rolled, handed out again in order (for :func:`replay`)."""
-
-    def __init__(self, faces: tuple[int, ...]):
-        self.faces = faces
-        self.used = 0
-
-    def roll(self, kind, count: int, purpose: str, seat: str | None = None) -> DiceRolled:
-        faces = list(self.faces[self.used:self.used + count])
-        self.used += count
-        return DiceRolled(draws=[], kind=kind.id, faces=faces, purpose=purpose, seat=seat)
-
-
-Control = tuple[tuple[Job, ...], Prompt | None, str, int]  # the job queue, the open prompt, phase, stage
-
-
-class Recent:
-    """The control the last few decisions left, so that folding a decision just taken (the core
-    folds its events once for their readers and once into the game) need not run it again. A
-    pure memo: an entry is used only for the very state object the decision was taken in (kept
-    alive by the entry), with the same seat, command and dice; anything else runs the decision."""
-
-    def __init__(self, size: int = 64):
-        self.size = size
-        self.entries: dict[int, tuple[SaxonState, str, Any, tuple[int, ...], Control]] = {}
-
-    def put(self, state: SaxonState, seat: str, command: SaxonCommand, ctx: Ctx) -> None:
-        if len(self.entries) >= self.size:
-            self.entries.clear()
-        faces = tuple(int(f) for e in ctx.events if isinstance(e, DiceRolled) for f in e.faces)
-        self.entries[id(state)] = (state, seat, msgspec.to_builtins(command), faces, control(ctx))
-
-    def get(self, pending: Pending) -> Control | None:
-        entry = self.entries.get(id(pending.before))
-        if entry is not None and entry[0] is pending.before and entry[1:4] == (pending.seat, pending.command,
-                                                                                pending.faces):
-            return entry[4]
-        return None
-
-
-RECENT = Recent()
-
-
-def control(ctx: Ctx) -> Control:
-    return tuple(ctx.jobs), ctx.prompt, ctx.phase, ctx.stage
-
-
-def replay(pending: Pending) -> Control:
-    """The control the decision ``pending`` left: remembered, or run again on its recorded dice."""
-    found = RECENT.get(pending)
-    if found is not None:
-        return found
-    command = msgspec.convert(pending.command, SaxonCommand)
-    return control(decide(pending.before, pending.seat, command, ReplayRng(pending.faces)))
-
+def steps_changed(before: tuple[Job, ...], after: list[Job]) -> tuple[int, list[Job]]:
+    """The queue ``after`` as a change of ``before`` (jobs run and queued only at its front):
+    how many of ``before``'s first steps are gone, and the steps now ahead of the rest."""
+    kept = 0
+    while kept < min(len(before), len(after)) and before[-1 - kept] == after[-1 - kept]:
+        kept += 1
+    return len(before) - kept, after[:len(after) - kept]

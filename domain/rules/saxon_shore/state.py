@@ -1,8 +1,8 @@
 """The state of Saxon Shore (frozen msgspec Structs) and the questions rules ask of it.
 
 State is compact (it is cached and folded often): provinces and players keyed by name,
-units keyed by id. The turn's control flow (the job queue and the one open prompt) is
-derived state: evolve recomputes it from the events, it is never recorded.
+units keyed by id. The turn's control flow (the job queue and the one open prompt) is state
+the record carries since 2.2.0 (events.PlayerAsked); before, it was derived (older.py).
 """
 
 from __future__ import annotations
@@ -14,6 +14,12 @@ import msgspec
 
 from domain.events import Outcome
 from domain.rules.saxon_shore.data import RESOURCES
+from domain.rules.saxon_shore.events import Job
+
+VERSION = "2.2.0"  # the rule system's version (engine.SaxonShore.version)
+# Versions whose records leave the turn's control out (PromptOpened, not PlayerAsked): their fold
+# runs each decision again to find it (older.py).
+CONTROL_DERIVED = ("2.1.0", "2.0.0")
 
 Res = tuple[int, int, int, int, int]  # wheat, wool, iron, gold, slaves
 NO_RES: Res = (0, 0, 0, 0, 0)
@@ -67,21 +73,11 @@ class Player(msgspec.Struct, frozen=True, omit_defaults=True):
     offers: int = 0
 
 
-class Job(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A step of the turn still to run."""
-
-    kind: str
-    seat: str | None = None
-    prov: str | None = None
-    n: int = 0
-    args: tuple[str, ...] = ()
-
-
 class Prompt(msgspec.Struct, frozen=True, omit_defaults=True):
     """The one decision the game waits for: ``phase`` prompts take phase commands,
     every other kind takes ``choose`` with one of ``options``. ``prov``, ``n`` and ``args`` are
-    the engine's context for the answer (derived, never recorded: PromptOpened says what a
-    person needs)."""
+    the engine's context for the answer (recorded since 2.2.0 as PlayerAsked's ``province``,
+    ``number`` and ``about``; a phase's as its ``phase`` and ``stage``)."""
 
     kind: str
     seat: str
@@ -139,19 +135,43 @@ class SaxonState(msgspec.Struct, frozen=True):
     won: Outcome | None = None  # a §1 victory, read off the board by evolve whenever it may change
     ended: Outcome | None = None  # the turn limit (a house rule)
     board: Any = None  # the map this game is played on (data.Board): ours, or the owner's given at creation
-    pending: Pending | None = None  # the decision being folded (evolve.py): never shown, never recorded
-    version: str = "2.1.0"  # the rule system's version that records the game (engine.SaxonShore.at_version)
+    pending: Pending | None = None  # a decision being folded under 2.1.0 or 2.0.0 (older.py): never shown
+    version: str = VERSION  # the rule system's version that records the game (engine.SaxonShore.at_version)
 
 
 class Pending(msgspec.Struct, frozen=True):
     """A decision being folded: the state it was taken in, who took it, the command (as
-    recorded) and the faces of the dice rolled for it so far. When its prompt opens, evolve
-    runs the decision again on these dice to derive the turn's job queue (evolve.py)."""
+    recorded) and the faces of the dice rolled for it so far. When its prompt opens, the fold of
+    a 2.1.0 or 2.0.0 record runs the decision again on these dice to derive the turn's job queue
+    (older.py)."""
 
     before: SaxonState
     seat: str
     command: Any
     faces: tuple[int, ...] = ()
+
+
+ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
+
+
+def turn_steps(order: Iterable[str]) -> tuple[Job, ...]:
+    """§2.2, "The order of gameplay": the steps of a turn for the players in ``order``, as
+    TurnBegan starts them (turn.begin_turn queues them; the fold assigns them, evolve.apply)."""
+    order = tuple(order)
+    jobs = [Job("king", s) for s in order] + [Job("desert", s) for s in order] + [Job("event", s) for s in order]
+    jobs += [Job("province_roll"), Job("production"), Job("city_trades")]
+    jobs.append(Job("trade_round"))
+    for phase in ECONOMY_PHASES[1:]:
+        jobs += [Job("phase", s, args=(phase,)) for s in order]
+    jobs.append(Job("ravage_recovery"))
+    for stage in (1, 2):
+        jobs.append(Job("movement_start", n=stage))
+        jobs += [Job("phase", s, n=stage, args=("move",)) for s in order]
+        jobs.append(Job("combat_start", n=stage))
+        jobs += [Job("phase", s, n=stage, args=("declare",)) for s in order]
+        jobs += [Job("raids", n=stage), Job("invasions", n=stage)]
+    jobs.append(Job("end_turn"))
+    return tuple(jobs)
 
 
 MORALE = {-1: "low", 0: "normal", 1: "high"}

@@ -39,12 +39,12 @@ from domain.rules.saxon_shore.state import (
     king_of,
     nearest_friendly,
     owned,
+    turn_steps,
     units_at,
     units_of,
 )
 
 IRELAND_CHRISTIAN = ("Ulster", "Leinster", "Munster")
-ECONOMY_PHASES = ("trade", "market", "improve", "raise", "convert")
 
 
 def initial_state(seats: tuple[str, ...], options: Options, board: Board) -> SaxonState:
@@ -95,21 +95,8 @@ def begin_turn(ctx: Ctx, j: Job) -> None:
     state = ctx.state
     order = [s for s in (j.args or state.order) if state.players[s].alive]
     ctx.emit(TurnBegan(turn=state.turn + 1, order=order))
-    jobs = [Job("king", s) for s in order] + [Job("desert", s) for s in order] + [Job("event", s) for s in order]
-    jobs += [Job("province_roll"), Job("production"), Job("city_trades")]
-    jobs.append(Job("trade_round"))
-    for phase in ECONOMY_PHASES[1:]:
-        jobs += [Job("phase", s, args=(phase,)) for s in order]
-    jobs.append(Job("ravage_recovery"))
-    for stage in (1, 2):
-        jobs.append(Job("movement_start", n=stage))
-        jobs += [Job("phase", s, n=stage, args=("move",)) for s in order]
-        jobs.append(Job("combat_start", n=stage))
-        jobs += [Job("phase", s, n=stage, args=("declare",)) for s in order]
-        jobs += [Job("raids", n=stage), Job("invasions", n=stage)]
-    jobs.append(Job("end_turn"))
     ctx.phase, ctx.stage = "random events", 0
-    ctx.push(*jobs)
+    ctx.push(*turn_steps(order))
 
 
 @job("phase")

@@ -12,6 +12,7 @@ import random
 from uuid import UUID
 
 import msgspec
+import pytest
 
 from domain.events import GameCreated, SeatInfo
 from domain.game import create_game, project_game
@@ -68,8 +69,9 @@ def hire_at_home_time(version: str, players: int = 4, seed: int = 5) -> tuple[in
     return hires, stayed
 
 
-def test_a_mercenary_hired_while_troops_go_home_goes_home_too():
-    hires, stayed = hire_at_home_time("2.1.0")
+@pytest.mark.parametrize("version", ["2.2.0", "2.1.0"])
+def test_a_mercenary_hired_while_troops_go_home_goes_home_too(version):
+    hires, stayed = hire_at_home_time(version)
     assert hires > 0
     assert stayed == 0
 

@@ -187,4 +187,4 @@ def test_a_record_made_under_an_older_version_is_named_as_such():
                       seats={}, seed_commitment="0" * 64)
     with pytest.raises(IncompatibleRecord) as error:
         rule_system_for(old)
-    assert "saxon-shore 1.0.0" in str(error.value) and S.version == "2.1.0"
+    assert "saxon-shore 1.0.0" in str(error.value) and S.version == "2.2.0"

@@ -65,7 +65,7 @@ def test_every_event_of_random_games_reads_as_a_line():
             assert len(text) <= 160, text
             assert narrate(S, record).text == text
             seen.add(record.type)
-    common = {"StartingProvincePicked", "TurnBegan", "PromptOpened", "EventDrawn", "ResourcesProduced",
+    common = {"StartingProvincePicked", "TurnBegan", "PlayerAsked", "EventDrawn", "ResourcesProduced",
               "TroopsRaised", "MovementBegan", "UnitsMoved", "RaidDeclared", "InvasionDeclared", "RaidFought",
               "BattleBegan", "BattleRoundFought", "CasualtyRemoved", "BattleEnded", "ProvinceConquered",
               "PeasantsAndBoatsRemoved", "TroopsReturned", "KingDied", "KingCrowned", "MoraleChanged"}

@@ -1,7 +1,8 @@
 """Issue 15 point 10: the record in the rulebook's words. Seeded games of 2 to 5 players, recorded
 through the aggregate path: no event carries a free-text ``why``, none is a state patch
-(``ProvinceSet``, ``PlayerSet``, ``UnitsSet``) or the engine's job queue (``Flow``), none
-carries the engine's internals (jobs, prompt arguments); every rule event names the section it
+(``ProvinceSet``, ``PlayerSet``, ``UnitsSet``) or the engine's whole job queue (``Flow``), none
+carries the engine's internal names (jobs, args: since 2.2.0 the queue's changes are PlayerAsked's
+``steps_done`` and ``steps_next``, issue 31); every rule event names the section it
 applies; the narration of every event never raises and never prints a Python repr; and the
 exported record verifies, its every decision replayed byte for byte."""
 
@@ -63,12 +64,12 @@ def test_the_record_says_what_happened_in_the_rulebooks_words(players, seed):
     game, stored = recorded_game(players, seed)
     types = [e.type for e in stored]
     assert not {t.split(".")[-1] for t in types} & GONE, "state patches or the job queue in the record"
-    assert "saxon-shore.PromptOpened" in types and "saxon-shore.TurnBegan" in types
+    assert "saxon-shore.PlayerAsked" in types and "saxon-shore.TurnBegan" in types
     for event in stored:
         assert not keys(event.data) & INTERNALS, (event.type, event.data)
         if event.type.startswith("saxon-shore.") and event.type != "saxon-shore.GameDecided":
             assert event.type in EVENT_TYPES
-            if event.type != "saxon-shore.PromptOpened":
+            if event.type != "saxon-shore.PlayerAsked":
                 assert event.data.get("section"), (event.type, event.data)  # the rulebook section it applies
         for players_named in (None, NAMES):
             entry = narrate(S, event)
@@ -81,14 +82,14 @@ def test_the_record_says_what_happened_in_the_rulebooks_words(players, seed):
 @pytest.mark.parametrize("players,seed", [(2, 5), (5, 6)])
 def test_the_exported_record_replays_byte_for_byte(players, seed):
     """DESIGN.md: replaying a game runs decide again over its recorded decisions; the result must
-    be the same events, byte for byte. The job queue is not in the record: evolve derives it."""
+    be the same events, byte for byte (the job queue's changes included: PlayerAsked)."""
     game, stored = recorded_game(players, seed)
     verdict = verify(build_record(stored, public_seed=SEED.hex()))
     assert verdict.ok, verdict.problems[:3]
     assert game.outcome is not None
 
 
-def test_the_control_is_derived_not_recorded():
+def test_the_fold_assigns_the_control_the_record_says():
     """The job queue, phase and open prompt after folding the record equal what decide left."""
     game, stored = recorded_game(3, 7)
     again = project_game(None, stored[:1])
@@ -100,7 +101,7 @@ def test_the_control_is_derived_not_recorded():
 
 def test_a_rollouts_play_leaves_the_state_the_record_folds_to():
     """RuleSystem.play (the analysis' rollouts, without DecisionTaken) leaves exactly the state that
-    folding the decision's record leaves, the derived job queue and prompt included."""
+    folding the decision's record leaves, the job queue and prompt included."""
     from domain.events import DecisionTaken
 
     rnd = random.Random(11)

@@ -17,11 +17,11 @@ from replays.verify import verify
 from .helpers import S
 
 OLD = Path(__file__).parent / "records" / "saxon-shore-1.1.0.json"
-SAID = "recorded under saxon-shore 1.1.0; this server has 2.1.0"
+SAID = "recorded under saxon-shore 1.1.0; this server has 2.2.0"
 
 
-def test_the_version_is_2_1_0_and_it_replays_2_0_0():
-    assert (S.version, S.older_versions) == ("2.1.0", ("2.0.0",))
+def test_the_version_is_2_2_0_and_it_replays_2_1_0_and_2_0_0():
+    assert (S.version, S.older_versions) == ("2.2.0", ("2.1.0", "2.0.0"))
 
 
 def test_the_map_header_names_the_option_the_engine_reads():
