@@ -249,7 +249,7 @@ def test_format_2_takes_at_most_two_fifths_of_format_1(exported):
         assert len(encode_record(decode_record(old))) < 0.55 * len(msgspec.json.encode(msgspec.json.decode(old)))
     saxon = decode_record(exported["saxon-shore/standard"])
     decisions = sum(e.type == "DecisionTaken" for e in saxon.events)
-    assert len(exported["saxon-shore/standard"]) / decisions < 420
+    assert len(exported["saxon-shore/standard"]) / decisions < 420, len(exported["saxon-shore/standard"]) / decisions
 
 
 MALFORMED = {
