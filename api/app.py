@@ -184,16 +184,16 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
             await run_in_threadpool(lambda: None)
         app.state.herald.tournaments.follower.start()  # tournament results, in the background
         app.state.herald.bots.start()  # bot seats move in the background (api/services/bots.py)
-        app.state.herald.your_turn.sweep.start()  # flags that fall with nobody writing (issue 29)
-        app.state.herald.your_turn.webhooks.start()  # your-move notices to players' webhooks
+        app.state.herald.your_turn.sweep.rounds.start()  # flags that fall with nobody writing (issue 29)
+        app.state.herald.your_turn.webhooks.rounds.start()  # your-move notices to players' webhooks
         try:
             with settled() if owned else nullcontext():  # a served process's collector (api/collector.py)
                 yield
         finally:
             app.state.herald.tournaments.follower.close()
             app.state.herald.bots.close()
-            await app.state.herald.your_turn.sweep.close()
-            await app.state.herald.your_turn.webhooks.close()
+            await app.state.herald.your_turn.sweep.rounds.close()
+            await app.state.herald.your_turn.webhooks.rounds.close()
             close_analyses(app.state)
             app.budgets.close()
             await app.state.live.close()

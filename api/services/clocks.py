@@ -5,12 +5,12 @@ every write to a game); finding the games whose flag may have fallen is the swee
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 from api import clock
+from api.periodic import Periodic
 from api.wire.games import GameClock, SeatClock
 from domain import clocks as timing
 from domain.chain import iso
@@ -53,19 +53,7 @@ class ClockSweep:
 
     def __init__(self, games: Any, turns: Any, seconds: float):
         self.games, self.turns, self.seconds = games, turns, seconds
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        if self.seconds > 0 and self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.seconds)
-            try:
-                await asyncio.to_thread(self.sweep)
-            except Exception:
-                log.warning("clock sweep failed; it runs again", exc_info=True)
+        self.rounds = Periodic(self.sweep, seconds, "clock sweep")
 
     def sweep(self) -> int:
         """Touch every game whose flag time has passed; how many games were touched."""
@@ -77,12 +65,3 @@ class ClockSweep:
             except Exception:
                 log.warning("clock sweep: game %s", game_id, exc_info=True)
         return len(due)
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
-            self._task = None

@@ -27,7 +27,6 @@ several processes on one database send each attempt once."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import ipaddress
@@ -41,6 +40,7 @@ import msgspec
 
 from api import clock
 from api.errors import Invalid
+from api.periodic import Periodic
 from api.tokens import derived_token
 from domain.chain import iso
 from projections.sql import SCHEMA_LOCK, Database
@@ -126,7 +126,7 @@ class Webhooks:
         self._db, self.turns, self._key = db, turns, token_key
         self.allow_private = allow_private
         self.retry_seconds, self.poll_seconds = retry_seconds, poll_seconds
-        self._task: asyncio.Task | None = None
+        self.rounds = Periodic(self.deliver, poll_seconds, "webhooks: a delivery round")
         with db.exclusive(SCHEMA_LOCK), db.transaction() as s:  # processes starting together create them once
             for statement in SCHEMA:
                 s.execute(statement)
@@ -165,27 +165,6 @@ class Webhooks:
                                     r["next_at"]) for r in rows])
 
     # -- delivering ---------------------------------------------------------------------------------
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.poll_seconds)
-            try:
-                await asyncio.to_thread(self.deliver)
-            except Exception:
-                log.warning("webhooks: a delivery round failed; it runs again", exc_info=True)
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):
-                pass
-            self._task = None
-
     def deliver(self) -> int:
         """One round: for each webhook, its notices due now, in order, until one fails.
         Returns how many attempts were made."""
