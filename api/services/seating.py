@@ -123,6 +123,7 @@ class Seats:
         one offered to them, with their player token: the seat gets a token only they hold."""
         games = self.games
         game = games.game(game_id)
+        games.players.claim_identity(body.player, token, what="take the seat")  # who asks, first
         if seat not in game.created.seats:
             raise NotFound(f"this game has no seat {seat!r}", code="unknown_seat")
         if game.seating is not None and seat in game.seating.open:
@@ -147,11 +148,11 @@ class Seats:
     def decline(self, game_id: UUID, seat: str, body: DeclineSeat, token: str | None) -> MetaResponse:
         """The invited player declines, with their player token: the seat is open from then on."""
         games = self.games
+        games.game(game_id)
+        games.players.claim_identity(body.player, token, what="decline the seat")  # who asks, first
 
         def produce(game: Game, now) -> tuple[list[EventData], list[object]]:
-            declined = decline(game.created, game.seating, seat, body.player)
-            games.players.claim_identity(body.player, token, what="decline the seat")
-            return [declined], []
+            return [decline(game.created, game.seating, seat, body.player)], []
 
         return self._write(game_id, produce, self._meta)
 

@@ -102,7 +102,10 @@ def test_a_bystanders_p99_stays_under_three_times_quiet_while_8_clients_hammer_e
             taken, hammered = loaded(server.url, stage, route, big, 5.0)
             p99 = quantile(taken, 0.99)
             assert p99 < bound, (route, p99, quantile(quiet, 0.99), hammered)
-            assert hammered["statuses"].get("429", 0) > 0, (route, hammered)  # the hammering clients were refused
+            if route != "past_states":  # the hammering clients were refused
+                assert hammered["statuses"].get("429", 0) > 0, (route, hammered)
+            # (past positions: once their checkpoints are built a read is cheap and never limited,
+            # so on a quick machine the cold folds can all fit the budget: no 429 is owed there)
             assert "None" not in hammered["retry_after"], hammered  # ... each with Retry-After
             assert hammered["statuses"].get("500", 0) == 0, hammered
         # what the workers answered is what the server's own fold answers
