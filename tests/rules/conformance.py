@@ -59,6 +59,7 @@ from domain.rules.base import (
 )
 from domain.rules.registry import RULE_SYSTEMS
 from tests.rules.test_labels import NOW, SEED
+from tests.secrets.leak import string_leaves
 
 SYSTEMS = sorted(RULE_SYSTEMS)
 PROBE_RNG = SeededRng(bytes(32), UUID(int=1), "", 0)
@@ -95,17 +96,6 @@ def accepts(rules: RuleSystem, state: Any, seat: str, command: Any) -> bool:
     except (RuleViolation, ValueError, KeyError, TypeError):
         return False
     return True
-
-
-def string_leaves(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from string_leaves(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from string_leaves(v)
 
 
 def differ(a: Any, b: Any) -> list[str]:
