@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 import msgspec
+from eventsourcing.persistence import InterfaceError, OperationalError
 
 _NAMED = re.compile(r"%\((\w+)\)s")
 log = logging.getLogger("herald")
@@ -80,6 +81,10 @@ def advisory_key(name: str) -> int:
 
 
 SCHEMA_LOCK = "herald:schema"  # held while any process creates tables
+
+# the database failed, not the event (SQLite "database is locked", a connection gone):
+# a catch-up stops and retries later, it never skips the event
+TRANSIENT = (OperationalError, InterfaceError)
 
 
 class Session:
@@ -195,11 +200,15 @@ class TrackedProjection:
                 return done
             try:
                 self._apply_batch(batch)
+            except TRANSIENT:
+                raise
             except Exception:
                 self._healthy()  # a database that fails on everything is not one bad event
                 for one in batch:  # find the event at fault; apply the others
                     try:
                         self._apply_batch([one])
+                    except TRANSIENT:
+                        raise
                     except Exception as error:
                         self._healthy()
                         self._skip(one[0], error)
