@@ -243,13 +243,16 @@ def test_an_old_record_imports_and_exports_as_format_2(client):
 
 def test_format_2_takes_at_most_two_fifths_of_format_1(exported):
     """What nobody can recompute is kept; links, versions and repeated prefixes go. (The
-    figures for a full-length game: bench/bench_long_games.py.)"""
+    figures for a full-length game: bench/bench_long_games.py.) Each export is measured against
+    format 1 of the same record: the games differ from run to run (a game's dice are drawn from
+    its seed and its id), so bytes a decision do too (357 to 417 in five runs), the ratio not."""
     for path in FIXTURES:
         old = path.read_bytes()
         assert len(encode_record(decode_record(old))) < 0.55 * len(msgspec.json.encode(msgspec.json.decode(old)))
-    saxon = decode_record(exported["saxon-shore/standard"])
-    decisions = sum(e.type == "DecisionTaken" for e in saxon.events)
-    assert len(exported["saxon-shore/standard"]) / decisions < 420, len(exported["saxon-shore/standard"]) / decisions
+    for name, raw in exported.items():
+        format_1 = msgspec.json.encode(decode_record(raw))  # the in-memory record is format 1's shape
+        bound = 0.4 if name == "saxon-shore/standard" else 0.55  # many small events: links weigh most
+        assert len(raw) < bound * len(format_1), (name, len(raw) / len(format_1))
 
 
 MALFORMED = {
