@@ -23,16 +23,17 @@ from tests.conftest import start_server
 
 README = Path(__file__).parent.parent / "README.md"
 WALKTHROUGHS = ("## Two commands", "## Record a game with curl", "## Audit and study",
-                "## Play at a distance: invitations, blind seeds, a bot",
-                "## Tournament quick start", "## Play at a distance: clocks, your turn, ratings")
+                "### Invitations, blind seeds, a bot", "### Clocks, your turn, ratings",
+                "## Tournament quick start")
 
 
 def shell_blocks(section: str) -> list[str]:
     """The ```sh blocks of one README section, as printed."""
     text = README.read_text()
     start = text.index(section + "\n")
-    end = text.find("\n## ", start + len(section))
-    body = text[start:end if end != -1 else None]
+    level = len(section) - len(section.lstrip("#"))
+    end = re.compile(rf"^#{{2,{level}}} ", re.M).search(text, start + len(section))  # the next heading as high
+    body = text[start:end.start() if end else None]
     return re.findall(r"```sh\n(.*?)```", body, re.S)
 
 
@@ -105,10 +106,10 @@ def test_readme_walkthroughs_run_as_written(tmp_path):
     verdict, _ = json.JSONDecoder().raw_decode(audit[audit.rindex('{"ok"'):])
     assert verdict["ok"] is True and verdict["problems"] == [], verdict
 
-    distance = outputs["## Play at a distance: invitations, blind seeds, a bot"].replace(" ", "")
+    distance = outputs["### Invitations, blind seeds, a bot"].replace(" ", "")
     assert '"awaited":[]' in distance and '"seeds_given":["ayyubids","crusaders"]' in distance, distance
     assert '"type":"BotPlayed"' in distance and '"policy":"heuristic"' in distance, distance
-    timed = outputs["## Play at a distance: clocks, your turn, ratings"].replace(" ", "")
+    timed = outputs["### Clocks, your turn, ratings"].replace(" ", "")
     assert '"type":"TimeUsed"' in timed and '"kind":"fischer"' in timed
     assert '"before":1500' in timed and '"change":' in timed and '"history":[{' in timed
 
