@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,8 @@ import msgspec
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from tests.conftest import free_port  # noqa: E402  (below the kernel's ephemeral range)
 
 LUA_REPORT = """
 done = function(summary, latency, requests)
@@ -47,12 +48,6 @@ end
 
 UNTHROTTLED = {"HERALD_WRITES_PER_TOKEN": "1e9", "HERALD_WRITE_BURST_PER_TOKEN": "1000000000",
                "HERALD_WRITES_PER_ADDRESS": "1e9", "HERALD_WRITE_BURST_PER_ADDRESS": "1000000000"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cpu_seconds(pid: int) -> float:

@@ -37,7 +37,6 @@ import argparse
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -51,8 +50,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_api import free_port  # noqa: E402
 from bench.cluster_load import herald_env, measure, note_script, open_games, scratch_database, warm  # noqa: E402
+from tests.conftest import free_port, free_ports  # noqa: E402
 
 CPU_CGROUPS = Path("/sys/fs/cgroup/cpu")  # the cgroup v1 cpu controller's hierarchy
 PREFIX = "herald-bench-scale-"
@@ -152,21 +151,6 @@ def command_line(pid: int) -> list[str]:
         return []
 
 
-def free_port_range(count: int) -> int:
-    """A port p with p … p + count - 1 free, below the kernel's ephemeral range (where the
-    processes' own outgoing connections could take one before it is bound)."""
-    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    for first in range(low - 8000, low - count, count):
-        try:
-            for port in range(first, first + count):
-                with socket.socket() as s:
-                    s.bind(("127.0.0.1", port))
-            return first
-        except OSError:
-            continue
-    raise RuntimeError("no free range of ports for the Herald processes")
-
-
 @dataclass
 class Cluster:
     url: str
@@ -178,7 +162,7 @@ class Cluster:
 def herald_cluster(processes: int, env: dict[str, str], folder: Path, cgroups: Cgroups) -> Iterator[Cluster]:
     """``herald cluster --processes N`` on fresh ports, each Herald process in its own cgroup;
     stopped (SIGTERM: the supervisor stops its children) when the block ends, however it ends."""
-    port, first = free_port(), free_port_range(processes)
+    port, first = free_port(), free_ports(processes)
     log = folder / f"cluster-{processes}.log"
     argv = [str(Path(sys.executable).parent / "herald"), "cluster", "--processes", str(processes),
             "--port", str(port), "--first-port", str(first)]
