@@ -7,6 +7,7 @@ from tests.rules.saladin.helpers import (
     FakeRng,
     act,
     banner_view,
+    below_five_with_the_leader_ordered,
     decide_events,
     finish_turn,
     legal,
@@ -122,15 +123,15 @@ def test_horns_action_is_mandatory_when_available_and_spent_fall_below_five():
 
 def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_turn():
     """Hattin — Lusignan (Leader): if the Leader card is Ordered, the Horns is the first
-    Crusader action of the next turn."""
-    g = crusaders_first()
-    # hand-built: seeds 1-79 played from the opening (helpers.played_until) never have the Leader card
-    # Ordered below 5 Orders before the Horns
-    g = with_side(g, "crusaders", available=4, boxed=8, leader_ordered=True)
+    Crusader action of the next turn. By play from the opening, every die forced
+    (helpers.below_five_with_the_leader_ordered): the Crusaders fall to 4 Orders in turn 2 after
+    Guy de Lusignan's card has turned Ordered."""
+    g = below_five_with_the_leader_ordered()
     assert HORNS not in legal(g, "crusaders") and legal(g, "crusaders")
-    g = play(g, "crusaders", act("ridefort", "hold"))
+    hold = next(c for c in legal(g, "crusaders") if c.get("action") == "hold")
+    g = play(g, "crusaders", hold)
     g = finish_turn(g)
-    assert view(g)["turn"] == 2
+    assert view(g)["turn"] == 3
     g = start(g, "crusaders")
     assert legal(g, "crusaders") == [HORNS]
 
