@@ -180,16 +180,12 @@ def hold_all(game: Game, seat: str) -> Game:
 
 
 def finish_turn(game: Game) -> Game:
-    """Both sides close the turn with the least they may do: Hold every Deployed banner,
-    use a Leader that must be used (recovering a spent Order), then pass."""
+    """Both sides close the turn with the least they may do (:func:`idle`): Hold every Deployed
+    banner, use a Leader that must be used (recovering a spent Order), then pass."""
     turn = game.state.turn
     while game.state.turn == turn and game.outcome is None:
-        seat = game.state.active
-        options = legal(game, seat)
-        pick = next((c for c in options if c["type"] == "activate" and c["action"] == "hold"), None)
-        pick = pick or next((c for c in options if c["type"] == "pass"), None)
-        pick = pick or next(c for c in options if c["type"] == "leader")
-        game = play(game, seat, pick)
+        seat = game.to_act()[0]
+        game = play(game, seat, idle(game, seat))
     return game
 
 
@@ -216,15 +212,6 @@ def drive(game: Game, seat: str, moves: list[tuple[dict[str, Any], list[str]]]) 
     return game
 
 
-def next_turn(game: Game) -> Game:
-    """Both sides do the least they may (:func:`idle`) until the turn ends."""
-    turn = game.state.turn
-    while game.state.turn == turn and game.outcome is None:
-        seat = game.to_act()[0]
-        game = play(game, seat, idle(game, seat))
-    return game
-
-
 def looses(banner: str, target: str, faces: list[str]) -> list[tuple[dict[str, Any], list[str]]]:
     """``banner`` looses at ``target`` once per face, each die showing that face."""
     return [(act(banner, "loose", target), [face]) for face in faces]
@@ -242,7 +229,7 @@ def below_five_with_the_leader_ordered() -> Game:
     g = drive(g, "ayyubids", looses("taqui-al-din", "raymond-iii", [D, D, D, D, S])
               + looses("saphadin", "naplouse", [D, D, D, D, S]) + [({"type": "leader", "action": "recover-order"}, [])]
               + looses("keukburi", "ridefort", [D, D, D]))
-    g = next_turn(g)
+    g = finish_turn(g)
     assert g.state.turn == 2 and g.state.sides["crusaders"].orders == 5
     g = start(g, "crusaders")
     g = play(g, "crusaders", {"type": "leader", "action": "recover-order"})
@@ -264,9 +251,9 @@ def last_order_at_arsuf(version: str | None = None) -> Game:
     g = drive(g, "ayyubids", looses("saladin", "bourgogne", [D, D, D, D, S])
               + looses("soulayman", "naplouse", [D, D, D, D, S]) + [({"type": "leader", "action": "recover-order"}, [])]
               + looses("ala-afdal", "henry-ii", [D, D, D]))
-    g = next_turn(g)
+    g = finish_turn(g)
     g = drive(start(g, "ayyubids"), "ayyubids", looses("saphadin", "sable", [D, D, S]))
-    g = start(next_turn(g), "crusaders")
+    g = start(finish_turn(g), "crusaders")
     crusaders = g.state.sides["crusaders"]
     assert (g.state.turn, crusaders.available, crusaders.spent, crusaders.losses) == (3, 1, 0, 5)
     assert g.to_act() == ["crusaders"] and g.state.arsuf_lances == 2

@@ -9,8 +9,10 @@ from tests.rules.saladin.helpers import (
     banner_view,
     below_five_with_the_leader_ordered,
     decide_events,
+    drive,
     finish_turn,
     legal,
+    looses,
     new_game,
     orders,
     play,
@@ -18,9 +20,6 @@ from tests.rules.saladin.helpers import (
     refused,
     start,
     view,
-    with_banner,
-    with_side,
-    with_state,
 )
 
 D, S, B, X = "double", "stroke", "blank", "slash"
@@ -169,26 +168,32 @@ def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon()
 
 
 def test_saladin_leader_order_loss_is_refused_once_used():
-    """Hattin — Saladin (Leader): "once per game": the next turn refuses it. Hand-built (the Horns
-    set, Châtillon captured): seeds 1-199 played from the opening never used the action in a game
-    that then reached another turn (the Chaos ends them)."""
-    g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
-    g = with_state(g, horns=True)
-    g = with_banner(g, "chatillon", fate="captured", lances=0)
-    g = play(g, "ayyubids", ORDER_LOSS)
+    """Hattin — Saladin (Leader): "once per game": the next turn refuses it. By play from the
+    opening, every die forced: the Crusaders take the Horns, Manguras looses at Châtillon until it
+    is given to the Ayyubids, Saladin's Leader places the Order in the box, and the Chaos of turn 2
+    leaves the Crusaders Orders to go on."""
+    g = start(new_game("hattin", options=LEADER_ACTION), "crusaders")
+    g = play(g, "crusaders", HORNS)
+    g = drive(g, "ayyubids", looses("manguras", "chatillon", [D, D, D, D, S]))
+    assert banner_view(g, "chatillon")["fate"] == "captured"
+    g = drive(g, "ayyubids", [(ORDER_LOSS, [])])
     g = finish_turn(g)
+    assert g.outcome is None and view(g)["turn"] == 2
     g = start(g, "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.once_per_game_used"
 
 
 def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
     """Hattin — Saladin (Leader): Lusignan eliminated counts like Lusignan at the Horns (game
-    option ``true_cross: leader-action``)."""
+    option ``true_cross: leader-action``). By play from the opening, every die forced: Manguras
+    looses at Châtillon, then at Lusignan in his camp, until both are given to the Ayyubids; the
+    Horns never taken."""
     g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
-    # hand-built: seeds 1-79 played from the opening (helpers.played_until) never list the action with
-    # Lusignan eliminated
-    g = with_banner(g, "chatillon", fate="captured", lances=0)
-    g = with_banner(g, "lusignan", fate="captured", lances=0)
+    g = drive(g, "ayyubids", looses("manguras", "chatillon", [D, D, D, D, S]))
+    assert ORDER_LOSS not in legal(g, "ayyubids")  # Châtillon alone is not enough
+    g = drive(g, "ayyubids", looses("manguras", "lusignan", [D, D, D, D, S]))
+    assert [banner_view(g, b)["fate"] for b in ("chatillon", "lusignan")] == ["captured", "captured"]
+    assert not view(g)["horns"] and g.to_act() == ["ayyubids"]
     assert ORDER_LOSS in legal(g, "ayyubids")
 
 
@@ -284,13 +289,15 @@ def test_lusignan_shield_wall_takes_one_die_from_ayyubid_actions_until_redeploym
 
 def test_husam_lulu_is_not_given_to_the_crusaders():
     """Hattin — Husam Lulu: its last lance lost, the banner goes back to the box, not to the
-    Crusaders, and costs no Order in the Chaos phase."""
+    Crusaders, and costs no Order in the Chaos phase. By play from the opening, every die forced:
+    Ridefort looses at Husam Lulu until its last lance (the 6th of them on the Losses Track boxes
+    an Ayyubid Order: that is the 6th-lance rule, not the Chaos)."""
     g = crusaders_first()
-    # hand-built: seeds 1-119 played from the opening (helpers.played_until) never bring Husam Lulu to
-    # its last lance under a Crusader Loose
-    g = with_banner(g, "husam-lulu", lances=1)
-    g = play(g, "crusaders", act("ridefort", "loose", "husam-lulu"), [S])
+    g = drive(g, "crusaders", looses("ridefort", "husam-lulu", [D, D, D, D, S]))
+    assert banner_view(g, "husam-lulu")["lances"] == {"field": 1}
+    g = drive(g, "crusaders", looses("ridefort", "husam-lulu", [S]))
     assert banner_view(g, "husam-lulu")["fate"] == "boxed"
     assert view(g)["sides"]["crusaders"]["captured_banners"] == []
+    boxed = orders(g, "ayyubids")["box"]
     g = finish_turn(g)
-    assert orders(g, "ayyubids")["box"] == 1
+    assert orders(g, "ayyubids")["box"] == boxed + 1  # the Chaos: 1 Order, none for Husam Lulu
