@@ -15,7 +15,6 @@ from domain.game import Game, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
-from domain.rules.saladin.state import SaladinState
 
 SALADIN = RULE_SYSTEMS["saladin"]
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -113,22 +112,6 @@ def refused(game: Game, seat: str, command: dict[str, Any]) -> RuleViolation:
     except RuleViolation as violation:
         return violation
     raise AssertionError(f"{command} was accepted")
-
-
-def with_state(game: Game, **changes) -> Game:
-    """A prepared position: the same game with its Saladin state changed."""
-    return msgspec.structs.replace(game, state=msgspec.structs.replace(game.state, **changes))
-
-
-def with_banner(game: Game, banner: str, **changes) -> Game:
-    s: SaladinState = game.state
-    b = msgspec.structs.replace(s.banners[banner], **changes)
-    return with_state(game, banners={**s.banners, banner: b})
-
-
-def with_side(game: Game, side: str, **changes) -> Game:
-    s: SaladinState = game.state
-    return with_state(game, sides={**s.sides, side: msgspec.structs.replace(s.sides[side], **changes)})
 
 
 def full(scenario: str, banner: str) -> int:
