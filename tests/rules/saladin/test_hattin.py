@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.rules.saladin.helpers import (
+    SALADIN,
     full,
     FakeRng,
     act,
@@ -149,7 +150,8 @@ def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon()
     ``true_cross: leader-action``). By play from the opening (helpers.played_until, seed 65): the
     Horns in turn 1 with Châtillon still there, then the first time the action is listed (turn 6,
     Châtillon eliminated, the Leader card Deployed)."""
-    from domain.rules.saladin.rules import eliminated
+    def eliminated(state, banner):
+        return state.banners[banner].fate in ("captured", "boxed")
 
     g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
@@ -277,9 +279,7 @@ def test_lusignan_shield_wall_takes_one_die_from_ayyubid_actions_until_redeploym
     g = play(g, "crusaders", act("lusignan", "shield-wall"))
     assert view(g)["markers"] == {"shield-wall": "lusignan"}
     rng_probe = FakeRng()
-    from domain.rules.saladin import Saladin
-
-    Saladin().decide(g.state, "ayyubids", Saladin().parse_command(act("manguras", "loose", "lusignan")), rng_probe)
+    SALADIN.decide(g.state, "ayyubids", SALADIN.parse_command(act("manguras", "loose", "lusignan")), rng_probe)
     assert rng_probe.requests == []  # 1 die less: no die at all
     g = play(g, "ayyubids", act("manguras", "loose", "lusignan"))
     assert banner_view(g, "lusignan")["lances"] == {"camp": full("hattin", "lusignan"), "horns": 0}
