@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import msgspec
-
 from domain.events import CardsShuffled, GameEnded
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle.data import DECK, PACKAGE
@@ -273,18 +271,30 @@ def test_1_4_an_eastern_leader_drawing_a_joker_is_a_sultan_and_a_western_one_dra
 
 
 def test_the_deck_is_reshuffled_when_it_runs_out_and_each_shuffle_is_recorded():
-    """Core rules: "a deck of 54 playing card's which is reshuffled as it runs out"."""
-    game = new_game()
-    game = play(game, CRUSADERS, {"type": "draw-leader", "leader": f"{CRUSADERS}/bohemond"})
-    state = game.state
-    assert state.shuffles == 1 and len(state.out) == 6
-    # hand-built: the four leaders take 27 cards, and random-legal battles (seeds 1-5) end before the
-    # 54 run out; the cards already out stand for a long battle
-    nearly = msgspec.structs.replace(state, out=tuple(DECK[:50]))
-    game = msgspec.structs.replace(game, state=nearly)
-    evs, game = events(game, CRUSADERS, {"type": "draw-leader", "leader": f"{CRUSADERS}/tancred"})
+    """Core rules: "a deck of 54 playing card's which is reshuffled as it runs out". By play from the
+    opening: the four leaders drawn (27 cards), every unit at its suggested spot, then game moves
+    begun with every initiative die a 1 (each leader draws social rank + 1 command cards) and ended at
+    once, until a move's command cards are more than the deck has left."""
+    game = deployed(new_game())
+    assert game.state.shuffles == 1 and len(game.state.out) == 27
+    while True:
+        [seat] = DOB.to_act(game.state)
+        leaders = [l for l in game.state.leaders.values() if l.seat == seat]
+        wanted = sum(l.social_rank + 1 for l in leaders)
+        left = DOB.view(game.state, None)["deck"]
+        if wanted > left["left"]:
+            break
+        game = play(game, seat, {"type": "begin-move"}, faces=[1] * len(leaders))
+        game = play(game, seat, {"type": "end-move"})
+    assert left == {"size": 54, "left": 54 - len(game.state.out), "shuffles": 1} and 0 < left["left"] < wanted
+    remaining = [card for card in DECK if card not in game.state.out]
+    evs, game = events(game, seat, {"type": "begin-move"}, faces=[1] * len(leaders))
     shuffles = of(CardsShuffled, evs)
     assert len(shuffles) == 1 and shuffles[0].size == 54 and game.state.shuffles == 2
+    assert shuffles[0].purpose.startswith("the deck runs out")
+    drawn = [card for e in of(ev.CommandCardsDrawn, evs) for card in e.cards]
+    assert len(drawn) == wanted == len(set(drawn))  # no card twice in one draw across the shuffle
+    assert set(remaining) < set(drawn)  # the cards left come out before the new shuffle's
 
 
 # -- 1-5, 1-6, 1-7 -----------------------------------------------------------------------------------------

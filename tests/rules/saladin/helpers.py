@@ -15,7 +15,6 @@ from domain.game import Game, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
-from domain.rules.saladin.state import SaladinState
 
 SALADIN = RULE_SYSTEMS["saladin"]
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -115,22 +114,6 @@ def refused(game: Game, seat: str, command: dict[str, Any]) -> RuleViolation:
     raise AssertionError(f"{command} was accepted")
 
 
-def with_state(game: Game, **changes) -> Game:
-    """A prepared position: the same game with its Saladin state changed."""
-    return msgspec.structs.replace(game, state=msgspec.structs.replace(game.state, **changes))
-
-
-def with_banner(game: Game, banner: str, **changes) -> Game:
-    s: SaladinState = game.state
-    b = msgspec.structs.replace(s.banners[banner], **changes)
-    return with_state(game, banners={**s.banners, banner: b})
-
-
-def with_side(game: Game, side: str, **changes) -> Game:
-    s: SaladinState = game.state
-    return with_state(game, sides={**s.sides, side: msgspec.structs.replace(s.sides[side], **changes)})
-
-
 def full(scenario: str, banner: str) -> int:
     """A banner's lances at the start: the slots of its track."""
     from domain.rules.saladin.data import TABLES
@@ -180,14 +163,82 @@ def hold_all(game: Game, seat: str) -> Game:
 
 
 def finish_turn(game: Game) -> Game:
-    """Both sides close the turn with the least they may do: Hold every Deployed banner,
-    use a Leader that must be used (recovering a spent Order), then pass."""
+    """Both sides close the turn with the least they may do (:func:`idle`): Hold every Deployed
+    banner, use a Leader that must be used (recovering a spent Order), then pass."""
     turn = game.state.turn
     while game.state.turn == turn and game.outcome is None:
-        seat = game.state.active
-        options = legal(game, seat)
-        pick = next((c for c in options if c["type"] == "activate" and c["action"] == "hold"), None)
-        pick = pick or next((c for c in options if c["type"] == "pass"), None)
-        pick = pick or next(c for c in options if c["type"] == "leader")
-        game = play(game, seat, pick)
+        seat = game.to_act()[0]
+        game = play(game, seat, idle(game, seat))
     return game
+
+
+def idle(game: Game, seat: str) -> dict[str, Any]:
+    """The least ``seat`` may do now: decline a reaction, Hold a Deployed banner, pass, else
+    recover an Order with the Leader (any other Leader action only when nothing else is listed)."""
+    options = legal(game, seat)
+    for wanted in ({"type": "decline-reaction"}, {"type": "activate", "action": "hold"}, {"type": "pass"},
+                   {"type": "leader", "action": "recover-order"}, {"type": "leader"}):
+        pick = next((c for c in options if wanted.items() <= c.items()), None)
+        if pick is not None:
+            return pick
+    raise AssertionError(f"{seat} has nothing to do: {options}")
+
+
+def drive(game: Game, seat: str, moves: list[tuple[dict[str, Any], list[str]]]) -> Game:
+    """A scripted line: ``seat`` takes each (command, forced faces) in turn, the other side doing the
+    least it may (:func:`idle`) whenever the activation is theirs in between."""
+    for command, faces in moves:
+        while game.to_act() != [seat]:
+            other = game.to_act()[0]
+            game = play(game, other, idle(game, other))
+        game = play(game, seat, command, faces)
+    return game
+
+
+def looses(banner: str, target: str, faces: list[str]) -> list[tuple[dict[str, Any], list[str]]]:
+    """``banner`` looses at ``target`` once per face, each die showing that face."""
+    return [(act(banner, "loose", target), [face]) for face in faces]
+
+
+def below_five_with_the_leader_ordered() -> Game:
+    """Hattin, turn 2, the Crusaders to act with 4 Orders (available + spent), Guy de Lusignan's card
+    Ordered and the Horns not yet taken. By play from the opening, every die forced: in turn 1 the
+    Ayyubids loose at Raymond III and Naplouse until both are given to them and 6 lances at Ridefort
+    (24 lances: 4 Orders boxed, each 6th lance); the turn 2 Chaos boxes 3 (1 plus the 2 banners
+    given away); in turn 2 Guy de Lusignan recovers an Order (nothing spent: his card only turns
+    Ordered), then Keukburi's looses take 6 of D'Ibelin's lances, the 6th boxing a 5th Order."""
+    D, S = "double", "stroke"
+    g = start(new_game("hattin"), "ayyubids")
+    g = drive(g, "ayyubids", looses("taqui-al-din", "raymond-iii", [D, D, D, D, S])
+              + looses("saphadin", "naplouse", [D, D, D, D, S]) + [({"type": "leader", "action": "recover-order"}, [])]
+              + looses("keukburi", "ridefort", [D, D, D]))
+    g = finish_turn(g)
+    assert g.state.turn == 2 and g.state.sides["crusaders"].orders == 5
+    g = start(g, "crusaders")
+    g = play(g, "crusaders", {"type": "leader", "action": "recover-order"})
+    g = drive(g, "ayyubids", looses("keukburi", "d-ibelin", [D, D, D]))
+    crusaders = g.state.sides["crusaders"]
+    assert g.to_act() == ["crusaders"] and crusaders.orders == 4 and crusaders.leader_ordered and not g.state.horns
+    return g
+
+
+def last_order_at_arsuf(version: str | None = None) -> Game:
+    """Arsuf, turn 3, the Crusaders to act first with 1 Order left (available, none spent), 5 lances
+    on their Losses Track, Lusignan untouched and both Ayyubid lances still in Arsuf. By play from
+    the opening, every die forced: in turn 1 the Ayyubids loose at Bourgogne and Naplouse until both
+    are given to them and 6 lances at Henry II (24 lances: 4 Orders boxed); the turn 2 Chaos boxes 3
+    (1 plus the 2 banners given away); in turn 2 Saphadin's looses take 5 of Sablé's lances (on the
+    track); the turn 3 Chaos boxes 3 more."""
+    D, S = "double", "stroke"
+    g = start(new_game("arsuf", version=version), "ayyubids")
+    g = drive(g, "ayyubids", looses("saladin", "bourgogne", [D, D, D, D, S])
+              + looses("soulayman", "naplouse", [D, D, D, D, S]) + [({"type": "leader", "action": "recover-order"}, [])]
+              + looses("ala-afdal", "henry-ii", [D, D, D]))
+    g = finish_turn(g)
+    g = drive(start(g, "ayyubids"), "ayyubids", looses("saphadin", "sable", [D, D, S]))
+    g = start(finish_turn(g), "crusaders")
+    crusaders = g.state.sides["crusaders"]
+    assert (g.state.turn, crusaders.available, crusaders.spent, crusaders.losses) == (3, 1, 0, 5)
+    assert g.to_act() == ["crusaders"] and g.state.arsuf_lances == 2
+    assert g.state.banners["lusignan"].lances == full("arsuf", "lusignan")
+    return g

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from tests.rules.saladin.helpers import (
+    SALADIN,
     full,
     FakeRng,
     act,
     banner_view,
+    below_five_with_the_leader_ordered,
     decide_events,
+    drive,
     finish_turn,
     legal,
+    looses,
     new_game,
     orders,
     play,
@@ -17,9 +21,6 @@ from tests.rules.saladin.helpers import (
     refused,
     start,
     view,
-    with_banner,
-    with_side,
-    with_state,
 )
 
 D, S, B, X = "double", "stroke", "blank", "slash"
@@ -122,15 +123,15 @@ def test_horns_action_is_mandatory_when_available_and_spent_fall_below_five():
 
 def test_horns_action_with_the_leader_ordered_is_the_first_action_of_the_next_turn():
     """Hattin — Lusignan (Leader): if the Leader card is Ordered, the Horns is the first
-    Crusader action of the next turn."""
-    g = crusaders_first()
-    # hand-built: seeds 1-79 played from the opening (helpers.played_until) never have the Leader card
-    # Ordered below 5 Orders before the Horns
-    g = with_side(g, "crusaders", available=4, boxed=8, leader_ordered=True)
+    Crusader action of the next turn. By play from the opening, every die forced
+    (helpers.below_five_with_the_leader_ordered): the Crusaders fall to 4 Orders in turn 2 after
+    Guy de Lusignan's card has turned Ordered."""
+    g = below_five_with_the_leader_ordered()
     assert HORNS not in legal(g, "crusaders") and legal(g, "crusaders")
-    g = play(g, "crusaders", act("ridefort", "hold"))
+    hold = next(c for c in legal(g, "crusaders") if c.get("action") == "hold")
+    g = play(g, "crusaders", hold)
     g = finish_turn(g)
-    assert view(g)["turn"] == 2
+    assert view(g)["turn"] == 3
     g = start(g, "crusaders")
     assert legal(g, "crusaders") == [HORNS]
 
@@ -149,7 +150,8 @@ def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon()
     ``true_cross: leader-action``). By play from the opening (helpers.played_until, seed 65): the
     Horns in turn 1 with Châtillon still there, then the first time the action is listed (turn 6,
     Châtillon eliminated, the Leader card Deployed)."""
-    from domain.rules.saladin.rules import eliminated
+    def eliminated(state, banner):
+        return state.banners[banner].fate in ("captured", "boxed")
 
     g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.leader_action_unavailable"
@@ -168,26 +170,32 @@ def test_saladin_leader_order_loss_once_per_game_after_the_horns_and_chatillon()
 
 
 def test_saladin_leader_order_loss_is_refused_once_used():
-    """Hattin — Saladin (Leader): "once per game": the next turn refuses it. Hand-built (the Horns
-    set, Châtillon captured): seeds 1-199 played from the opening never used the action in a game
-    that then reached another turn (the Chaos ends them)."""
-    g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
-    g = with_state(g, horns=True)
-    g = with_banner(g, "chatillon", fate="captured", lances=0)
-    g = play(g, "ayyubids", ORDER_LOSS)
+    """Hattin — Saladin (Leader): "once per game": the next turn refuses it. By play from the
+    opening, every die forced: the Crusaders take the Horns, Manguras looses at Châtillon until it
+    is given to the Ayyubids, Saladin's Leader places the Order in the box, and the Chaos of turn 2
+    leaves the Crusaders Orders to go on."""
+    g = start(new_game("hattin", options=LEADER_ACTION), "crusaders")
+    g = play(g, "crusaders", HORNS)
+    g = drive(g, "ayyubids", looses("manguras", "chatillon", [D, D, D, D, S]))
+    assert banner_view(g, "chatillon")["fate"] == "captured"
+    g = drive(g, "ayyubids", [(ORDER_LOSS, [])])
     g = finish_turn(g)
+    assert g.outcome is None and view(g)["turn"] == 2
     g = start(g, "ayyubids")
     assert refused(g, "ayyubids", ORDER_LOSS).code == "saladin.once_per_game_used"
 
 
 def test_saladin_leader_order_loss_when_lusignan_is_eliminated():
     """Hattin — Saladin (Leader): Lusignan eliminated counts like Lusignan at the Horns (game
-    option ``true_cross: leader-action``)."""
+    option ``true_cross: leader-action``). By play from the opening, every die forced: Manguras
+    looses at Châtillon, then at Lusignan in his camp, until both are given to the Ayyubids; the
+    Horns never taken."""
     g = start(new_game("hattin", options=LEADER_ACTION), "ayyubids")
-    # hand-built: seeds 1-79 played from the opening (helpers.played_until) never list the action with
-    # Lusignan eliminated
-    g = with_banner(g, "chatillon", fate="captured", lances=0)
-    g = with_banner(g, "lusignan", fate="captured", lances=0)
+    g = drive(g, "ayyubids", looses("manguras", "chatillon", [D, D, D, D, S]))
+    assert ORDER_LOSS not in legal(g, "ayyubids")  # Châtillon alone is not enough
+    g = drive(g, "ayyubids", looses("manguras", "lusignan", [D, D, D, D, S]))
+    assert [banner_view(g, b)["fate"] for b in ("chatillon", "lusignan")] == ["captured", "captured"]
+    assert not view(g)["horns"] and g.to_act() == ["ayyubids"]
     assert ORDER_LOSS in legal(g, "ayyubids")
 
 
@@ -271,9 +279,7 @@ def test_lusignan_shield_wall_takes_one_die_from_ayyubid_actions_until_redeploym
     g = play(g, "crusaders", act("lusignan", "shield-wall"))
     assert view(g)["markers"] == {"shield-wall": "lusignan"}
     rng_probe = FakeRng()
-    from domain.rules.saladin import Saladin
-
-    Saladin().decide(g.state, "ayyubids", Saladin().parse_command(act("manguras", "loose", "lusignan")), rng_probe)
+    SALADIN.decide(g.state, "ayyubids", SALADIN.parse_command(act("manguras", "loose", "lusignan")), rng_probe)
     assert rng_probe.requests == []  # 1 die less: no die at all
     g = play(g, "ayyubids", act("manguras", "loose", "lusignan"))
     assert banner_view(g, "lusignan")["lances"] == {"camp": full("hattin", "lusignan"), "horns": 0}
@@ -283,13 +289,15 @@ def test_lusignan_shield_wall_takes_one_die_from_ayyubid_actions_until_redeploym
 
 def test_husam_lulu_is_not_given_to_the_crusaders():
     """Hattin — Husam Lulu: its last lance lost, the banner goes back to the box, not to the
-    Crusaders, and costs no Order in the Chaos phase."""
+    Crusaders, and costs no Order in the Chaos phase. By play from the opening, every die forced:
+    Ridefort looses at Husam Lulu until its last lance (the 6th of them on the Losses Track boxes
+    an Ayyubid Order: that is the 6th-lance rule, not the Chaos)."""
     g = crusaders_first()
-    # hand-built: seeds 1-119 played from the opening (helpers.played_until) never bring Husam Lulu to
-    # its last lance under a Crusader Loose
-    g = with_banner(g, "husam-lulu", lances=1)
-    g = play(g, "crusaders", act("ridefort", "loose", "husam-lulu"), [S])
+    g = drive(g, "crusaders", looses("ridefort", "husam-lulu", [D, D, D, D, S]))
+    assert banner_view(g, "husam-lulu")["lances"] == {"field": 1}
+    g = drive(g, "crusaders", looses("ridefort", "husam-lulu", [S]))
     assert banner_view(g, "husam-lulu")["fate"] == "boxed"
     assert view(g)["sides"]["crusaders"]["captured_banners"] == []
+    boxed = orders(g, "ayyubids")["box"]
     g = finish_turn(g)
-    assert orders(g, "ayyubids")["box"] == 1
+    assert orders(g, "ayyubids")["box"] == boxed + 1  # the Chaos: 1 Order, none for Husam Lulu

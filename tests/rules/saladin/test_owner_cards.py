@@ -21,7 +21,9 @@ from domain.rules.saladin import owner_cards
 from domain.rules.saladin.data import PACKAGE
 from replays.record import build_record
 from replays.verify import verify
-from tests.rules.saladin.helpers import NOW, SALADIN, SEATS, act, banner_view, full, play, start, view, with_state
+from tests.rules.saladin.helpers import (
+    NOW, SALADIN, SEATS, act, banner_view, drive, full, legal, play, start, view,
+)
 
 S = "stroke"
 
@@ -247,20 +249,23 @@ def test_a_deployed_banner_that_can_take_no_action_does_not_keep_its_player_from
     their Ordered side", read with a cost-0 action an owner's card prints with a status: a
     Deployed banner that can take no action does not make a phase that can never end
     (RULES_NOTES.md, Owner-supplied card data). Sablé's only 0-cost action needs it Committed.
-    A prepared position (``with_state``): the other Crusader cards turned and no Order left, which
-    play reaches only after turns of spending."""
+    By play from the opening: Richard the Lionheart's card turned, Richard Holds, and the Crusaders
+    spend their 11 Orders on Looses that hit nothing (blank dice) with every other banner, the
+    Ayyubids doing the least they may in between."""
     data = stripped(reconstruction("arsuf"))
     next(a for a in card(data, "sable")["actions"] if a["id"] == "hold")["status"] = "committed"
     assert owner_cards.problems(data, "arsuf") == []
     game, _ = owner_game(data)
     game = start(game, "crusaders")
-    s = game.state
-    banners = {k: (msgspec.structs.replace(b, ordered=True) if b.side == "crusaders" and k != "sable" else b)
-               for k, b in s.banners.items()}
-    sides = {**s.sides, "crusaders": msgspec.structs.replace(s.sides["crusaders"], available=0, spent=11,
-                                                             leader_ordered=True)}
-    game = with_state(game, banners=banners, sides=sides)
-    assert [msgspec.to_builtins(c) for c in SALADIN.legal_commands(game.state, "crusaders")] == [{"type": "pass"}]
+    game = drive(game, "crusaders", [({"type": "leader", "action": "recover-order"}, []), (act("richard", "hold"), []),
+                                     (act("henry-ii", "loose", "ala-afdal"), []),
+                                     (act("bourgogne", "loose", "ala-al-din"), []),
+                                     (act("naplouse", "loose", "soulayman"), [])]
+                 + [(act("lusignan", "loose", "aslam"), [])] * 8)
+    sable = banner_view(game, "sable")
+    assert (sable["card_side"], sable["status"]) == ("deployed", "uncommitted")
+    assert view(game)["sides"]["crusaders"]["orders"]["available"] == 0 and game.to_act() == ["crusaders"]
+    assert legal(game, "crusaders") == [{"type": "pass"}]
 
 
 def test_player_aid_symbols_may_stand_on_any_card():

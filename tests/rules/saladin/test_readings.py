@@ -11,8 +11,10 @@ from tests.rules.saladin.helpers import (
     SALADIN,
     act,
     banner_view,
+    below_five_with_the_leader_ordered,
     decide_events,
     finish_turn,
+    last_order_at_arsuf,
     legal,
     new_game,
     orders,
@@ -20,7 +22,6 @@ from tests.rules.saladin.helpers import (
     refused,
     start,
     view,
-    with_side,
 )
 
 D, S, B, X = "double", "stroke", "blank", "slash"
@@ -165,12 +166,12 @@ def test_pass_only_with_the_leader_card_ordered_too():
 def test_horns_when_the_lusignan_card_is_ordered_is_the_first_action_of_next_turn():
     """Hattin — Lusignan (Leader): "If the Lusignan card is on its Ordered side, the Action will
     have to be the first one performed by the Crusaders player during the next turn." Reached
-    from the opening: Guy de Lusignan recovers an Order (his card turns Ordered), then Husam Lulu's
-    fire and the Chaos phase bring the Crusaders below 5 Orders."""
-    g = start(new_game("hattin"), "crusaders")
-    g = play(g, "crusaders", {"type": "leader", "action": "recover-order"})
+    by play from the opening, every die forced (helpers.below_five_with_the_leader_ordered): Guy de
+    Lusignan recovers an Order in turn 2 (his card turns Ordered), then the 6th lance of Keukburi's
+    looses brings the Crusaders below 5 Orders; Husam Lulu's fire follows."""
+    g = below_five_with_the_leader_ordered()
     assert view(g)["sides"]["crusaders"]["leader"]["card_side"] == "ordered"
-    g = with_side(g, "crusaders", available=4, boxed=8)  # prepared: the Orders several turns of Chaos would box
+    g = play(g, "crusaders", next(c for c in legal(g, "crusaders") if c.get("action") == "hold"))
     g = play(g, "ayyubids", act("husam-lulu", "set-fire"))
     assert {"type": "leader", "action": "horns"} not in legal(g, "crusaders")
     g = finish_turn(g)
@@ -339,14 +340,7 @@ def test_a_2_0_0_record_keeps_its_melee_reading():
 
 
 # -- issue 26 point 13: the last Order boxed ends the game before Arsuf's twelfth comes back -----------
-def last_order_at_arsuf(version=None):
-    """Arsuf, turn 1, Crusaders to act with 1 Order left and 5 lances on their Losses Track. A
-    prepared position (``with_side``): play reaches it only after many turns of Chaos losses,
-    which the boxed Orders and the track stand for."""
-    g = start(new_game("arsuf", version=version), "crusaders")
-    return with_side(g, "crusaders", available=1, boxed=10, losses=5)
-
-
+# (helpers.last_order_at_arsuf: turn 3, reached by play from the opening with forced dice)
 def test_boxing_the_last_order_ends_the_game_though_arsuf_falls_in_the_same_roll():
     """Victory Conditions: "The game ends immediately when one of the players puts their last
     Order in the box." Lusignan's Assault on Arsuf costs the last Order (spent), kills both Arsuf

@@ -10,8 +10,10 @@ from tests.rules.saladin.helpers import (
     act,
     banner_view,
     decide_events,
+    drive,
     finish_turn,
     legal,
+    looses,
     new_game,
     orders,
     may_take,
@@ -20,7 +22,6 @@ from tests.rules.saladin.helpers import (
     refused,
     start,
     view,
-    with_banner,
 )
 
 D, S, B, X = "double", "stroke", "blank", "slash"
@@ -336,19 +337,21 @@ def test_leader_activation_recovers_a_spent_order_and_turns_ordered():
 # -- Redeployment and Chaos --------------------------------------------------------------------------
 def test_redeployment_returns_cards_and_spent_orders_then_chaos_from_turn_two():
     """Sequence of Play — Redeployment and Chaos: every card back to Deployed, spent Orders
-    available again; from turn 2, 1 Order to the box plus 1 per banner given away."""
+    available again; from turn 2, 1 Order to the box plus 1 per banner given away. By play from
+    the opening, every die forced: Taqui al Din looses at Raymond III until it is given to the
+    Ayyubids (its 6th lance on the Losses Track boxes a Crusader Order in turn 1)."""
     g = start(new_game("hattin"), "ayyubids")
     g = play(g, "ayyubids", act("husam-lulu", "loose", "ridefort"))
-    # hand-built: no Hattin game of seeds 1-119 played from the opening (helpers.played_until) gives a
-    # banner away in turn 1 and reaches turn 2
-    g = with_banner(g, "raymond-iii", fate="captured", lances=0)
+    g = drive(g, "ayyubids", looses("taqui-al-din", "raymond-iii", [D, D, D, D, S]))
+    assert banner_view(g, "raymond-iii")["fate"] == "captured"
+    assert orders(g, "crusaders")["box"] == 1 and orders(g, "ayyubids")["spent"] == 6
     g = finish_turn(g)
     v = view(g)
     assert v["turn"] == 2 and v["phase"] in ("choose-first", "seize")
     assert all(b["card_side"] == "deployed" for b in v["banners"])
     assert all(v["sides"][s]["leader"]["card_side"] == "deployed" for s in ("crusaders", "ayyubids"))
     assert orders(g, "ayyubids") == {"available": 11, "spent": 0, "box": 1, "in_arsuf": 0, "unused": 1}
-    assert orders(g, "crusaders") == {"available": 10, "spent": 0, "box": 2, "in_arsuf": 0, "unused": 1}
+    assert orders(g, "crusaders") == {"available": 9, "spent": 0, "box": 1 + 2, "in_arsuf": 0, "unused": 1}
     assert v["initiative"] == "crusaders"
 
 
