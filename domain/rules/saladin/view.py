@@ -9,8 +9,9 @@ import msgspec
 import functools
 import hashlib
 
-from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS
+from domain.rules.saladin.data import PACKAGE, SEATS
 from domain.rules.saladin.rules import action_cost, card_of, horns_required, surcharge, tables
+from domain.rules.saladin.scenarios import scenario_of
 from domain.rules.saladin.state import SaladinState
 from domain.rules.words import NO_NAMES, Names, plural
 
@@ -65,7 +66,7 @@ def view(state: SaladinState) -> dict[str, Any]:
         "initiative": state.initiative,
         "banners": banners,
         "sides": sides,
-        "arsuf_lances": state.arsuf_lances if state.scenario == "arsuf" else None,
+        "arsuf_lances": state.arsuf_lances if scenario_of(state).lances_in_arsuf else None,
         "markers": dict(sorted(state.markers.items())),
         "horns": state.horns,
         "horns_required": horns_required(state, "crusaders"),
@@ -79,7 +80,7 @@ def card_data(state: SaladinState) -> dict[str, Any]:
     """Which card data the game plays with: the reconstruction shipped with Herald, or the
     owner's own cards (GameCreated.options.cards); its SHA-256 is GameCreated.data_hash."""
     if state.cards is None:
-        raw, source = (PACKAGE / DATA_FILES[state.scenario]).read_bytes(), "reconstruction"
+        raw, source = (PACKAGE / scenario_of(state).data_file).read_bytes(), "reconstruction"
     else:
         raw, source = state.cards.encode(), "owner"
     return {"source": source, "data_hash": _digest(raw), "options": msgspec.to_builtins(state.options)}
@@ -98,7 +99,7 @@ def render_text(state: SaladinState, names: Names = NO_NAMES) -> str:
     def side(seat: str) -> str:
         return f"{NAMES[seat]} ({names[seat]})" if seat in names else NAMES[seat]
 
-    lines = [f"Saladin — {state.scenario.title()}, turn {state.turn}, {state.phase}"
+    lines = [f"Saladin — {scenario_of(state).name}, turn {state.turn}, {state.phase}"
              + (f", the {side(state.active)} to act" if state.active else "")
              + (f"; initiative: the {NAMES[state.initiative]}" if state.initiative else "")]
     for seat in SEATS:
