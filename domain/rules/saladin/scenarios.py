@@ -48,8 +48,7 @@ class ScenarioRules(msgspec.Struct, frozen=True):
     """One scenario: the rulebook's numbers and tables, then its hooks."""
 
     id: str
-    name: str  # as the text board names it
-    title: str
+    name: str  # as the text board names it (its title and seats: engine.Saladin.scenarios)
     data_file: str  # the reconstruction of its cards (RULES_NOTES.md)
     actions_rule: str  # the section of its Scenario-specific Actions
     # Special rules: per side (available Orders, Orders in Arsuf); who holds the initiative in a
@@ -142,7 +141,7 @@ def true_cross(b: Step) -> None:
 
 
 HATTIN_1187 = ScenarioRules(
-    id="hattin", name="Hattin", title="The Battle of Hattin — 1187", data_file=DATA_FILES["hattin"],
+    id="hattin", name="Hattin", data_file=DATA_FILES["hattin"],
     actions_rule=R_HATTIN,
     orders={"crusaders": (12, 0), "ayyubids": (12, 0)}, initiative_tie="ayyubids", lances_in_arsuf=0,
     statuses={
@@ -187,7 +186,7 @@ def twelfth_order(b: Step) -> None:
 
 
 ARSUF_1191 = ScenarioRules(
-    id="arsuf", name="Arsuf", title="The Battle of Arsuf — 1191", data_file=DATA_FILES["arsuf"],
+    id="arsuf", name="Arsuf", data_file=DATA_FILES["arsuf"],
     actions_rule=R_ARSUF,
     orders={"crusaders": (11, 1), "ayyubids": (12, 0)}, initiative_tie="crusaders", lances_in_arsuf=2,
     statuses={
