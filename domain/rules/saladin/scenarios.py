@@ -10,6 +10,7 @@ rulebook paragraph it implements (../shared/rulebooks/saladin.txt).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 
 import msgspec
@@ -70,6 +71,20 @@ class ScenarioRules(msgspec.Struct, frozen=True):
 
 def scenario_of(state: SaladinState) -> ScenarioRules:
     return SCENARIOS[state.scenario]
+
+
+def statuses(crusaders: tuple[str, ...], **named: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
+    """A scenario's Statuses paragraph as it reads, "The Banners of Ridefort and Husam Lulu can
+    never be Committed" (each status rule and the banners it names, the Crusaders' named apart),
+    as banner id -> (side, status rule, name); an id is the name unaccented, in lower case,
+    hyphenated (D'Ibelin: ``d-ibelin``)."""
+    out = {}
+    for rule, names in named.items():
+        for name in names:
+            bid = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+            side = "crusaders" if name in crusaders else "ayyubids"
+            out[bid.replace("'", "-").replace(" ", "-")] = (side, rule.replace("_", "-"), name)
+    return out
 
 
 # -- Hattin ------------------------------------------------------------------------------------------
@@ -144,20 +159,11 @@ HATTIN_1187 = ScenarioRules(
     id="hattin", name="Hattin", data_file=DATA_FILES["hattin"],
     actions_rule=R_HATTIN,
     orders={"crusaders": (12, 0), "ayyubids": (12, 0)}, initiative_tie="ayyubids", lances_in_arsuf=0,
-    statuses={
-        "lusignan": ("crusaders", "camp-then-horns", "Lusignan"),
-        "ridefort": ("crusaders", "never-committed", "Ridefort"),
-        "d-ibelin": ("crusaders", "two-locations", "D'Ibelin"),
-        "naplouse": ("crusaders", "two-locations", "Naplouse"),
-        "chatillon": ("crusaders", "two-locations", "Châtillon"),
-        "raymond-iii": ("crusaders", "two-locations", "Raymond III"),
-        "husam-lulu": ("ayyubids", "never-committed", "Husam Lulu"),
-        "saladin": ("ayyubids", "two-locations", "Saladin"),
-        "keukburi": ("ayyubids", "follows-target", "Keukburi"),
-        "saphadin": ("ayyubids", "follows-target", "Saphadin"),
-        "manguras": ("ayyubids", "follows-target", "Manguras"),
-        "taqui-al-din": ("ayyubids", "follows-target", "Taqui al Din"),
-    },
+    statuses=statuses(crusaders=("Lusignan", "Ridefort", "D'Ibelin", "Naplouse", "Châtillon", "Raymond III"),
+                      never_committed=("Ridefort", "Husam Lulu"),
+                      two_locations=("D'Ibelin", "Naplouse", "Châtillon", "Raymond III", "Saladin"),
+                      follows_target=("Keukburi", "Saphadin", "Manguras", "Taqui al Din"),
+                      camp_then_horns=("Lusignan",)),
     banner_cards=8, leaders={"crusaders": "guy-de-lusignan", "ayyubids": "saladin-hattin"},
     horns_banners=frozenset({"lusignan", "chatillon", "saladin", "manguras"}),
     horns_required=horns_required,
@@ -189,20 +195,10 @@ ARSUF_1191 = ScenarioRules(
     id="arsuf", name="Arsuf", data_file=DATA_FILES["arsuf"],
     actions_rule=R_ARSUF,
     orders={"crusaders": (11, 1), "ayyubids": (12, 0)}, initiative_tie="crusaders", lances_in_arsuf=2,
-    statuses={
-        "lusignan": ("crusaders", "never-committed", "Lusignan"),
-        "henry-ii": ("crusaders", "never-committed", "Henry II"),
-        "sable": ("crusaders", "two-locations", "Sablé"),
-        "bourgogne": ("crusaders", "two-locations", "Bourgogne"),
-        "richard": ("crusaders", "two-locations", "Richard"),
-        "naplouse": ("crusaders", "two-locations", "Naplouse"),
-        "aslam": ("ayyubids", "never-committed", "Aslam"),
-        "saladin": ("ayyubids", "never-committed", "Saladin"),
-        "saphadin": ("ayyubids", "follows-target", "Saphadin"),
-        "ala-afdal": ("ayyubids", "follows-target", "Ala Afdal"),
-        "ala-al-din": ("ayyubids", "follows-target", "Ala al Din"),
-        "soulayman": ("ayyubids", "follows-target", "Soulaymân"),
-    },
+    statuses=statuses(crusaders=("Lusignan", "Henry II", "Sablé", "Bourgogne", "Richard", "Naplouse"),
+                      never_committed=("Lusignan", "Henry II", "Aslam", "Saladin"),
+                      two_locations=("Sablé", "Bourgogne", "Richard", "Naplouse"),
+                      follows_target=("Saphadin", "Ala Afdal", "Ala al Din", "Soulaymân")),
     banner_cards=6, leaders={"crusaders": "richard-lionheart", "ayyubids": "saladin-arsuf"},
     after_eliminations=twelfth_order,
 )
