@@ -6,6 +6,7 @@ once, decoded into frozen Structs, and never mutated.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Literal
 
@@ -183,6 +184,13 @@ class Tables:
 def load(scenario: str) -> Tables:
     raw = (PACKAGE / f"{scenario}.json").read_bytes()
     return Tables(msgspec.json.decode(raw, type=ScenarioData))
+
+
+@functools.lru_cache(maxsize=32)
+def owner_tables(text: str) -> Tables:
+    """Indexed tables of one owner's card data (canonical JSON, :func:`.owner_cards.canonical`),
+    decoded once per distinct text (a pure cache)."""
+    return Tables(msgspec.json.decode(text, type=ScenarioData))
 
 
 TABLES: dict[str, Tables] = {name: load(name) for name in ("arsuf", "hattin")}

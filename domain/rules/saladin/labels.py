@@ -12,6 +12,10 @@ from domain.rules.saladin.rules import action_cost, card_of, tables
 from domain.rules.saladin.state import SaladinState
 
 SIDES = {"crusaders": "Crusaders", "ayyubids": "Ayyubids"}
+# The commands that carry no banner, action or seat, as a person choosing reads them.
+CHOICES = {"decline-reaction": "No reaction: let the action resolve",
+           "decline-seize": "Leave the initiative where the Orders put it",
+           "pass": "Pass for the rest of the Activation phase"}
 
 
 def label(state: SaladinState, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str:
@@ -36,15 +40,9 @@ def label(state: SaladinState, seat: str, command: dict[str, Any], players: Mapp
         reaction = card_of(state, bid).reaction(str(command.get("reaction")))
         if reaction is not None:
             return f"{t.banner(bid).name} reacts: {reaction.name} ({plural(reaction.cost, 'Order')})"
-    if kind == "decline-reaction":
-        return "No reaction: let the action resolve"
-    if kind == "decline-seize":
-        return "Leave the initiative where the Orders put it"
     if kind == "choose-first":
         return f"The {_side(command.get('seat'), players)} activate first"
-    if kind == "pass":
-        return "Pass for the rest of the Activation phase"
-    return default_label(command)
+    return CHOICES.get(str(kind)) or default_label(command)
 
 
 def prompt(state: SaladinState, seat: str, players: Mapping[str, str]) -> str | None:

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from domain.rules.saladin.data import ARSUF, TABLES
-from domain.rules.saladin.view import MARKERS, describe_command as board_command
+from domain.rules.saladin.view import MARKERS
 from domain.rules.words import NO_NAMES, Names, plural, seat_name
 
 SIDES = {"crusaders": "Crusaders", "ayyubids": "Ayyubids"}
@@ -40,6 +40,9 @@ def _index() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, 
 
 
 BANNERS, ACTIONS, REACTIONS, LEADERS, LEADER_ACTIONS = _index()
+
+# The commands that carry no banner, action or seat, as a timeline says them.
+COMMANDS = {"decline-reaction": "no reaction", "decline-seize": "lets the initiative stand", "pass": "passes"}
 
 # Action verbs in the third person; ``{b}`` the acting banner, ``{t}`` its target.
 VERBS = {
@@ -379,4 +382,4 @@ def describe_command(command: dict[str, Any], names: Names = NO_NAMES) -> str:
         return f"{banner(command.get('banner'))} reacts: {REACTIONS.get(r, r)}"
     if kind == "choose-first":
         return f"the {side(command.get('seat'))} activate first"
-    return clip(board_command(command))
+    return clip(COMMANDS.get(str(kind), str(kind)))

@@ -10,60 +10,21 @@ in ``GameCreated.data_hash`` (RULES_NOTES.md, "Owner-supplied card data").
 
 from __future__ import annotations
 
-import functools
 import typing
 from typing import Any
 
 import msgspec
 
-from domain.rules.saladin.data import ARSUF, SEATS, ScenarioData, Tables
+from domain.rules.saladin.data import ARSUF, SEATS, ScenarioData, owner_tables
+from domain.rules.saladin.scenarios import SCENARIOS
 
 SCHEMA: dict[str, Any] = msgspec.json.schema(ScenarioData)
 
-# What the rulebook says, independent of any data file.
+# What the rulebook says, independent of any data file; each scenario's own tables (Statuses,
+# Special rules, its Banner and Leader cards) are in :mod:`.scenarios`.
 CONTENTS = "Game Contents"
 LANCES_IN_BOX = {"ayyubids": 59, "crusaders": 56}  # "115 wooden bars representing Lances — 59 … 56"
-BANNER_CARDS = {"arsuf": 6, "hattin": 8}  # "8 for the Hattin scenario and 6 for the Arsuf scenario", per side
 MAX_DICE = 3  # "6 Combat dice — 3 for the Ayyubids, 3 for the Crusaders"
-STATUSES = {  # each scenario's Statuses paragraph: banner -> (side, status rule, name)
-    "arsuf": {
-        "lusignan": ("crusaders", "never-committed", "Lusignan"),
-        "henry-ii": ("crusaders", "never-committed", "Henry II"),
-        "sable": ("crusaders", "two-locations", "Sablé"),
-        "bourgogne": ("crusaders", "two-locations", "Bourgogne"),
-        "richard": ("crusaders", "two-locations", "Richard"),
-        "naplouse": ("crusaders", "two-locations", "Naplouse"),
-        "aslam": ("ayyubids", "never-committed", "Aslam"),
-        "saladin": ("ayyubids", "never-committed", "Saladin"),
-        "saphadin": ("ayyubids", "follows-target", "Saphadin"),
-        "ala-afdal": ("ayyubids", "follows-target", "Ala Afdal"),
-        "ala-al-din": ("ayyubids", "follows-target", "Ala al Din"),
-        "soulayman": ("ayyubids", "follows-target", "Soulaymân"),
-    },
-    "hattin": {
-        "lusignan": ("crusaders", "camp-then-horns", "Lusignan"),
-        "ridefort": ("crusaders", "never-committed", "Ridefort"),
-        "d-ibelin": ("crusaders", "two-locations", "D'Ibelin"),
-        "naplouse": ("crusaders", "two-locations", "Naplouse"),
-        "chatillon": ("crusaders", "two-locations", "Châtillon"),
-        "raymond-iii": ("crusaders", "two-locations", "Raymond III"),
-        "husam-lulu": ("ayyubids", "never-committed", "Husam Lulu"),
-        "saladin": ("ayyubids", "two-locations", "Saladin"),
-        "keukburi": ("ayyubids", "follows-target", "Keukburi"),
-        "saphadin": ("ayyubids", "follows-target", "Saphadin"),
-        "manguras": ("ayyubids", "follows-target", "Manguras"),
-        "taqui-al-din": ("ayyubids", "follows-target", "Taqui al Din"),
-    },
-}
-HORNS_BANNERS = {"lusignan", "chatillon", "saladin", "manguras"}  # Hattin — Cards
-SPECIAL_RULES = {  # Special rules: Orders, initiative in a tie, the Arsuf lances
-    "arsuf": {"orders": {"crusaders": (11, 1), "ayyubids": (12, 0)}, "tie": "crusaders", "arsuf_lances": 2},
-    "hattin": {"orders": {"crusaders": (12, 0), "ayyubids": (12, 0)}, "tie": "ayyubids", "arsuf_lances": 0},
-}
-LEADERS = {  # Game Contents and the scenarios: who leads, and the actions the engine knows
-    "arsuf": {"crusaders": "richard-lionheart", "ayyubids": "saladin-arsuf"},
-    "hattin": {"crusaders": "guy-de-lusignan", "ayyubids": "saladin-hattin"},
-}
 LEADER_ACTIONS = {"seize-initiative", "recover-order", "horns", "order-loss"}
 EFFECTS = {  # scenario-specific actions: (scenario, side, banners whose cards may carry them)
     "assault-arsuf": ("arsuf", {"lusignan"}), "shield-wall": (None, {"henry-ii", "lusignan"}),
@@ -89,10 +50,7 @@ def canonical(data: Any) -> str:
     return msgspec.json.encode(data, order="sorted").decode()
 
 
-@functools.lru_cache(maxsize=32)
-def tables(text: str) -> Tables:
-    """Indexed tables of one owner's data, decoded once per distinct text (a pure cache)."""
-    return Tables(msgspec.json.decode(text, type=ScenarioData))
+tables = owner_tables  # the indexed tables of an owner's data, as the engine plays them
 
 
 def problems(data: Any, scenario: str | None = None) -> list[str]:
@@ -104,7 +62,7 @@ def problems(data: Any, scenario: str | None = None) -> list[str]:
     out: list[str] = []
     if scenario is not None and d.scenario != scenario:
         out.append(f"scenario: the file is for {d.scenario!r}, the game is {scenario!r}")
-    if d.scenario not in STATUSES:
+    if d.scenario not in SCENARIOS:
         return out + [f"scenario: {d.scenario!r} is not a Saladin scenario (arsuf, hattin)"]
     _orders(d, out)
     banners = _banners(d, out)
@@ -143,25 +101,26 @@ def schema_problems(data: Any) -> list[str]:
 
 
 def _orders(d: ScenarioData, out: list[str]) -> None:
-    rules = SPECIAL_RULES[d.scenario]
+    rules = SCENARIOS[d.scenario]
     if d.order_tokens_per_side != 13:
         out.append(f"order_tokens_per_side: {d.order_tokens_per_side}, not 13 ({CONTENTS}: 13 Order tokens a side)")
     for seat in SEATS:
         got = d.orders.get(seat)
-        want = rules["orders"][seat]
+        want = rules.orders[seat]
         if got is None or (got.available, got.reserve) != want:
             out.append(f"orders.{seat}: {want[0]} available and {want[1]} in Arsuf (Special rules)")
     if set(d.orders) - set(SEATS):
         out.append(f"orders: unknown sides {sorted(set(d.orders) - set(SEATS))}")
-    if d.initiative_tie != rules["tie"]:
-        out.append(f"initiative_tie: {rules['tie']} (Special rules: Initiative in case of a tie)")
-    if d.arsuf_lances != rules["arsuf_lances"]:
-        out.append(f"arsuf_lances: {rules['arsuf_lances']} (Arsuf — Special rules: the two Ayyubid Lances in Arsuf)")
+    if d.initiative_tie != rules.initiative_tie:
+        out.append(f"initiative_tie: {rules.initiative_tie} (Special rules: Initiative in case of a tie)")
+    if d.arsuf_lances != rules.lances_in_arsuf:
+        out.append(f"arsuf_lances: {rules.lances_in_arsuf} (Arsuf — Special rules: the two Ayyubid Lances in Arsuf)")
 
 
 def _banners(d: ScenarioData, out: list[str]) -> dict[str, Any]:
     """Banner checks; returns card id -> the banner it belongs to."""
-    book = STATUSES[d.scenario]
+    scenario = SCENARIOS[d.scenario]
+    book = scenario.statuses
     ids = [b.id for b in d.banners]
     if len(ids) != len(set(ids)):
         out.append("banners: a banner is listed twice")
@@ -195,7 +154,7 @@ def _banners(d: ScenarioData, out: list[str]) -> dict[str, Any]:
             out.append(f"{where}.track: " + ("Husam Lulu's Banner is not given to the Crusaders player"
                                              if gives else "the last slot carries the 'give the banner' cross "
                                              "(Key Game Terms — Lance)"))
-        wants_horns = d.scenario == "hattin" and b.id in HORNS_BANNERS
+        wants_horns = b.id in scenario.horns_banners
         if wants_horns != (b.horns_card is not None):
             out.append(f"{where}.horns_card: " + ("the Banners of Lusignan, Châtillon, Saladin and Manguras each "
                                                   "have two cards" if wants_horns else "only the four Horns banners "
@@ -232,14 +191,16 @@ def _cards(d: ScenarioData, owner: dict[str, Any], out: list[str]) -> dict[str, 
         out.append(f"cards: {card_id} is missing")
     for seat in SEATS:
         n = sum(1 for card_id in cards if owner[card_id].side == seat)
-        if n != BANNER_CARDS[d.scenario]:
-            out.append(f"cards: {n} {seat} Banner cards; {d.scenario} has {BANNER_CARDS[d.scenario]} a side ({CONTENTS})")
+        want = SCENARIOS[d.scenario].banner_cards
+        if n != want:
+            out.append(f"cards: {n} {seat} Banner cards; {d.scenario} has {want} a side ({CONTENTS})")
     return cards
 
 
 def _card(d, card, banner, banners, cards, out: list[str]) -> None:
     where = f"card {card.id}"
-    book = STATUSES[d.scenario]
+    scenario = SCENARIOS[d.scenario]
+    book = scenario.statuses
     rule = banner.status_rule
     enemy_ids = {bid for bid, (side, _, _) in book.items() if side != banner.side}
     seen = set()
@@ -248,7 +209,7 @@ def _card(d, card, banner, banners, cards, out: list[str]) -> None:
             out.append(f"{where}.targets: {t.banner} is listed twice")
         seen.add(t.banner)
         if t.banner == ARSUF:
-            if not (d.scenario == "arsuf" and banner.side == "crusaders"):
+            if not (scenario.lances_in_arsuf and banner.side == "crusaders"):
                 out.append(f"{where}.targets: only a Crusader card at Arsuf can target the lances in Arsuf")
         elif t.banner not in enemy_ids:
             out.append(f"{where}.targets: {t.banner} is not an enemy banner (the enemy Banners that a Banner can "
@@ -313,7 +274,7 @@ def _card(d, card, banner, banners, cards, out: list[str]) -> None:
         if r.effect is not None and (r.effect not in REACTION_EFFECTS or banner.side != "ayyubids"):
             out.append(f"{at}.effect: only two-lances-to-box (Player Aid: \"Place 2 Crusaders Lances back in "
                        "the box\"), on an Ayyubid card")
-    if d.scenario == "hattin" and banner.id != "saladin" and card.horns and card.target_modes("lusignan"):
+    if scenario.horns_banners and banner.id != "saladin" and card.horns and card.target_modes("lusignan"):
         out.append(f"{where}: at the Horns, Saladin is the only one that can target Lusignan (Hattin — Statuses)")
 
 
@@ -326,7 +287,8 @@ def _actions_against(card: Any, banner_id: str) -> list[Any]:
 
 
 def _leaders(d: ScenarioData, out: list[str]) -> None:
-    want = LEADERS[d.scenario]
+    scenario = SCENARIOS[d.scenario]
+    want = scenario.leaders
     got = {leader.side: leader for leader in d.leaders}
     if len(d.leaders) != 2 or set(got) != set(SEATS):
         out.append("leaders: one Leader card per side")
@@ -336,9 +298,7 @@ def _leaders(d: ScenarioData, out: list[str]) -> None:
         unknown = sorted({a.id for a in leader.actions} - LEADER_ACTIONS)
         if unknown or not leader.actions:
             out.append(f"leaders.{seat}.actions: from {', '.join(sorted(LEADER_ACTIONS))}, not {unknown or 'none'}")
-    if d.scenario == "hattin":
-        guy, saladin = got.get("crusaders"), got.get("ayyubids")
-        if guy and not any(a.id == "horns" and a.once for a in guy.actions):
-            out.append("leaders.crusaders: Lusignan (Leader), once per game: the Horns of Hattin")
-        if saladin and not any(a.id == "order-loss" and a.once for a in saladin.actions):
-            out.append("leaders.ayyubids: Saladin (Leader), once per game: the Order loss")
+    for action_id, own in scenario.leader_actions.items():  # the scenario's own, once per game
+        leader = got.get(own.side)
+        if leader and not any(a.id == action_id and a.once for a in leader.actions):
+            out.append(f"leaders.{own.side}: {own.printed}")

@@ -4,76 +4,34 @@ them as it goes so later rules read the position as it now stands. Dice come fro
 from __future__ import annotations
 
 from domain.dice import STANDARD_DICE
-from domain.events import EventData, Outcome
-from domain.rules.base import Step as BaseStep
+from domain.events import Outcome
 from domain.rules.saladin import commands as cmd
 from domain.rules.saladin import events as ev
-from domain.rules.saladin.data import ARSUF, SEATS, TAQUI_AL_DIN, TRUE_CROSS, Reaction
-from domain.rules.saladin.evolve import FOLDS, evolve
+from domain.rules.saladin.data import ARSUF, SEATS, TAQUI_AL_DIN, Reaction
+from domain.rules.saladin.moves import (
+    Step,
+    box_orders,
+    change_status,
+    leave_melees,
+    lose_lances,
+    pair,
+    set_aside,
+    spend_orders,
+)
+from domain.rules.saladin.position import COMMITTED, UNCOMMITTED, opponent, tables
 from domain.rules.saladin.rules import (
-    COMMITTED,
-    UNCOMMITTED,
     action_cost,
     automatic_answer,
     card_of,
-    eliminated,
     joins_melee,
-    opponent,
     orders,
     reaction_options,
-    tables,
 )
+from domain.rules.saladin.scenarios import scenario_of
 from domain.rules.saladin.state import SaladinState
 
 DIE = STANDARD_DICE["saladin-combat"]
 HITS = {"stroke": 1, "double": 2}
-
-
-class Step(BaseStep):
-    """The events of one decision (domain/rules/base.py), with this rule system's helpers."""
-
-    fold = staticmethod(evolve)
-
-    def emit(self, event: EventData) -> None:
-        """:meth:`BaseStep.emit`, with the event's fold found straight in :data:`FOLDS` (what
-        :func:`evolve` does, a call less for each of the events of every rollout, issue 19)."""
-        self.events.append(event)
-        fold = FOLDS.get(type(event))
-        if fold is not None:
-            self.state = fold(self.state, event)
-
-    @property
-    def over(self) -> bool:
-        return self.state.result is not None
-
-
-# -- Orders and lances ------------------------------------------------------------------------------
-def box_orders(b: Step, side: str, n: int, reason: str) -> None:
-    """Place ``n`` Orders in the box: from the Available pool first, then the Spent pool."""
-    st = b.state.sides[side]
-    a = min(n, st.available)
-    s = min(n - a, st.spent)
-    if a + s:
-        b.emit(ev.OrdersBoxed(side=side, from_available=a, from_spent=s, reason=reason))
-
-
-def spend_orders(b: Step, side: str, n: int, reason: str) -> None:
-    """Move up to ``n`` Orders to the Spent pool; nothing happens with an empty Available pool."""
-    n = min(n, b.state.sides[side].available)
-    if n:
-        b.emit(ev.OrdersSpent(side=side, count=n, reason=reason))
-
-
-def lose_lances(b: Step, side: str, banner: str | None, n: int, to: str = "losses-track") -> None:
-    """Eliminate lances in track order; the 6th on the Losses Track boxes them and 1 Order."""
-    have = b.state.arsuf_lances if banner is None else b.state.banners[banner].lances
-    n = min(n, have)
-    if not n:
-        return
-    b.emit(ev.LancesLost(side=side, banner=banner, count=n, to=to))
-    while to == "losses-track" and b.state.sides[side].losses >= 6:
-        b.emit(ev.LossesTrackBoxed(side=side, lances=6))
-        box_orders(b, side, 1, "6th lance lost")
 
 
 # -- dice -----------------------------------------------------------------------------------------------
@@ -108,7 +66,8 @@ def roll_and_apply(b: Step, acting_side: str, acting: str, target: str | None, r
 
 # -- consequences -------------------------------------------------------------------------------------
 def eliminations(b: Step) -> None:
-    """Banners with no lance left are given to the opponent (or boxed); Arsuf may fall."""
+    """Banners with no lance left are given to the opponent (or boxed); then the scenario's own
+    rules (Arsuf: the twelfth Order once Arsuf falls; Hattin: the True Cross)."""
     t = tables(b.state)
     for bid in t.banner_ids:
         banner = b.state.banners[bid]
@@ -116,58 +75,7 @@ def eliminations(b: Step) -> None:
             given = opponent(banner.side) if t.banner(bid).gives else None
             b.emit(ev.BannerEliminated(banner=bid, given_to=given))
             leave_melees(b, bid, "eliminated", release_two_locations=False)
-    cru = b.state.sides["crusaders"]
-    # "The game ends immediately when one of the players puts their last Order in the box"
-    # (Victory Conditions): a side that has just boxed its last recovers nothing (2.0.0 did).
-    if (b.state.scenario == "arsuf" and b.state.arsuf_lances == 0 and cru.reserve > 0
-            and (cru.orders > 0 or b.state.version == "2.0.0")):
-        b.emit(ev.OrdersRecovered(side="crusaders", count=cru.reserve, source="arsuf",
-                                  reason="the Ayyubid lances in Arsuf are eliminated"))
-    true_cross(b)
-
-
-def set_aside(b: Step) -> None:
-    """Banners left with no enemy banner to target are removed without penalty (cascading)."""
-    t = tables(b.state)
-    changed = True
-    while changed:
-        changed = False
-        s = b.state  # has_any_target for every banner in play, with what may be targeted counted once
-        live = {k for k, x in s.banners.items() if x.fate == "in-play"}
-        if s.arsuf_lances > 0:
-            live.add(ARSUF)
-        target_ids = t.target_ids
-        for bid in t.banner_ids:
-            if bid in live and live.isdisjoint(target_ids[b.state.banners[bid].card]):
-                b.emit(ev.BannerSetAside(banner=bid))
-                leave_melees(b, bid, "set aside", release_two_locations=False)
-                live.discard(bid)
-                changed = True
-
-
-def location_for(state: SaladinState, banner_id: str, status: str) -> str:
-    """Where the lances of a banner with this status stand."""
-    if tables(state).banner(banner_id).status_rule == "two-locations":
-        return status
-    return state.banners[banner_id].location
-
-
-def change_status(b: Step, banner_id: str, status: str) -> None:
-    """Set the status and move the lances to its location; at the Horns, Lusignan "will have
-    the same status as the Banner of Saladin" (Hattin — Statuses)."""
-    banner = b.state.banners[banner_id]
-    if banner.status != status:
-        b.emit(ev.StatusChanged(banner=banner_id, status=status, location=location_for(b.state, banner_id, status)))
-    for fid in tables(b.state).followers.get(banner_id, ()):  # every banner following this one, sorted
-        f = b.state.banners[fid]
-        if f.in_play and f.location == "horns" and f.status != status:
-            b.emit(ev.StatusChanged(banner=fid, status=status, location="horns"))
-
-
-def pair(state: SaladinState, one: str, other: str) -> dict[str, str]:
-    """The two banners of a melee by side."""
-    first = state.banners[one]
-    return {"crusader": one, "ayyubid": other} if first.side == "crusaders" else {"crusader": other, "ayyubid": one}
+    scenario_of(b.state).after_eliminations(b)
 
 
 def join_melee(b: Step, acting: str, target: str) -> None:
@@ -183,38 +91,6 @@ def join_melee(b: Step, acting: str, target: str) -> None:
     change_status(b, target, COMMITTED)
     if target not in b.state.banners[acting].engaged:
         b.emit(ev.MeleeJoined(**pair(b.state, acting, target)))
-
-
-def leave_melees(b: Step, banner_id: str, reason: str, release_two_locations: bool) -> None:
-    """The banner stops fighting every enemy it was in melee with. An enemy left in melee with
-    nobody goes back to Uncommitted if its status came from its enemies (a single-location
-    banner: "the same as the one of the Crusaders Banner that targets them"; Lusignan at the
-    Horns) or, on a Regroup, if it has two locations ("This change therefore involves changing
-    the status of the enemy Banner"). An enemy still in melee with another stays Committed."""
-    for enemy in b.state.banners[banner_id].engaged:
-        b.emit(ev.MeleeLeft(**pair(b.state, banner_id, enemy), reason=reason))
-        e = b.state.banners[enemy]
-        if not e.in_play or e.engaged or e.status != COMMITTED:
-            continue
-        rule = tables(b.state).banner(enemy).status_rule
-        if rule == "follows-target" or (rule == "two-locations" and release_two_locations):
-            change_status(b, enemy, UNCOMMITTED)
-        elif rule == "camp-then-horns":
-            saladin = b.state.banners.get(tables(b.state).banner(enemy).follows or "")
-            if saladin is None or not saladin.in_play or saladin.status != COMMITTED:
-                b.emit(ev.StatusChanged(banner=enemy, status=UNCOMMITTED, location=e.location))
-
-
-def true_cross(b: Step) -> None:
-    """Game option ``true_cross: automatic``: "Once per game, if the Lusignan's Banner has moved
-    to the Horns of Hattin or is eliminated and if Châtillon's Banner is also eliminated, the
-    Crusaders player must immediately place 1 Order back in the box"."""
-    s = b.state
-    if s.options.true_cross != "automatic" or s.scenario != "hattin" or "order-loss" in s.sides["ayyubids"].used_once:
-        return
-    if (s.horns or eliminated(s, "lusignan")) and eliminated(s, "chatillon"):
-        b.emit(ev.SpecialRuleApplied(rule=TRUE_CROSS, banner="saladin"))
-        box_orders(b, "crusaders", 1, "The True Cross is taken")
 
 
 def settle(b: Step, before: dict[str, int]) -> bool:
@@ -371,21 +247,14 @@ def leader(b: Step, seat: str, c: cmd.Leader) -> None:
         b.emit(ev.InitiativeDetermined(holder=seat, reason="seized by the Leader", phase="choose-first",
                                        active=seat))
         return
-    if c.action == "recover-order" and b.state.sides[seat].spent:
-        b.emit(ev.OrdersRecovered(side=seat, count=1, source="spent", reason=spec.name))
-    elif c.action == "horns":
-        cards = {bid: tables(b.state).banner(bid).horns_card for bid in sorted(b.state.banners)
-                 if tables(b.state).banner(bid).horns_card and b.state.banners[bid].in_play}
-        b.emit(ev.MovedToHorns(cards=cards))
-        saladin = b.state.banners.get("saladin")
-        status = saladin.status if saladin is not None and saladin.in_play else UNCOMMITTED
-        b.emit(ev.StatusChanged(banner="lusignan", status=status, location="horns"))
-        if b.state.sides[seat].boxed:
-            b.emit(ev.OrdersRecovered(side=seat, count=1, source="box", reason=spec.name))
-        set_aside(b)
-    elif c.action == "order-loss":
-        box_orders(b, "crusaders", 1, spec.name)
-    true_cross(b)
+    scenario = scenario_of(b.state)
+    own = scenario.leader_actions.get(c.action)
+    if c.action == "recover-order":
+        if b.state.sides[seat].spent:
+            b.emit(ev.OrdersRecovered(side=seat, count=1, source="spent", reason=spec.name))
+    elif own is not None:  # the scenario's own Leader action (Hattin: the Horns, the Order loss)
+        own.play(b, seat, spec)
+    scenario.after_leader(b)
     if not settle(b, before):
         next_activation(b, seat)
 

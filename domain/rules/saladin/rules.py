@@ -8,11 +8,10 @@ from collections.abc import Iterator
 
 from domain.rules.base import RuleViolation, accepted
 from domain.rules.saladin import commands as cmd
-from domain.rules.saladin import owner_cards
-from domain.rules.saladin.data import ARSUF, SEATS, TABLES, Action, Card, Reaction, Tables
+from domain.rules.saladin.data import ARSUF, SEATS, Action, Card, Reaction
+from domain.rules.saladin.position import COMMITTED, eliminated, tables  # noqa: F401 - eliminated: for callers
+from domain.rules.saladin.scenarios import R_ARSUF, R_HATTIN, scenario_of
 from domain.rules.saladin.state import BannerState, Pending, SaladinState
-
-COMMITTED, UNCOMMITTED = "committed", "uncommitted"
 
 R_ACTIVATION = "Sequence of Play — Activation"
 R_SPECIAL = "Activation — Special cases and consequences of activation"
@@ -22,20 +21,10 @@ R_REACTION = "Key Game Terms — Action / Reaction"
 R_INITIATIVE = "Sequence of Play — Initiative"
 R_STATUS = "Key Game Terms — Status"
 R_LANCE = "Key Game Terms — Lance"
-R_HATTIN = "The Battle of Hattin — Scenario-specific Actions"
-R_ARSUF = "The Battle of Arsuf — Scenario-specific Actions"
 
 
 def violation(reason: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(f"saladin.{reason}", message, rule)
-
-
-def tables(state: SaladinState) -> Tables:
-    return TABLES[state.scenario] if state.cards is None else owner_cards.tables(state.cards)
-
-
-def opponent(side: str) -> str:
-    return SEATS[1] if side == SEATS[0] else SEATS[0]
 
 
 def card_of(state: SaladinState, banner_id: str) -> Card:
@@ -127,33 +116,19 @@ def orders(state: SaladinState) -> dict[str, int]:
     return {s: state.sides[s].orders for s in SEATS}
 
 
-def eliminated(state: SaladinState, banner_id: str) -> bool:
-    b = state.banners.get(banner_id)
-    return b is not None and b.fate in ("captured", "boxed")
-
-
 def horns_required(state: SaladinState, side: str) -> bool:
-    """Hattin: Lusignan's Horns action is mandatory once available + spent < 5."""
-    if state.scenario != "hattin" or side != "crusaders" or state.horns:
-        return False
-    st = state.sides[side]
-    lus = state.banners.get("lusignan")
-    return (st.orders < 5 and not st.leader_ordered and "horns" not in st.used_once
-            and lus is not None and lus.in_play)
+    """Whether ``side`` must take its scenario's mandatory Leader action first (Hattin: Lusignan
+    to the Horns; :func:`.scenarios.horns_required`)."""
+    return scenario_of(state).horns_required(state, side)
 
 
 def leader_action_usable(state: SaladinState, side: str, action_id: str) -> bool:
-    """Whether the Leader action's own condition holds (Orders, scenario state)."""
+    """Whether the Leader action's own condition holds (Orders, scenario state): the scenario's
+    own Leader actions ask the scenario (:class:`.scenarios.LeaderRule`)."""
     if action_id == "recover-order":
         return True  # with no spent Order it recovers nothing (RULES_NOTES.md, Leaders)
-    if action_id == "horns":
-        lus = state.banners.get("lusignan")
-        return state.scenario == "hattin" and not state.horns and lus is not None and lus.in_play
-    if action_id == "order-loss":
-        lus_done = state.horns or eliminated(state, "lusignan")
-        return (state.options.true_cross == "leader-action" and lus_done and eliminated(state, "chatillon")
-                and state.sides["crusaders"].orders > 0)
-    return False
+    own = scenario_of(state).leader_actions.get(action_id)
+    return own is not None and own.usable(state, side)
 
 
 def can_act(state: SaladinState, banner: BannerState) -> bool:
@@ -276,7 +251,7 @@ def _check_target(state, seat, banner, card, action, target) -> None:
         friend = state.banners.get(target)
         if target not in action.friendly or friend is None or not friend.in_play:
             raise violation("invalid_target", f"{action.name} reinforces one of {', '.join(action.friendly)}",
-                            R_HATTIN if state.scenario == "hattin" else R_ARSUF)
+                            scenario_of(state).actions_rule)
         if friend.lances >= len(tables(state).banner(target).track):
             raise violation("nothing_to_reinforce", f"{target} has lost no lance", R_LANCE)
 
@@ -286,7 +261,7 @@ CHECKED_EFFECTS = frozenset({"shield-wall", "set-fire", "feed-fire", "reinforce-
 
 def _check_effect(state: SaladinState, seat: str, action: Action) -> None:
     effect = action.effect
-    rule = R_HATTIN if state.scenario == "hattin" else R_ARSUF
+    rule = scenario_of(state).actions_rule
     if effect == "shield-wall" and "shield-wall" in state.markers:
         raise violation("marker_in_play", "the Shield wall marker is already on the board", rule)
     if effect == "set-fire" and "fire" in state.markers:

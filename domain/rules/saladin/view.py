@@ -1,16 +1,23 @@
-"""What clients and people see: a JSON-ready view, a text board, one-line narratives."""
+"""What clients and people see: a JSON-ready view (shaped by :mod:`.view_types`) and a text board."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from typing import Any
 
 import msgspec
 
-import functools
-import hashlib
-
-from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS
-from domain.rules.saladin.rules import action_cost, card_of, horns_required, surcharge, tables
+from domain.rules.saladin import view_types as vt
+from domain.rules.saladin.data import PACKAGE, SEATS
+from domain.rules.saladin.rules import (
+    action_cost,
+    card_of,
+    horns_required,
+    surcharge,
+    tables,
+)
+from domain.rules.saladin.scenarios import scenario_of
 from domain.rules.saladin.state import SaladinState
 from domain.rules.words import NO_NAMES, Names, plural
 
@@ -19,70 +26,58 @@ MARKERS = {"shield-wall": "Shield Wall", "fire": "Fire"}
 
 
 def view(state: SaladinState) -> dict[str, Any]:
-    """The whole board: nothing in Saladin is hidden."""
+    """The whole board: nothing in Saladin is hidden. Built as the :mod:`.view_types` it is
+    documented as, so the view's shape is written once."""
     t = tables(state)
     banners = []
     for bid in sorted(state.banners):
         b, spec = state.banners[bid], t.banner(bid)
         card = card_of(state, bid)
         lost = len(spec.track) - b.lances
-        banners.append({
-            "id": bid,
-            "name": spec.name,
-            "side": b.side,
-            "card": b.card,
-            "card_side": "ordered" if b.ordered else "deployed",
-            "status": b.status,
-            "engaged": list(b.engaged),
-            "fate": b.fate,
-            "location": b.location,
-            "lances": {loc: (b.lances if loc == b.location else 0) for loc in spec.locations()},
-            "track": [{"slot": i + 1, "marker": m or None, "lance": i >= lost} for i, m in enumerate(spec.track)],
-            "surcharge": surcharge(state, bid),
-            "actions": [{"id": a.id, "name": a.name, "cost": action_cost(state, bid, a), "status": a.status,
-                         "ordered": a.ordered} for a in card.actions],
-        })
+        banners.append(vt.BannerView(
+            id=bid, name=spec.name, side=b.side, card=b.card, card_side=_card_side(b.ordered), status=b.status,
+            engaged=list(b.engaged), fate=b.fate, location=b.location,
+            lances={loc: (b.lances if loc == b.location else 0) for loc in spec.locations()},
+            track=[vt.TrackSlot(slot=i + 1, marker=m or None, lance=i >= lost) for i, m in enumerate(spec.track)],
+            surcharge=surcharge(state, bid),
+            actions=[vt.ActionView(id=a.id, name=a.name, cost=action_cost(state, bid, a), status=a.status,
+                                   ordered=a.ordered) for a in card.actions],
+        ))
     sides = {}
     for seat in SEATS:
         s = state.sides[seat]
         leader = t.leaders[seat]
-        sides[seat] = {
-            "orders": {"available": s.available, "spent": s.spent, "box": s.boxed, "in_arsuf": s.reserve,
-                       "unused": s.unused},
-            "losses_track": s.losses,
-            "lances_boxed": s.lances_boxed,
-            "leader": {"id": leader.id, "name": leader.name,
-                       "card_side": "ordered" if s.leader_ordered else "deployed", "used": list(s.used_once)},
-            "passed": s.passed,
-            "captured_banners": sorted(bid for bid, b in state.banners.items()
-                                       if b.side != seat and b.fate == "captured"),
-        }
-    return {
-        "scenario": state.scenario,
-        "turn": state.turn,
-        "phase": state.phase,
-        "to_act": state.active,
-        "initiative": state.initiative,
-        "banners": banners,
-        "sides": sides,
-        "arsuf_lances": state.arsuf_lances if state.scenario == "arsuf" else None,
-        "markers": dict(sorted(state.markers.items())),
-        "horns": state.horns,
-        "horns_required": horns_required(state, "crusaders"),
-        "pending": msgspec.to_builtins(state.pending),
-        "outcome": msgspec.to_builtins(state.result),
-        "card_data": card_data(state),
-    }
+        sides[seat] = vt.SideView(
+            orders=vt.OrdersView(available=s.available, spent=s.spent, box=s.boxed, in_arsuf=s.reserve,
+                                 unused=s.unused),
+            losses_track=s.losses, lances_boxed=s.lances_boxed,
+            leader=vt.LeaderView(id=leader.id, name=leader.name, card_side=_card_side(s.leader_ordered),
+                                 used=list(s.used_once)),
+            passed=s.passed,
+            captured_banners=sorted(bid for bid, b in state.banners.items() if b.side != seat and b.fate == "captured"),
+        )
+    return msgspec.to_builtins(vt.View(
+        scenario=state.scenario, turn=state.turn, phase=state.phase, to_act=state.active,
+        initiative=state.initiative, banners=banners, sides=sides,
+        arsuf_lances=state.arsuf_lances if scenario_of(state).lances_in_arsuf else None,
+        markers=dict(sorted(state.markers.items())), horns=state.horns,
+        horns_required=horns_required(state, "crusaders"), pending=state.pending, outcome=state.result,
+        card_data=card_data(state),
+    ))
 
 
-def card_data(state: SaladinState) -> dict[str, Any]:
+def _card_side(ordered: bool) -> str:
+    return "ordered" if ordered else "deployed"
+
+
+def card_data(state: SaladinState) -> vt.CardData:
     """Which card data the game plays with: the reconstruction shipped with Herald, or the
     owner's own cards (GameCreated.options.cards); its SHA-256 is GameCreated.data_hash."""
     if state.cards is None:
-        raw, source = (PACKAGE / DATA_FILES[state.scenario]).read_bytes(), "reconstruction"
+        raw, source = (PACKAGE / scenario_of(state).data_file).read_bytes(), "reconstruction"
     else:
         raw, source = state.cards.encode(), "owner"
-    return {"source": source, "data_hash": _digest(raw), "options": msgspec.to_builtins(state.options)}
+    return vt.CardData(source=source, data_hash=_digest(raw), options=state.options)
 
 
 @functools.lru_cache(maxsize=32)
@@ -98,7 +93,7 @@ def render_text(state: SaladinState, names: Names = NO_NAMES) -> str:
     def side(seat: str) -> str:
         return f"{NAMES[seat]} ({names[seat]})" if seat in names else NAMES[seat]
 
-    lines = [f"Saladin — {state.scenario.title()}, turn {state.turn}, {state.phase}"
+    lines = [f"Saladin — {scenario_of(state).name}, turn {state.turn}, {state.phase}"
              + (f", the {side(state.active)} to act" if state.active else "")
              + (f"; initiative: the {NAMES[state.initiative]}" if state.initiative else "")]
     for seat in SEATS:
@@ -137,23 +132,3 @@ def render_text(state: SaladinState, names: Names = NO_NAMES) -> str:
     lines.append("key: [D]eployed/[O]rdered, U/C status; track from slot 1: | lance, + uncovered +1, . empty")
     return "\n".join(lines)
 
-
-def describe_command(command: dict[str, Any]) -> str:
-    """One line per command, in the rulebook's words."""
-    kind = command.get("type")
-    if kind == "activate":
-        target = command.get("target")
-        return f"{command.get('banner')}: {command.get('action')}" + (f" at {target}" if target else "")
-    if kind == "leader":
-        return f"leader: {command.get('action')}"
-    if kind == "react":
-        return f"{command.get('banner')} reacts: {command.get('reaction')}"
-    if kind == "decline-reaction":
-        return "no reaction"
-    if kind == "decline-seize":
-        return "lets the initiative stand"
-    if kind == "choose-first":
-        return f"initiative: {command.get('seat')} activate first"
-    if kind == "pass":
-        return "passes"
-    return str(kind)

@@ -1,13 +1,32 @@
-"""The shape of Saladin's view (view.py ``view``), for the OpenAPI contract."""
+"""The shape of Saladin's view (view.py ``view`` builds these), for the OpenAPI contract.
+
+A view type shows some fields of a state or data Struct as they are and adds its own: each is
+made by :func:`shown`, which takes a field named alone from that Struct (its one definition,
+type included) and a ``(name, type)`` pair as the view's own, in the order the view prints them.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+import typing
+from typing import Any, Literal
 
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.saladin.state import Fate, Options, Pending, Phase
+from domain.rules.saladin.data import Action, Leader
+from domain.rules.saladin.state import BannerState, SaladinState, SideState
+
+CardSide = Literal["ordered", "deployed"]
+
+
+def shown(name: str, source: type[msgspec.Struct], fields: list[str | tuple[str, Any]], doc: str = "") -> Any:
+    """A frozen view Struct ``name``: a field named alone is ``source``'s, with its type; a
+    ``(name, type)`` pair is the view's own."""
+    hints = typing.get_type_hints(source)
+    spec = [(f, hints[f]) if isinstance(f, str) else f for f in fields]
+    view_type = msgspec.defstruct(name, spec, frozen=True, forbid_unknown_fields=True, module=__name__)
+    view_type.__doc__ = doc or None
+    return view_type
 
 
 class TrackSlot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -16,74 +35,29 @@ class TrackSlot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     lance: bool  # a lance still stands on it
 
 
-class ActionView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    id: str
-    name: str
-    cost: int  # with the surcharge
-    status: str
-    ordered: bool
+ActionView = shown("ActionView", Action, [
+    "id", "name", ("cost", int), "status", "ordered"])  # cost: with the surcharge
 
+BannerView = shown("BannerView", BannerState, [
+    "id", ("name", str), "side", "card", ("card_side", CardSide), "status", ("engaged", list[str]), "fate",
+    "location",
+    ("lances", dict[str, int]),  # per location of the banner
+    ("track", list[TrackSlot]), ("surcharge", int), ("actions", list[ActionView])])
 
-class BannerView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    id: str
-    name: str
-    side: str
-    card: str
-    card_side: Literal["ordered", "deployed"]
-    status: str
-    engaged: list[str]
-    fate: Fate
-    location: str
-    lances: dict[str, int]  # per location of the banner
-    track: list[TrackSlot]
-    surcharge: int
-    actions: list[ActionView]
+OrdersView = shown("OrdersView", SideState, [
+    "available", "spent", ("box", int), ("in_arsuf", int), "unused"])
 
+LeaderView = shown("LeaderView", Leader, ["id", "name", ("card_side", CardSide), ("used", list[str])])
 
-class OrdersView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    available: int
-    spent: int
-    box: int
-    in_arsuf: int
-    unused: int
+SideView = shown("SideView", SideState, [
+    ("orders", OrdersView), ("losses_track", int), "lances_boxed", ("leader", LeaderView), "passed",
+    ("captured_banners", list[str])])
 
+CardData = shown("CardData", SaladinState, [
+    ("source", Literal["reconstruction", "owner"]), ("data_hash", str), "options"])
 
-class LeaderView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    id: str
-    name: str
-    card_side: Literal["ordered", "deployed"]
-    used: list[str]
-
-
-class SideView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    orders: OrdersView
-    losses_track: int
-    lances_boxed: int
-    leader: LeaderView
-    passed: bool
-    captured_banners: list[str]
-
-
-class CardData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    source: Literal["reconstruction", "owner"]
-    data_hash: str
-    options: Options
-
-
-class View(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The whole board: nothing in Saladin is hidden."""
-
-    scenario: str
-    turn: int
-    phase: Phase
-    to_act: str | None
-    initiative: str | None
-    banners: list[BannerView]
-    sides: dict[str, SideView]
-    arsuf_lances: int | None
-    markers: dict[str, str]
-    horns: bool
-    horns_required: bool
-    pending: Pending | None
-    outcome: Outcome | None
-    card_data: CardData
+View = shown("View", SaladinState, [
+    "scenario", "turn", "phase", ("to_act", str | None), "initiative", ("banners", list[BannerView]),
+    ("sides", dict[str, SideView]), ("arsuf_lances", int | None), "markers", "horns", ("horns_required", bool),
+    "pending", ("outcome", Outcome | None), ("card_data", CardData)],
+    doc="The whole board: nothing in Saladin is hidden.")
