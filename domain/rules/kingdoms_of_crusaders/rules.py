@@ -19,9 +19,7 @@ from domain.rules.kingdoms_of_crusaders.state import KocState
 R_PREPARATION = "Preparation for a game"
 R_TURN = "Turn sequence"
 R_LOCATION = "Location card"
-R_ARMIES = "Armies and domination in territories"
 R_END = "End of a game and a Winner"
-R_POINTS = "Winner by the points"
 DECK = "units"
 
 
