@@ -3,7 +3,7 @@
 Pure, and it reads fields only: an event says what happened in the rulebook's words
 (events.py), so a line is built from its fields, never by parsing prose, and nothing here reads
 the game's state. Provinces and sea zones by the map's names, counters by their kind, players by
-their names when ``players`` (seat -> name) is given, else by seat; plurals counted.
+their names when ``names`` (seat -> name) is given, else by seat; plurals counted.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from functools import partial
 from typing import Any
 
 from domain.rules.saxon_shore.data import RESOURCES
-from domain.rules.words import and_list, outcome_text, plural, seat_name
+from domain.rules.words import NO_NAMES, Names, and_list, outcome_text, plural, seat_name
 
 LIMIT = 160
-Players = Mapping[str, str] | None
 
 KINDS = {"king": ("king", "kings"), "regular": ("regular", "regulars"), "knight": ("mounted knight", "mounted knights"),
          "berserker": ("berserker", "berserkers"), "monk": ("warrior monk", "warrior monks"),
@@ -112,14 +111,14 @@ def cause(section: Any, fallback: str = "") -> str:
     return CAUSES.get(str(section), fallback)
 
 
-class Names:
+class Who:
     """Players by name (seat ids when names are not known)."""
 
-    def __init__(self, players: Players):
-        self.players = players or {}
+    def __init__(self, names: Names):
+        self.names = names
 
     def __call__(self, seat: Any) -> str:
-        return seat_name(self.players, str(seat) if seat else None)
+        return seat_name(self.names, str(seat) if seat else None)
 
     def whose(self, seat: Any) -> str:
         name = self(seat)
@@ -140,7 +139,7 @@ class Words(string.Formatter):
     ``{owner:whose}`` "Aelle's", and ``tokens``, ``paid``, ``kinds``, ``list`` and ``path`` in
     words (the functions above)."""
 
-    def __init__(self, who: Names):
+    def __init__(self, who: Who):
         self.who = who
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
@@ -165,7 +164,7 @@ class Words(string.Formatter):
         return format(value, spec)
 
 
-def say(template: str, d: dict[str, Any], who: Names) -> str:
+def say(template: str, d: dict[str, Any], who: Who) -> str:
     """An event's line from its template (LINES), then the section it applies."""
     return Words(who).vformat(template, (), d) + sec(d.get("section"))
 
@@ -198,12 +197,12 @@ LINES = {
 
 
 # -- events --------------------------------------------------------------------------------------
-def describe_event(event_type: str, d: dict[str, Any], players: Players = None) -> str | None:
+def describe_event(event_type: str, d: dict[str, Any], names: Names = NO_NAMES) -> str | None:
     """One line for one ``saxon-shore.*`` event; None for a type this module does not know."""
     if not event_type.startswith("saxon-shore."):
         return None
     fn = EVENTS.get(event_type.removeprefix("saxon-shore."))
-    return clip(fn(d, Names(players))) if fn is not None else None
+    return clip(fn(d, Who(names))) if fn is not None else None
 
 
 def _starting(d, who):
@@ -226,7 +225,7 @@ def _prompt(d, who):
 
 
 def _decided(d, who):
-    return f"Game over, {outcome_text(d.get('outcome') or {}, who.players)}"
+    return f"Game over, {outcome_text(d.get('outcome') or {}, who.names)}"
 
 
 def _eliminated(d, who):
@@ -504,7 +503,7 @@ def _battle_ended(d, who):
     return f"The militia of {prov} beat off the attackers{sec(s)}"
 
 
-EVENTS: dict[str, Callable[[dict[str, Any], Names], str]] = {
+EVENTS: dict[str, Callable[[dict[str, Any], Who], str]] = {
     "StartingProvincePicked": _starting, "TurnBegan": _turn, "PromptOpened": _prompt, "GameDecided": _decided,
     "PlayerAsked": _prompt, "PlayerEliminated": _eliminated, "KingDied": _king_died, "KingCrowned": _crowned,
     "UnitsPlaced": _placed, "UnitsDeserted": _deserted, "UnitsEliminated": _eliminated_units,
@@ -567,15 +566,15 @@ COMMAND_LINES = {
 }
 
 
-def describe_command(command: dict[str, Any], players: Players = None) -> str:
+def describe_command(command: dict[str, Any], names: Names = NO_NAMES) -> str:
     """A recorded command in words (the events after it say what it did)."""
-    c, who = command, Names(players)
+    c, who = command, Who(names)
     if c.get("type") in COMMAND_LINES:
         return clip(Words(who).vformat(COMMAND_LINES[c["type"]], (), c))
     match c.get("type"):
         case "choose":
             option = str(c.get("option"))
-            return clip(f"chooses {who(option) if option in who.players else option_words(option)}")
+            return clip(f"chooses {who(option) if option in who.names else option_words(option)}")
         case "offer":
             return clip(f"offers {who(c.get('to'))} {_offer_words(c.get('give'), c.get('take'))}")
         case "improve":
