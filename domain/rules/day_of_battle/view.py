@@ -10,7 +10,7 @@ import msgspec
 from domain.events import Outcome
 from domain.rules.day_of_battle.data import DECK, card_name
 from domain.rules.day_of_battle.rules import decided, deployment_zone, to_act
-from domain.rules.day_of_battle.state import DobState
+from domain.rules.day_of_battle.state import DobState, Skills
 from domain.rules.words import NO_NAMES, Names, seat_name, with_names
 
 
@@ -36,7 +36,7 @@ class UnitView(msgspec.Struct, frozen=True):
     half_dice_in_fight: bool
 
 
-class LeaderView(msgspec.Struct, frozen=True):
+class LeaderView(Skills, frozen=True):
     id: str
     name: str
     title: str | None
@@ -44,13 +44,6 @@ class LeaderView(msgspec.Struct, frozen=True):
     honour: int
     distraction: int
     drawn: bool
-    esteem: int | None = None
-    household: int | None = None
-    motivation: str | None = None
-    initiative: int | None = None
-    morale: int | None = None
-    combat: int | None = None
-    personal_combat: int | None = None
     command_points: int | None = None
     command_cards: list[str] | None = None
     lost: str | None = None  # "killed" or "captured"
@@ -125,9 +118,7 @@ def view(state: DobState, seat: str | None, everything: bool = False) -> DobView
             leaders.append(LeaderView(
                 id=l.id, name=l.name, title=l.title, social_rank=l.social_rank, honour=l.honour,
                 distraction=l.distraction, drawn=l.drawn, lost=l.lost,
-                **({"esteem": l.esteem, "household": l.household, "motivation": l.motivation,
-                    "initiative": l.initiative, "morale": l.morale, "combat": l.combat,
-                    "personal_combat": l.personal_combat, "command_points": l.command_points,
+                **({**{f: getattr(l, f) for f in Skills.__struct_fields__}, "command_points": l.command_points,
                     "command_cards": list(l.command_cards)} if mine else {})))
         units = [UnitView(
             id=u.id, name=u.name, troop_type=u.troop_type, counts_as=_counts_as(u), cos=u.cos, figures=u.figures,
