@@ -127,7 +127,7 @@ class Army(msgspec.Struct, frozen=True):
     points: int
 
 
-class DobState(msgspec.Struct, frozen=True):
+class DayOfBattleState(msgspec.Struct, frozen=True):
     scenario: str
     seats: tuple[str, ...]
     armies: dict[str, Army]

@@ -10,7 +10,7 @@ import msgspec
 from domain.events import Outcome
 from domain.rules.day_of_battle.data import DECK, card_name
 from domain.rules.day_of_battle.rules import decided, deployment_zone, to_act
-from domain.rules.day_of_battle.state import DobState, Skills
+from domain.rules.day_of_battle.state import DayOfBattleState, Skills
 from domain.rules.words import NO_NAMES, Names, seat_name, with_names
 
 
@@ -86,7 +86,7 @@ class PendingView(msgspec.Struct, frozen=True):
     proposal: dict | None = None
 
 
-class DobView(msgspec.Struct, frozen=True):
+class DayOfBattleView(msgspec.Struct, frozen=True):
     scenario: str
     phase: str
     move: int
@@ -105,7 +105,7 @@ def _counts_as(unit) -> str | None:
     return "spearmen against cavalry, men at arms against all others" if unit.dismounted else None
 
 
-def view(state: DobState, seat: str | None, everything: bool = False) -> DobView:
+def view(state: DayOfBattleState, seat: str | None, everything: bool = False) -> DayOfBattleView:
     """The battle from ``seat``'s chair (None: a spectator); ``everything``: every leader's
     cards and dice shown, as once the seed is revealed."""
     over = state.phase == "over" or everything
@@ -146,7 +146,7 @@ def view(state: DobState, seat: str | None, everything: bool = False) -> DobView
         pending = PendingView("fire", state.fire.exchange, by=state.fire.firer, target=state.fire.target,
                               answer_from=to_act(state))
     due = decided(state) if state.phase == "battle" and state.edition > 1 else None
-    return DobView(
+    return DayOfBattleView(
         scenario=state.scenario, phase=state.phase, move=state.move, mover=state.mover, to_act=to_act(state),
         table=TableView(state.width_feet, 4, sum(a.points + a.handicap for a in state.armies.values())),
         deck=DeckView(len(DECK), len(DECK) - len(state.out) if state.shuffle else len(DECK), state.shuffles),
@@ -164,7 +164,7 @@ def _skills(leader: LeaderView) -> str:
             + (f" ({cards})" if cards else ""))
 
 
-def render_text(state: DobState, names: Names = NO_NAMES, everything: bool = False) -> str:
+def render_text(state: DayOfBattleState, names: Names = NO_NAMES, everything: bool = False) -> str:
     """A board a person reads at a glance, armies by their players' names; every leader's cards
     and dice once the battle is over, or once the seed is revealed (``everything``)."""
     v = view(state, None, everything)

@@ -20,4 +20,4 @@ class Place(_Command, tag="place"):
     sector: int
 
 
-KocCommand = Prepare | Place
+KingdomsOfCrusadersCommand = Prepare | Place
