@@ -28,7 +28,8 @@ S = TypeVar("S", bound="StoredEvent")
 
 
 class EventData(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Base of every event's data. ``type_name`` is the event's stable name in records."""
+    """Base of every event's data. ``type_name`` is the event's stable name in records. Every
+    event type inherits its configuration: frozen, and no field its type does not declare."""
 
     type_name: ClassVar[str]
     # fields added to the type after records of it were made, each defaulting to None: while

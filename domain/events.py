@@ -78,7 +78,7 @@ class TimeControl(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @event_type("GameCreated")
-class GameCreated(EventData, frozen=True):
+class GameCreated(EventData):
     later_fields = ("clock",)  # issue 29: an unclocked game is recorded as before
 
     rules: str
@@ -96,14 +96,14 @@ class GameCreated(EventData, frozen=True):
 
 
 @event_type("DecisionTaken")
-class DecisionTaken(EventData, frozen=True):
+class DecisionTaken(EventData):
     seat: str
     command: dict[str, Any]
     idempotency_key: str | None = None
 
 
 @event_type("DiceRolled")
-class DiceRolled(EventData, frozen=True):
+class DiceRolled(EventData):
     draws: list[int]
     kind: str
     faces: list[Face]
@@ -112,7 +112,7 @@ class DiceRolled(EventData, frozen=True):
 
 
 @event_type("CardsShuffled")
-class CardsShuffled(EventData, frozen=True):
+class CardsShuffled(EventData):
     deck: str
     size: int
     draws: list[int]
@@ -120,7 +120,7 @@ class CardsShuffled(EventData, frozen=True):
 
 
 @event_type("VoidedCardsReshuffled")
-class VoidedCardsReshuffled(CardsShuffled, frozen=True):
+class VoidedCardsReshuffled(CardsShuffled):
     """After a ruling voids play (in its block, after its DecisionsVoided): a deck whose order is
     hidden, shuffled again at fresh draws, so no card seen in the voided play comes back where it
     was (issue 30). Unlike a rule system's own shuffle, nothing is gathered: the cards out of the
@@ -129,19 +129,19 @@ class VoidedCardsReshuffled(CardsShuffled, frozen=True):
 
 
 @event_type("GameEnded")
-class GameEnded(EventData, frozen=True):
+class GameEnded(EventData):
     outcome: Outcome
 
 
 @event_type("SeedRevealed")
-class SeedRevealed(EventData, frozen=True):
+class SeedRevealed(EventData):
     seed: str
     reason: str = "game ended"
 
 
 # -- audit and study (issue 5): disputes, rulings, annotations, abandonment, forced dice --
 @event_type("DiceForced")
-class DiceForced(DiceRolled, frozen=True):
+class DiceForced(DiceRolled):
     """Dice whose faces a study fork's creator stated: recorded as forced, never random."""
 
 
@@ -153,7 +153,7 @@ class Target(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @event_type("Annotated")
-class Annotated(EventData, frozen=True):
+class Annotated(EventData):
     by: str
     at_version: int
     text: str
@@ -162,7 +162,7 @@ class Annotated(EventData, frozen=True):
 
 
 @event_type("DisputeRaised")
-class DisputeRaised(EventData, frozen=True):
+class DisputeRaised(EventData):
     seat: str
     about_version: int
     reason: str
@@ -170,7 +170,7 @@ class DisputeRaised(EventData, frozen=True):
 
 
 @event_type("DisputeRuled")
-class DisputeRuled(EventData, frozen=True):
+class DisputeRuled(EventData):
     dispute: int
     ruling: str  # "upheld" | "rejected"
     reason: str
@@ -180,19 +180,19 @@ class DisputeRuled(EventData, frozen=True):
 
 
 @event_type("DecisionsVoided")
-class DecisionsVoided(EventData, frozen=True):
+class DecisionsVoided(EventData):
     from_version: int
     dispute: int
 
 
 @event_type("AbandonAgreed")
-class AbandonAgreed(EventData, frozen=True):
+class AbandonAgreed(EventData):
     seat: str
 
 
 # -- a freeze with no umpire (issue 11): lifted by the other seats' agreement, or lapsed ----
 @event_type("FreezeReleaseAgreed")
-class FreezeReleaseAgreed(EventData, frozen=True):
+class FreezeReleaseAgreed(EventData):
     """A seat agrees that play frozen by dispute ``dispute`` may go on."""
 
     dispute: int
@@ -200,7 +200,7 @@ class FreezeReleaseAgreed(EventData, frozen=True):
 
 
 @event_type("FreezeLifted")
-class FreezeLifted(EventData, frozen=True):
+class FreezeLifted(EventData):
     """Play frozen by ``dispute`` goes on: the seat that froze it agreed, or every other seat
     did (``cause`` "agreement"). The dispute itself stays open for an umpire."""
 
@@ -209,7 +209,7 @@ class FreezeLifted(EventData, frozen=True):
 
 
 @event_type("FreezeLapsed")
-class FreezeLapsed(EventData, frozen=True):
+class FreezeLapsed(EventData):
     """Play frozen by ``dispute`` goes on because no umpire ruled within ``after_seconds``
     (the server's setting when it lapsed); recorded when the next command came, at a time
     at least that long after the DisputeRaised. The dispute stays open."""
@@ -219,7 +219,7 @@ class FreezeLapsed(EventData, frozen=True):
 
 
 @event_type("Inspected")
-class Inspected(EventData, frozen=True):
+class Inspected(EventData):
     """An umpire looked at the full state (every hand) at a version: who, and why."""
 
     by: str  # "admin" or "director"
@@ -237,7 +237,7 @@ class BotSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @event_type("SeatsOffered")
-class SeatsOffered(EventData, frozen=True):
+class SeatsOffered(EventData):
     """Right after GameCreated: the seats not yet taken (``open`` to anyone holding the
     invitation link, ``invited`` for the registered player GameCreated names), the seats a bot
     plays, and whether each seated player gives a seed of their own once the seed commitment is
@@ -250,7 +250,7 @@ class SeatsOffered(EventData, frozen=True):
 
 
 @event_type("SeatTaken")
-class SeatTaken(EventData, frozen=True):
+class SeatTaken(EventData):
     """A registered player took an open or invited seat (and gave its seed, when seeds are blind)."""
 
     seat: str
@@ -259,7 +259,7 @@ class SeatTaken(EventData, frozen=True):
 
 
 @event_type("SeatDeclined")
-class SeatDeclined(EventData, frozen=True):
+class SeatDeclined(EventData):
     """The invited player declined the seat: it is open from now on."""
 
     seat: str
@@ -267,7 +267,7 @@ class SeatDeclined(EventData, frozen=True):
 
 
 @event_type("SeedGiven")
-class SeedGiven(EventData, frozen=True):
+class SeedGiven(EventData):
     """A seat held since the game's creation gives its own seed (blind seeds)."""
 
     seat: str
@@ -275,7 +275,7 @@ class SeedGiven(EventData, frozen=True):
 
 
 @event_type("BotPlayed")
-class BotPlayed(EventData, frozen=True):
+class BotPlayed(EventData):
     """The server chose the next decision of a bot seat (recorded just before its
     DecisionTaken): the policy, the rollouts played from each of ``candidates`` legal commands,
     and the rollout seed's key."""
@@ -290,33 +290,34 @@ SEATING_EVENTS = frozenset({"SeatsOffered", "SeatTaken", "SeatDeclined", "SeedGi
 
 
 # -- clocks (issue 29): the time each decision used, a flag's fall, an umpire's result ----
-@event_type("TimeUsed")
-class TimeUsed(EventData, frozen=True):
-    """Beside each DecisionTaken of a clocked game: ``seat``'s clock ran from the recorded
-    time of version ``since`` to this one's, ``used_ms`` milliseconds (rounded down), and
-    leaves ``left_ms`` on it (the next decision's allowance for correspondence play)."""
+class ClockRan(EventData):
+    """What a clock event says first: ``seat``'s clock ran from the recorded time of version
+    ``since`` to this event's, ``used_ms`` milliseconds (rounded down)."""
 
     seat: str
     since: int
     used_ms: int
+
+
+@event_type("TimeUsed")
+class TimeUsed(ClockRan):
+    """Beside each DecisionTaken of a clocked game: the time the decision used, which leaves
+    ``left_ms`` on the seat's clock (the next decision's allowance for correspondence play)."""
+
     left_ms: int
 
 
 @event_type("FlagFell")
-class FlagFell(EventData, frozen=True):
-    """``seat``'s time ran out: its clock ran from version ``since``'s recorded time to this
-    one's, ``used_ms``, more than the ``allowed_ms`` it had. A GameEnded follows when the
-    game's clock says ``loss`` and the rule system names an outcome; else an umpire
-    adjudicates (Adjudicated)."""
+class FlagFell(ClockRan):
+    """``seat``'s time ran out: it used more than the ``allowed_ms`` it had. A GameEnded
+    follows when the game's clock says ``loss`` and the rule system names an outcome; else an
+    umpire adjudicates (Adjudicated)."""
 
-    seat: str
-    since: int
-    used_ms: int
     allowed_ms: int
 
 
 @event_type("Adjudicated")
-class Adjudicated(EventData, frozen=True):
+class Adjudicated(EventData):
     """An umpire's result of a game stopped by a flag's fall (``by``: "admin" or "director")."""
 
     by: str

@@ -87,6 +87,8 @@ class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) in _PLAIN:
             return super().find_class(module, name)
+        if (module, name) == ("msgspec._utils", "rebuild"):  # how msgspec pickles keyword-only Structs
+            return _rebuild
         if module == "domain" or module.startswith("domain."):
             found = super().find_class(module, name)
             if isinstance(found, type) and issubclass(found, (msgspec.Struct, enum.Enum)):
@@ -97,6 +99,14 @@ class _Unpickler(pickle.Unpickler):
         if self._setup is None or not isinstance(pid, str) or pid not in self._setup.__struct_fields__:
             raise pickle.UnpicklingError(f"a board checkpoint refers to no setup field {pid!r}")
         return getattr(self._setup, pid)
+
+
+def _rebuild(cls: Any, fields: dict[str, Any]) -> Any:
+    """A Struct with keyword-only fields, from its fields by name: ``cls`` is a class the
+    unpickler already let through (a Struct of the domain), checked again here."""
+    if not (isinstance(cls, type) and issubclass(cls, msgspec.Struct) and cls.__module__.startswith("domain.")):
+        raise pickle.UnpicklingError(f"a board checkpoint may not build {cls!r}")
+    return cls(**fields)
 
 
 def setup_of(game: Game) -> Any:

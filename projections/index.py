@@ -81,24 +81,13 @@ class GameIndex(TrackedProjection):
     ) -> tuple[list[GameRow], int | None]:
         """A page of games, newest first, and the cursor of the next page (or None)."""
         self.catch_up()
-        where, params = ["1 = 1"], {"limit": limit + 1}
-        for column, value in (("rules", rules), ("status", status), ("tournament", tournament),
-                              ("fork_of", fork_of)):
-            if value is not None:
-                where.append(f"{column} = %({column})s")
-                params[column] = value
+        played_by: tuple[str, ...] = ()
         if player is not None:
-            where.append("id IN (SELECT game_id FROM herald_game_players WHERE player = %(player)s)")
-            params["player"] = player
-        if after is not None:
-            where.append("seq < %(after)s")
-            params["after"] = after
+            played_by = ("id IN (SELECT game_id FROM herald_game_players WHERE player = %(player)s)",)
         with self._db.transaction() as s:
-            rows = s.rows(
-                f"SELECT * FROM herald_games WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT %(limit)s", params
-            )
-        page = [_row(r) for r in rows[:limit]]
-        return page, (int(rows[limit - 1]["seq"]) if len(rows) > limit else None)
+            rows, cursor = s.page("herald_games", {"rules": rules, "status": status, "tournament": tournament,
+                                                   "fork_of": fork_of}, after, limit, played_by, {"player": player})
+        return [_row(r) for r in rows], cursor
 
 
     def ended(self, game_id: str) -> bool:

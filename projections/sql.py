@@ -99,6 +99,25 @@ class Session:
         self.execute(statement, params)
         return [dict(row) for row in self._cursor.fetchall()]
 
+    def page(self, table: str, equal: dict[str, Any], after: int | None, limit: int,
+             where: tuple[str, ...] = (), params: dict[str, Any] | None = None,
+             ) -> tuple[list[dict[str, Any]], int | None]:
+        """A page of ``table``'s rows, newest first: those whose columns equal ``equal``'s
+        values (a None value: any), that meet the conditions ``where`` (with ``params``) and
+        come before the cursor ``after``; at most ``limit`` of them, and the next page's cursor
+        (None on the last page)."""
+        conditions, values = ["1 = 1", *where], {**(params or {}), "limit": limit + 1}
+        for column, value in equal.items():
+            if value is not None:
+                conditions.append(f"{column} = %({column})s")
+                values[column] = value
+        if after is not None:
+            conditions.append("seq < %(after)s")
+            values["after"] = after
+        rows = self.rows(f"SELECT * FROM {table} WHERE {' AND '.join(conditions)} ORDER BY seq DESC LIMIT %(limit)s",
+                         values)
+        return rows[:limit], (int(rows[limit - 1]["seq"]) if len(rows) > limit else None)
+
 
 TRACKING_TABLE = """
 CREATE TABLE IF NOT EXISTS herald_tracking (

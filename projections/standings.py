@@ -91,21 +91,11 @@ class TournamentResults(TrackedProjection):
              limit: int = 50) -> tuple[list[TournamentRow], int | None]:
         """A page of tournaments, newest first, and the cursor of the next page (or None), as
         far as the results process has caught up (it runs in the background: a read never runs it)."""
-        where: list[str] = ["1 = 1"]
-        params: dict[str, Any] = {"limit": limit + 1}
-        if rules is not None:
-            where.append("rules = %(rules)s")
-            params["rules"] = rules
-        if after is not None:
-            where.append("seq < %(after)s")
-            params["after"] = after
         with self._db.transaction() as s:
-            rows = s.rows(f"SELECT * FROM herald_tournaments WHERE {' AND '.join(where)} "
-                          "ORDER BY seq DESC LIMIT %(limit)s", params)
-        page = [TournamentRow(id=r["id"], name=r["name"], rules=r["rules"], format=r["format"],
+            rows, cursor = s.page("herald_tournaments", {"rules": rules}, after, limit)
+        return [TournamentRow(id=r["id"], name=r["name"], rules=r["rules"], format=r["format"],
                               created_at=r["created_at"], updated_at=r["updated_at"], players=int(r["players"]),
-                              rounds=int(r["rounds"]), version=int(r["version"])) for r in rows[:limit]]
-        return page, (int(rows[limit - 1]["seq"]) if len(rows) > limit else None)
+                              rounds=int(r["rounds"]), version=int(r["version"])) for r in rows], cursor
 
 
 def _apply(s: Session, seq: int, event: TournamentRecorded) -> None:

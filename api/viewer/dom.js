@@ -58,6 +58,12 @@ export function playerName(game, seat) {
   return info && info.player ? info.player : String(seat ?? "");
 }
 
+// A board's width: the phone layout (390) below 700 pixels of page, else the desktop one (1016).
+export function boardWidth(ctx) {
+  const narrow = ctx.width < 700;
+  return { narrow, W: narrow ? 390 : 1016 };
+}
+
 // The one seat whose hidden cards this view shows (the reader's own), else null: a spectator's
 // view shows none, and once the seed is revealed every seat's are shown, nobody's in particular.
 export function ownSeat(seats, shows) {

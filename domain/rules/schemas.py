@@ -52,7 +52,7 @@ def components(system: RuleSystem) -> dict[str, dict[str, Any]]:
         target = ref.get("$ref", "").rsplit("/", 1)[-1] if len(ref) == 1 else None
         if target == name:
             continue
-        if target in out:  # a Struct named otherwise (``DobView``): the component takes the contract's name
+        if target in out:  # a Struct named otherwise (``View``): the component takes the contract's name
             out[name] = {**out.pop(target), "title": name}
             _rename_refs(out, REF.format(name=target), REF.format(name=name))
         else:  # a union: its own component, one of its members by ``type`` (each type is one member)

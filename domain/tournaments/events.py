@@ -32,7 +32,7 @@ FORMATS = ("swiss", "round-robin", "knockout")
 
 
 @tournament_event("TournamentCreated")
-class TournamentCreated(EventData, frozen=True):
+class TournamentCreated(EventData):
     """An organiser opened a tournament: what is played, how it is paired, for how long."""
 
     later_fields = ("clock",)  # issue 29: a tournament without a clock is recorded as before
@@ -51,13 +51,17 @@ class TournamentCreated(EventData, frozen=True):
 
 
 @tournament_event("PlayerRegistered")
-class PlayerRegistered(EventData, frozen=True):
+class PlayerEntered(EventData):
+    """A player entered the tournament. Recorded as ``PlayerRegistered``, its name in the
+    archive format; the class is named apart from domain/players.py's ``PlayerRegistered``
+    (a name registered with its token), whose class name is its stored topic."""
+
     player: str
     seed: int  # pairing order for round-robin tables and knockout brackets; Swiss ties
 
 
 @tournament_event("PlayerWithdrawn")
-class PlayerWithdrawn(EventData, frozen=True):
+class PlayerWithdrawn(EventData):
     player: str
     reason: str
     after_round: int  # the last round the player was paired in (0 before the first)
@@ -73,14 +77,14 @@ class TablePairing(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @tournament_event("RoundPaired")
-class RoundPaired(EventData, frozen=True):
+class RoundPaired(EventData):
     round: int
     tables: list[TablePairing]
     method: str  # how the pairing was made, in words (format, rules applied)
 
 
 @tournament_event("ByeAssigned")
-class ByeAssigned(EventData, frozen=True):
+class ByeAssigned(EventData):
     round: int
     player: str
     points: float
@@ -88,7 +92,7 @@ class ByeAssigned(EventData, frozen=True):
 
 
 @tournament_event("ByeFilled")
-class ByeFilled(EventData, frozen=True):
+class ByeFilled(EventData):
     """A player's bye filled with a game against the server's bot (issue 29), paired with the
     round: practice, outside the standings (the bye's points stand as ByeAssigned says)."""
 
@@ -101,7 +105,7 @@ class ByeFilled(EventData, frozen=True):
 
 
 @tournament_event("ResultRecorded")
-class ResultRecorded(EventData, frozen=True):
+class ResultRecorded(EventData):
     """A linked game ended: its outcome, and the version and hash of its GameEnded event,
     which pin the game's whole record up to its end."""
 
@@ -115,7 +119,7 @@ class ResultRecorded(EventData, frozen=True):
 
 
 @tournament_event("RulingNoted")
-class RulingNoted(EventData, frozen=True):
+class RulingNoted(EventData):
     """An umpire ruled on a dispute in one of the tournament's games: the ruling and its
     reason, and the version and hash of the DisputeRuled event in that game's record. An
     upheld ruling that voided play changes the game's eventual result; this says why."""
@@ -132,7 +136,7 @@ class RulingNoted(EventData, frozen=True):
 
 
 @tournament_event("ForfeitRecorded")
-class ForfeitRecorded(EventData, frozen=True):
+class ForfeitRecorded(EventData):
     """A table's result decided without play (or overriding play): the forfeiting players
     score 0, the others score as winners."""
 
@@ -144,7 +148,7 @@ class ForfeitRecorded(EventData, frozen=True):
 
 
 @tournament_event("PointsAdjusted")
-class PointsAdjusted(EventData, frozen=True):
+class PointsAdjusted(EventData):
     """A director's adjustment: points added (or, negative, taken) with a reason."""
 
     player: str

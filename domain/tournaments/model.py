@@ -25,7 +25,7 @@ from domain.tournaments.events import (
     ByeAssigned,
     ByeFilled,
     ForfeitRecorded,
-    PlayerRegistered,
+    PlayerEntered,
     PlayerWithdrawn,
     PointsAdjusted,
     ResultRecorded,
@@ -149,7 +149,7 @@ def apply(t: Tournament | None, event: TournamentRecorded) -> Tournament:
         return Tournament(event.originator_id, event.version, event.timestamp, event.timestamp, data, event.hash)
     changes: dict[str, Any] = {"version": event.version, "modified_on": event.timestamp, "head": event.hash}
     match data:
-        case PlayerRegistered(player=name, seed=seed):
+        case PlayerEntered(player=name, seed=seed):
             changes["players"] = {**t.players, name: Player(name, seed)}
         case PlayerWithdrawn(player=name, reason=reason, after_round=after):
             changes["players"] = {**t.players, name: msgspec.structs.replace(
@@ -242,7 +242,7 @@ def decide_register(t: Tournament, name: str, seed: int | None, now: datetime) -
     seed = len(t.players) + 1 if seed is None else seed
     if seed < 1 or any(p.seed == seed for p in t.players.values()):
         raise TournamentInvalid("bad_seed", f"seed {seed} is taken or not positive")
-    return _record(t, [PlayerRegistered(player=name, seed=seed)], now)
+    return _record(t, [PlayerEntered(player=name, seed=seed)], now)
 
 
 def decide_withdraw(t: Tournament, name: str, reason: str, now: datetime) -> list[TournamentRecorded]:

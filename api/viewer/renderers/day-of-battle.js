@@ -4,7 +4,7 @@
 // and each exchange of fire as it was resolved: who fired in which order, the combat value and
 // each modifier, the target number, every die (hits marked) and the damage. Drawn only from the
 // rule system's view JSON and the events read with the same token.
-import { esc, playerName, tag, text } from "../dom.js";
+import { boardWidth, esc, playerName, tag, text } from "../dom.js";
 
 const PAD = 8;
 const P = "day-of-battle.";
@@ -162,8 +162,7 @@ function volleyRow(v, x, y, named) {
 
 export function render(target, ctx) {
   const view = ctx.view;
-  const narrow = ctx.width < 700;
-  const W = narrow ? 390 : 1016;
+  const { narrow, W } = boardWidth(ctx);
   const out = [text(PAD, PAD + 14, "Day of Battle: The First Crusade", { class: "title" })];
   const status = view.outcome ? "battle over" : view.phase === "battle"
     ? `move ${view.move}: ${playerName(ctx.game, view.mover)} to move` : view.phase;

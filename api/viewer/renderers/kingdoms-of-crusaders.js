@@ -3,7 +3,7 @@
 // hands: the reader's own face up when the view carries it (a seat's token), every other hand as
 // card backs with a count. Two players sit in the mirror position (the other across the table,
 // sector 1 facing sector 1). Drawn only from the rule system's view JSON.
-import { esc, ownSeat, playerName, tag, text } from "../dom.js";
+import { boardWidth, esc, ownSeat, playerName, tag, text } from "../dom.js";
 
 let who = (seat) => seat; // the player in a seat, set by render
 
@@ -55,8 +55,7 @@ function hand(seat, h, x, y, width, own) {
 
 export function render(target, ctx) {
   const view = ctx.view;
-  const narrow = ctx.width < 700;
-  const W = narrow ? 390 : 1016;
+  const { narrow, W } = boardWidth(ctx);
   const seats = view.seats;
   who = (seat) => playerName(ctx.game, seat);
   const own = view.outcome ? null : ownSeat(seats, (s) => view.hands[s] && view.hands[s].cards);

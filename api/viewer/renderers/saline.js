@@ -4,7 +4,7 @@
 // objectives; the reader's own hand and secret objective face up when the view carries them
 // (a seat's token), every other hand as card backs with a count and every other secret objective
 // face down. Drawn only from the rule system's view JSON.
-import { esc, ownSeat, playerName, tag, text } from "../dom.js";
+import { boardWidth, esc, ownSeat, playerName, tag, text } from "../dom.js";
 
 let who = (seat) => seat; // the player in a seat, set by render
 
@@ -80,8 +80,7 @@ function saline(seat, p, x, y, w, own, toAct) {
 
 export function render(target, ctx) {
   const view = ctx.view;
-  const narrow = ctx.width < 700;
-  const W = narrow ? 390 : 1016;
+  const { narrow, W } = boardWidth(ctx);
   const seats = view.seats;
   who = (seat) => playerName(ctx.game, seat);
   const own = view.outcome ? null : ownSeat(seats, (s) => view.players[s] && view.players[s].hand.cards);

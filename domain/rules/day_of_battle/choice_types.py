@@ -9,6 +9,12 @@ from typing import Literal
 import msgspec
 
 
+class _Choice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    """A choice: the command ``type`` it composes and, in words, what it asks."""
+
+    description: str
+
+
 class Span(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Any number from ``min`` to ``max`` inches."""
 
@@ -34,38 +40,33 @@ class EndChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     winner: OneOf
 
 
-class DeployChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="deploy", tag_field="type"):
+class DeployChoice(_Choice, tag="deploy"):
     """Place any of ``unit`` at a point (x, y) of the army's deployment ``zone``."""
 
-    description: str
     unit: list[str]
     x: Span
     y: Span
     zone: Literal["original", "eastern", "western facing eastern"]
 
 
-class MoveChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="move", tag_field="type"):
+class MoveChoice(_Choice, tag="move"):
     """Move any of ``unit`` to a point (x, y) of the table."""
 
-    description: str
     unit: list[str]
     x: Span
     y: Span
 
 
-class FormationChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="change-formation",
-                      tag_field="type"):
+class FormationChoice(_Choice, tag="change-formation"):
     """Any of ``unit`` takes one of ``formation`` (a manoeuvre)."""
 
-    description: str
     unit: list[str]
     formation: list[str]
 
 
-class ChargeChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="charge", tag_field="type"):
+class ChargeChoice(_Choice, tag="charge"):
     """Any of ``unit`` charges one of ``target`` and ends at a point (x, y) of the table."""
 
-    description: str
     unit: list[str]
     target: list[str]
     x: Span
@@ -74,11 +75,10 @@ class ChargeChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag=
     from_front: list[bool]
 
 
-class FireChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="fire", tag_field="type"):
+class FireChoice(_Choice, tag="fire"):
     """Any of ``unit`` fires at one of ``target`` at a range in ``range_inches``, in the open or
     not, with modifiers described in words."""
 
-    description: str
     unit: list[str]
     target: list[str]
     range_inches: Reach
@@ -86,26 +86,23 @@ class FireChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="f
     modifiers: str
 
 
-class FallBackChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="fall-back", tag_field="type"):
+class FallBackChoice(_Choice, tag="fall-back"):
     """The charged unit falls back to a point (x, y) of the table."""
 
-    description: str
     x: Span
     y: Span
 
 
-class EvadeChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="evade", tag_field="type"):
+class EvadeChoice(_Choice, tag="evade"):
     """The charged unit evades to a point (x, y) of the table."""
 
-    description: str
     x: Span
     y: Span
 
 
-class FightChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="fight", tag_field="type"):
+class FightChoice(_Choice, tag="fight"):
     """The fighting ``unit`` states its combat dice and target number (core rules)."""
 
-    description: str
     unit: list[str]
     dice: Span
     target_number: Span
@@ -127,12 +124,10 @@ class LeadersChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     leader: list[str]
 
 
-class RulingChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="propose-ruling",
-                   tag_field="type"):
+class RulingChoice(_Choice, tag="propose-ruling"):
     """A ruling: one of ``topic``, honour ``deeds`` by name (and their value), an ``end``, the
     ``rolls`` Herald makes once it is accepted, ``leaders`` lost."""
 
-    description: str
     topic: list[str]
     deeds: dict[str, int]
     end: EndChoice

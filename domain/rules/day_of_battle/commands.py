@@ -254,7 +254,7 @@ class RejectRuling(_Command, tag="reject-ruling"):
     number: int
 
 
-DobCommand = (
+DayOfBattleCommand = (
     DrawLeader | InitiateScouting | DeclineScouting | Deploy | FinishDeployment | BeginMove | Move
     | ChangeFormation | Fire | ReturnFire | HoldFire | Charge | FallBack | Evade | CounterCharge | TerrainCheck
     | DefensiveFire | Stand | Fight | Dismount | ContactHorseHolders | EndMove | ProposeRuling | AcceptRuling | RejectRuling

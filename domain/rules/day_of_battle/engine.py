@@ -18,13 +18,13 @@ from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenar
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import narrate, rules
 from domain.rules.day_of_battle import view as board
-from domain.rules.day_of_battle.commands import DobCommand, beyond_1, recorded
+from domain.rules.day_of_battle.commands import DayOfBattleCommand, beyond_1, recorded
 from domain.rules.day_of_battle.data import (
     ARMIES, ARMIES_FILE, ARMY_SCHEMA, CHARTS_FILE, D20, DECK, DECK_NAME, PACKAGE, SCENARIOS, SCENARIOS_FILE, SYSTEM,
     WEAPONS, Armies,
     armies_problems, validate_armies,
 )
-from domain.rules.day_of_battle.state import DobState
+from domain.rules.day_of_battle.state import DayOfBattleState
 from domain.rules.words import NO_NAMES, Names
 
 SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
@@ -35,13 +35,13 @@ def seat_armies(scenario: str) -> dict[str, str]:
     return {x.seat: x.army for x in SCENARIOS[scenario].seats}
 
 
-class DobOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class DayOfBattleOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``armies``: the players' own Army Profiles, one per seat (replace ``armies.json``'s)."""
 
     armies: Any = None
 
 
-class DayOfBattle(RuleSystem[DobState, DobCommand]):
+class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
     id = SYSTEM
     version = "2.1.0"
     older_versions = ("2.0.0", "1.0.0")
@@ -55,14 +55,14 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
         for s in SCENARIOS.values()
     }
     die_kinds = {"d20": D20}
-    command_type = DobCommand
-    view_type = board.DobView
+    command_type = DayOfBattleCommand
+    view_type = board.DayOfBattleView
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
 
     def at_version(self, version: str) -> RuleSystem:
         """2.0.0 (issue 25) records the melee, every response to a charge and positions; a 1.0.0
-        record replays under the 1.0.0 rules (``DobState.edition`` 1), as it was made."""
+        record replays under the 1.0.0 rules (``DayOfBattleState.edition`` 1), as it was made."""
         return DAY_OF_BATTLE_1 if version == DayOfBattle1.version else super().at_version(version)
 
     def owner_data_schema(self) -> dict[str, Any]:
@@ -97,13 +97,13 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
             digest.update((PACKAGE / name).read_bytes())
         return digest.hexdigest()
 
-    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> DobState:
+    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> DayOfBattleState:
         """The armies (the players' profiles or ours), the table sized by 1-1, nothing drawn."""
         spec = self.scenario(scenario)
         if tuple(sorted(seats)) != tuple(sorted(spec.seats)):
             raise RuleViolation(f"{SYSTEM}.bad_seats", f"{scenario} is fought by {', '.join(spec.seats)}", "1-1")
         try:
-            opts = msgspec.convert(options, DobOptions)
+            opts = msgspec.convert(options, DayOfBattleOptions)
         except msgspec.ValidationError as error:
             raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "1-1") from None
         data = SCENARIOS[scenario]
@@ -113,39 +113,39 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
             armies = validate_armies(opts.armies, seat_armies(scenario))
         return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, armies, self.edition)
 
-    def to_act(self, state: DobState) -> list[str]:
+    def to_act(self, state: DayOfBattleState) -> list[str]:
         return rules.to_act(state)
 
-    def legal_commands(self, state: DobState, seat: str) -> list[Any]:
+    def legal_commands(self, state: DayOfBattleState, seat: str) -> list[Any]:
         """Every command ``seat`` may send now, each one decide accepts (positions and ranges
         are a large space: ``legal_choices`` describes them)."""
         return rules.legal(state, seat)
 
-    def legal_choices(self, state: DobState, seat: str) -> list[dict[str, Any]]:
+    def legal_choices(self, state: DayOfBattleState, seat: str) -> list[dict[str, Any]]:
         return rules.choices(state, seat)
 
-    def listing_complete(self, state: DobState, seat: str) -> bool:
+    def listing_complete(self, state: DayOfBattleState, seat: str) -> bool:
         """Complete only while a ruling awaits the seat's answer (accept or reject, listed):
         otherwise a ruling of the seat's own words may be proposed, and units placed anywhere."""
         return state.ruling is not None
 
-    def recorded_command(self, command: DobCommand) -> dict[str, Any]:
+    def recorded_command(self, command: DayOfBattleCommand) -> dict[str, Any]:
         return recorded(command, self.edition)
 
-    def decide(self, state: DobState, seat: str, command: Any, rng: Rng) -> list[EventData]:
+    def decide(self, state: DayOfBattleState, seat: str, command: Any, rng: Rng) -> list[EventData]:
         return rules.decide(state, seat, command, rng)
 
-    def evolve(self, state: DobState, event: EventData) -> DobState:
+    def evolve(self, state: DayOfBattleState, event: EventData) -> DayOfBattleState:
         return rules.evolve(state, event)
 
-    def outcome(self, state: DobState) -> Outcome | None:
+    def outcome(self, state: DayOfBattleState) -> Outcome | None:
         return state.result
 
-    def decks_in_play(self, state: DobState) -> list[tuple[str, int]]:
+    def decks_in_play(self, state: DayOfBattleState) -> list[tuple[str, int]]:
         """The deck once shuffled, while two cards or more are left in it: a void shuffles it again."""
         return [(DECK_NAME, len(DECK))] if state.shuffle is not None and len(DECK) - len(state.out) > 1 else []
 
-    def readers(self, state: DobState, event: EventData) -> frozenset[str] | None:
+    def readers(self, state: DayOfBattleState, event: EventData) -> frozenset[str] | None:
         """A leader's attribute cards, his initiative die and his command cards are his seat's."""
         if isinstance(event, SECRET):
             return frozenset({event.seat})
@@ -153,13 +153,13 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
             return frozenset({event.seat})
         return None
 
-    def view(self, state: DobState, seat: str | None) -> dict[str, Any]:
+    def view(self, state: DayOfBattleState, seat: str | None) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, seat))
 
-    def open_view(self, state: DobState) -> dict[str, Any]:
+    def open_view(self, state: DayOfBattleState) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, None, everything=True))
 
-    def render_text(self, state: DobState, names: Names = NO_NAMES, everything: bool = False) -> str:
+    def render_text(self, state: DayOfBattleState, names: Names = NO_NAMES, everything: bool = False) -> str:
         return board.render_text(state, names, everything)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
@@ -176,7 +176,7 @@ class DayOfBattle1(DayOfBattle):
     version = "1.0.0"
     edition = 1
 
-    def parse_command(self, raw: Any) -> DobCommand:
+    def parse_command(self, raw: Any) -> DayOfBattleCommand:
         command = super().parse_command(raw)
         beyond = beyond_1(command)
         if beyond is not None:

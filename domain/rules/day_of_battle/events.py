@@ -23,7 +23,7 @@ class Modifier(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @event_type(P + "SocialRankDrawn")
-class SocialRankDrawn(EventData, frozen=True):
+class SocialRankDrawn(EventData):
     """1-4 (Eastern) or the core table (Western): the card(s) drawn and the rank they give;
     ``cards`` holds every card drawn (a Western Joker is drawn again). Public."""
 
@@ -35,7 +35,7 @@ class SocialRankDrawn(EventData, frozen=True):
 
 
 @event_type(P + "SocialRankSet")
-class SocialRankSet(EventData, frozen=True):
+class SocialRankSet(EventData):
     """A leader whose social rank the Army Profile fixes (a scenario names it)."""
 
     leader: str
@@ -44,7 +44,7 @@ class SocialRankSet(EventData, frozen=True):
 
 
 @event_type(P + "LeaderAttributesDrawn")
-class LeaderAttributesDrawn(EventData, frozen=True):
+class LeaderAttributesDrawn(EventData):
     """Esteem, household, motivation and the four skills, each from its card. Sealed for the seat."""
 
     leader: str
@@ -62,7 +62,7 @@ class LeaderAttributesDrawn(EventData, frozen=True):
 
 
 @event_type(P + "LeaderReady")
-class LeaderReady(EventData, frozen=True):
+class LeaderReady(EventData):
     """Public: the leader's attributes are drawn (which, only his seat reads)."""
 
     leader: str
@@ -70,7 +70,7 @@ class LeaderReady(EventData, frozen=True):
 
 
 @event_type(P + "ScoutingResolved")
-class ScoutingResolved(EventData, frozen=True):
+class ScoutingResolved(EventData):
     """1-7: the Byzantine player opts for scouting; each army's scouting points from a card,
     the opponents' halved (rounding down)."""
 
@@ -81,12 +81,12 @@ class ScoutingResolved(EventData, frozen=True):
 
 
 @event_type(P + "ScoutingDeclined")
-class ScoutingDeclined(EventData, frozen=True):
+class ScoutingDeclined(EventData):
     by: str
 
 
 @event_type(P + "UnitDeployed")
-class UnitDeployed(EventData, frozen=True):
+class UnitDeployed(EventData):
     unit: str
     x: float
     y: float
@@ -94,18 +94,18 @@ class UnitDeployed(EventData, frozen=True):
 
 
 @event_type(P + "DeploymentFinished")
-class DeploymentFinished(EventData, frozen=True):
+class DeploymentFinished(EventData):
     seat: str
 
 
 @event_type(P + "MoveBegan")
-class MoveBegan(EventData, frozen=True):
+class MoveBegan(EventData):
     seat: str
     move: int
 
 
 @event_type(P + "InitiativeChecked")
-class InitiativeChecked(EventData, frozen=True):
+class InitiativeChecked(EventData):
     """The leader's initiative die at the start of his game move: the roll plus distraction
     modifiers (1-8), passed when equal to or under his initiative skill. Sealed for the seat."""
 
@@ -119,7 +119,7 @@ class InitiativeChecked(EventData, frozen=True):
 
 
 @event_type(P + "CommandCardsCounted")
-class CommandCardsCounted(EventData, frozen=True):
+class CommandCardsCounted(EventData):
     """Public: how many command cards the leader draws this move."""
 
     leader: str
@@ -128,7 +128,7 @@ class CommandCardsCounted(EventData, frozen=True):
 
 
 @event_type(P + "CommandCardsDrawn")
-class CommandCardsDrawn(EventData, frozen=True):
+class CommandCardsDrawn(EventData):
     """Which command cards, and the command points they give. Sealed for the seat."""
 
     leader: str
@@ -138,7 +138,7 @@ class CommandCardsDrawn(EventData, frozen=True):
 
 
 @event_type(P + "OrderGiven")
-class OrderGiven(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fields unchanged
+class OrderGiven(EventData, omit_defaults=True):  # 1.0.0's fields unchanged
     """A leader spends command points on an order to a unit he commands; ``free_fire``: the
     manoeuvre carries the free fire of integral skirmish weapons (1-8, since 2.0.0)."""
 
@@ -150,20 +150,20 @@ class OrderGiven(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fields 
 
 
 @event_type(P + "UnitMoved")
-class UnitMoved(EventData, frozen=True):
+class UnitMoved(EventData):
     unit: str
     x: float
     y: float
 
 
 @event_type(P + "FormationChanged")
-class FormationChanged(EventData, frozen=True):
+class FormationChanged(EventData):
     unit: str
     formation: str
 
 
 @event_type(P + "FireDeclared")
-class FireDeclared(EventData, frozen=True):
+class FireDeclared(EventData):
     """An exchange of fire begins: ``firer`` fires on ``target`` at ``range_inches``; the
     target may return fire (``can_return``)."""
 
@@ -177,7 +177,7 @@ class FireDeclared(EventData, frozen=True):
 
 
 @event_type(P + "VolleyFired")
-class VolleyFired(EventData, frozen=True):
+class VolleyFired(EventData):
     """One unit's fire, as resolved: its place in the exchange (``order``: 1 fires first; two
     volleys with the same order were simultaneous), the combat value and each modifier in the
     order applied, the target number, the dice (one per Cos., half for integral skirmish
@@ -205,7 +205,7 @@ class VolleyFired(EventData, frozen=True):
 
 
 @event_type(P + "MoraleChecked")
-class MoraleChecked(EventData, frozen=True):
+class MoraleChecked(EventData):
     unit: str
     roll: int
     target_number: int
@@ -214,7 +214,7 @@ class MoraleChecked(EventData, frozen=True):
 
 
 @event_type(P + "DistractionIncurred")
-class DistractionIncurred(EventData, frozen=True):
+class DistractionIncurred(EventData):
     """1-8: the (-) penalty, +1 on the initiative die of the commanding leader's next move."""
 
     leader: str
@@ -223,13 +223,13 @@ class DistractionIncurred(EventData, frozen=True):
 
 
 @event_type(P + "FireHeld")
-class FireHeld(EventData, frozen=True):
+class FireHeld(EventData):
     exchange: int
     unit: str
 
 
 @event_type(P + "ChargeDeclared")
-class ChargeDeclared(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fields unchanged
+class ChargeDeclared(EventData, omit_defaults=True):  # 1.0.0's fields unchanged
     charger: str
     target: str
     caught: bool
@@ -244,7 +244,7 @@ class ChargeDeclared(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fie
 
 
 @event_type(P + "TerrainChecked")
-class TerrainChecked(EventData, frozen=True):
+class TerrainChecked(EventData):
     """1-10 B: a caught horse archer unit's terrain check."""
 
     unit: str
@@ -254,7 +254,7 @@ class TerrainChecked(EventData, frozen=True):
 
 
 @event_type(P + "FellBack")
-class FellBack(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fields unchanged
+class FellBack(EventData, omit_defaults=True):  # 1.0.0's fields unchanged
     """1-10 A: the horse archers fall back directly away from the charger."""
 
     unit: str
@@ -265,7 +265,7 @@ class FellBack(EventData, frozen=True, omit_defaults=True):  # 1.0.0's fields un
 
 
 @event_type(P + "Evaded")
-class Evaded(EventData, frozen=True):
+class Evaded(EventData):
     """The target of a charge evades to (x, y) (core rules: players' statement)."""
 
     unit: str
@@ -275,7 +275,7 @@ class Evaded(EventData, frozen=True):
 
 
 @event_type(P + "ChargeCountered")
-class ChargeCountered(EventData, frozen=True):
+class ChargeCountered(EventData):
     """The target counter-charges the charger; they meet (core rules: players' statement)."""
 
     unit: str
@@ -283,7 +283,7 @@ class ChargeCountered(EventData, frozen=True):
 
 
 @event_type(P + "CombatJoined")
-class CombatJoined(EventData, frozen=True):
+class CombatJoined(EventData):
     """The charge contacts and the units fight: each rolls its combat dice (``fight``), those in
     ``half_dice`` with half dice (1-10 B)."""
 
@@ -293,7 +293,7 @@ class CombatJoined(EventData, frozen=True):
 
 
 @event_type(P + "CombatDiceRolled")
-class CombatDiceRolled(EventData, frozen=True):
+class CombatDiceRolled(EventData):
     """A unit's combat dice: the players' statement (``dice_stated``, ``target_number``, the
     ``modifiers`` it includes) and Herald's own steps (``dice_modifiers``: half dice, 1-10), the
     dice rolled, the faces and the hits (dice equal to or under the target number)."""
@@ -311,7 +311,7 @@ class CombatDiceRolled(EventData, frozen=True):
 
 
 @event_type(P + "StatedRollMade")
-class StatedRollMade(EventData, frozen=True):
+class StatedRollMade(EventData):
     """A roll the core rules call for, as the players stated it in an accepted ruling: its
     purpose, the unit, the dice and target number, the modifiers it includes, the faces and the
     successes (dice equal to or under the target number)."""
@@ -328,7 +328,7 @@ class StatedRollMade(EventData, frozen=True):
 
 
 @event_type(P + "LeaderLost")
-class LeaderLost(EventData, frozen=True):
+class LeaderLost(EventData):
     """A leader killed or captured (a ruling): he no longer rolls initiative, draws command
     cards or gives orders."""
 
@@ -337,7 +337,7 @@ class LeaderLost(EventData, frozen=True):
 
 
 @event_type(P + "ChargeStood")
-class ChargeStood(EventData, frozen=True):
+class ChargeStood(EventData):
     """The target stands and the charge contacts; ``half_dice`` when it fights with half dice."""
 
     unit: str
@@ -346,7 +346,7 @@ class ChargeStood(EventData, frozen=True):
 
 
 @event_type(P + "OrderTested")
-class OrderTested(EventData, frozen=True):
+class OrderTested(EventData):
     """A unit's order test upon entering combat: the leader's morale bonus added unless the unit
     is Eastern spearmen (1-5)."""
 
@@ -361,7 +361,7 @@ class OrderTested(EventData, frozen=True):
 
 
 @event_type(P + "KnightsDismounted")
-class KnightsDismounted(EventData, frozen=True):
+class KnightsDismounted(EventData):
     unit: str
     troop_type: str
     combat_value: int
@@ -370,7 +370,7 @@ class KnightsDismounted(EventData, frozen=True):
 
 
 @event_type(P + "HorseHoldersPlaced")
-class HorseHoldersPlaced(EventData, frozen=True):
+class HorseHoldersPlaced(EventData):
     unit: str
     knights: str
     x: float
@@ -378,13 +378,13 @@ class HorseHoldersPlaced(EventData, frozen=True):
 
 
 @event_type(P + "HorseHoldersLost")
-class HorseHoldersLost(EventData, frozen=True):
+class HorseHoldersLost(EventData):
     unit: str
     contacted_by: str
 
 
 @event_type(P + "HonourAwarded")
-class HonourAwarded(EventData, frozen=True):
+class HonourAwarded(EventData):
     leader: str
     deed: str
     points: int
@@ -392,7 +392,7 @@ class HonourAwarded(EventData, frozen=True):
 
 
 @event_type(P + "RulingProposed")
-class RulingProposed(EventData, frozen=True):
+class RulingProposed(EventData):
     """A ruling put to the other seats: ``proposal`` is the propose-ruling command's fields."""
 
     number: int
@@ -402,19 +402,19 @@ class RulingProposed(EventData, frozen=True):
 
 
 @event_type(P + "RulingAccepted")
-class RulingAccepted(EventData, frozen=True):
+class RulingAccepted(EventData):
     number: int
     seat: str
 
 
 @event_type(P + "RulingWithdrawn")
-class RulingWithdrawn(EventData, frozen=True):
+class RulingWithdrawn(EventData):
     number: int
     rejected_by: str
 
 
 @event_type(P + "RulingRecorded")
-class RulingRecorded(EventData, frozen=True):
+class RulingRecorded(EventData):
     """A ruling every seat accepted: the umpire's (``ruled_by`` "umpire") or the players' own."""
 
     number: int
@@ -425,25 +425,25 @@ class RulingRecorded(EventData, frozen=True):
 
 
 @event_type(P + "ConditionChanged")
-class ConditionChanged(EventData, frozen=True):
+class ConditionChanged(EventData):
     unit: str
     condition: str
 
 
 @event_type(P + "CasualtiesTaken")
-class CasualtiesTaken(EventData, frozen=True):
+class CasualtiesTaken(EventData):
     unit: str
     figures: int
 
 
 @event_type(P + "MoveEnded")
-class MoveEnded(EventData, frozen=True):
+class MoveEnded(EventData):
     seat: str
     move: int
     next_seat: str
 
 
 @event_type(P + "BattleEnded")
-class BattleEnded(EventData, frozen=True):
+class BattleEnded(EventData):
     outcome: Outcome
     honour: dict[str, int]

@@ -7,22 +7,22 @@ from msgspec.structs import replace
 from domain.events import CardsShuffled, EventData, VoidedCardsReshuffled
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle.data import DECK_NAME
-from domain.rules.day_of_battle.state import Charge, DobState, Melee, PendingFire, Ruling, Unit
+from domain.rules.day_of_battle.state import Charge, DayOfBattleState, Melee, PendingFire, Ruling, Unit
 
 
-def _unit(state: DobState, uid: str, **changes) -> DobState:
+def _unit(state: DayOfBattleState, uid: str, **changes) -> DayOfBattleState:
     return replace(state, units={**state.units, uid: replace(state.units[uid], **changes)})
 
 
-def _leader(state: DobState, lid: str, **changes) -> DobState:
+def _leader(state: DayOfBattleState, lid: str, **changes) -> DayOfBattleState:
     return replace(state, leaders={**state.leaders, lid: replace(state.leaders[lid], **changes)})
 
 
-def _drawn(state: DobState, cards) -> DobState:
+def _drawn(state: DayOfBattleState, cards) -> DayOfBattleState:
     return replace(state, out=state.out + tuple(cards))
 
 
-def evolve(state: DobState, event: EventData) -> DobState:
+def evolve(state: DayOfBattleState, event: EventData) -> DayOfBattleState:
     """Fold one event into the state (core events that change nothing pass through)."""
     match event:
         case VoidedCardsReshuffled(deck=deck) if deck == DECK_NAME:  # after a void: a new order, the same cards out

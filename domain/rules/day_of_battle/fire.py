@@ -11,9 +11,6 @@ from domain.rules.day_of_battle.data import CHARTS, DamageLevel, Weapon
 from domain.rules.day_of_battle.events import Modifier
 from domain.rules.day_of_battle.state import Unit
 
-R_SKIRMISH = "1-8"
-R_WEAPONS = "1-9"
-
 
 class Volley(msgspec.Struct, frozen=True):
     """A volley worked out before its dice are rolled."""

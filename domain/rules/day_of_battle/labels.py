@@ -12,20 +12,20 @@ from domain.rules.base import default_label
 from domain.rules.day_of_battle import commands as c
 from domain.rules.day_of_battle.data import CHARTS
 from domain.rules.day_of_battle.rules import fighting, to_act
-from domain.rules.day_of_battle.state import DobState
+from domain.rules.day_of_battle.state import DayOfBattleState
 
 
-def _unit(state: DobState, uid: str) -> str:
+def _unit(state: DayOfBattleState, uid: str) -> str:
     u = state.units.get(uid)
     return u.name if u else uid
 
 
-def _leader(state: DobState, lid: str | None) -> str:
+def _leader(state: DayOfBattleState, lid: str | None) -> str:
     l = state.leaders.get(lid or "")
     return l.name if l else str(lid)
 
 
-def label(state: DobState, seat: str, raw: dict[str, Any], players: Mapping[str, str]) -> str:
+def label(state: DayOfBattleState, seat: str, raw: dict[str, Any], players: Mapping[str, str]) -> str:
     """"Light crossbowmen fire their light crossbow on Turkoman horse archers (right) at 10" (3 command points)"."""
     try:
         command = msgspec.convert({"command": raw}, _Envelope).command
@@ -38,10 +38,10 @@ def label(state: DobState, seat: str, raw: dict[str, Any], players: Mapping[str,
 
 
 class _Envelope(msgspec.Struct, frozen=True):
-    command: c.DobCommand
+    command: c.DayOfBattleCommand
 
 
-def _label(state: DobState, command: Any) -> str:
+def _label(state: DayOfBattleState, command: Any) -> str:
     m, f = CHARTS.order_costs.manoeuvre, CHARTS.order_costs.fire
     match command:
         case c.DrawLeader(leader=lid):
@@ -116,14 +116,14 @@ def _mods(mods: dict[str, int]) -> str:
     return "".join(f", {k} {v:+d}" for k, v in sorted(mods.items()))
 
 
-def _free_fire(state: DobState, command: c.Move | c.ChangeFormation) -> str:
+def _free_fire(state: DayOfBattleState, command: c.Move | c.ChangeFormation) -> str:
     if command.fire_at is None:
         return ""
     return (f", firing freely {command.fire_when} on {_unit(state, command.fire_at)} at "
             f"{command.fire_range_inches:g}\"{_open(command.fire_in_open)}")
 
 
-def prompt(state: DobState, seat: str, players: Mapping[str, str]) -> str | None:
+def prompt(state: DayOfBattleState, seat: str, players: Mapping[str, str]) -> str | None:
     """What ``seat`` is asked now, if anything."""
     if seat not in to_act(state):
         return None

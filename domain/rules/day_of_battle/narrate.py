@@ -177,7 +177,7 @@ def describe_event(event_type: str, data: dict[str, Any], names: Names = NO_NAME
         return f"{seat_name(names, d.get('rejected_by'))} rejects ruling {d.get('number')}"
     if name == "RulingRecorded":
         by = "the umpire rules" if d.get("ruled_by") == "umpire" else "the players agree"
-        return f"{by} ({d.get('rule')}): {d.get('decision')}"
+        return f"{by} ({d.get('rule')}): {with_names(str(d.get('decision')), names)}"
     if name == "ConditionChanged":
         return f"{who_(d.get('unit'))} is now {d.get('condition')}"
     if name == "CasualtiesTaken":

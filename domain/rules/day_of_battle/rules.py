@@ -21,7 +21,7 @@ from domain.rules.day_of_battle.data import (
 )
 from domain.rules.day_of_battle.evolve import evolve
 from domain.rules.day_of_battle.fire import Volley, can_fire_on, damage, order_of_fire, range_band, volley, weapon_of
-from domain.rules.day_of_battle.state import Army, DobState, Leader, Unit
+from domain.rules.day_of_battle.state import Army, DayOfBattleState, Leader, Unit
 from domain.rules.day_of_battle.table import deployment_problem, table_width_feet
 
 R_SETUP, R_DEPLOY, R_RESPONSE, R_DISMOUNT, R_RANKS = "1-1", "1-1.2", "1-2", "1-3", "1-4"
@@ -38,7 +38,7 @@ def violation(reason: str, message: str, rule: str) -> RuleViolation:
 
 # -- the opening --------------------------------------------------------------------------------------
 def opening(scenario: str, seats: tuple[str, ...], edges: dict[str, str], given: Armies,
-            edition: int = 2) -> DobState:
+            edition: int = 2) -> DayOfBattleState:
     """The armies from their profiles, the table sized by 1-1, nothing drawn or deployed."""
     armies, units, leaders = {}, {}, {}
     for seat in seats:
@@ -55,11 +55,11 @@ def opening(scenario: str, seats: tuple[str, ...], edges: dict[str, str], given:
                 eastern_spearmen=u.eastern_spearmen, mounted=u.mounted,
                 may_dismount=u.mounted and u.dismounted is not None, dismounted_as=u.dismounted)
     total = sum(a.points + a.handicap for a in armies.values())
-    return DobState(scenario=scenario, seats=seats, armies=armies, width_feet=table_width_feet(total),
+    return DayOfBattleState(scenario=scenario, seats=seats, armies=armies, width_feet=table_width_feet(total),
                     units=units, leaders=leaders, edition=edition)
 
 
-def in_frame(state: DobState, x: float, y: float, of_seat: str, to_seat: str) -> tuple[float, float]:
+def in_frame(state: DayOfBattleState, x: float, y: float, of_seat: str, to_seat: str) -> tuple[float, float]:
     """A point in ``of_seat``'s frame, in ``to_seat``'s: opposing armies face each other, so
     their left flanks and rear edges are opposite (RULES_NOTES.md, "Positions")."""
     if state.armies[of_seat].edge == state.armies[to_seat].edge:
@@ -67,15 +67,15 @@ def in_frame(state: DobState, x: float, y: float, of_seat: str, to_seat: str) ->
     return state.width_inches - x, TABLE_DEPTH - y
 
 
-def on_table(state: DobState, x: float, y: float) -> bool:
+def on_table(state: DayOfBattleState, x: float, y: float) -> bool:
     return 0 <= x <= state.width_inches and 0 <= y <= TABLE_DEPTH
 
 
-def facing_eastern(state: DobState, seat: str) -> bool:
+def facing_eastern(state: DayOfBattleState, seat: str) -> bool:
     return any(state.armies[o].eastern for o in state.opponents(seat))
 
 
-def deployment_zone(state: DobState, seat: str) -> str:
+def deployment_zone(state: DayOfBattleState, seat: str) -> str:
     army = state.armies[seat]
     if army.western and facing_eastern(state, seat):
         return "western facing eastern"
@@ -83,7 +83,7 @@ def deployment_zone(state: DobState, seat: str) -> str:
 
 
 # -- who acts ---------------------------------------------------------------------------------------------
-def to_act(state: DobState) -> list[str]:
+def to_act(state: DayOfBattleState) -> list[str]:
     if state.phase == "over":
         return []
     if state.ruling is not None:
@@ -102,20 +102,20 @@ def to_act(state: DobState) -> list[str]:
     return [state.mover]
 
 
-def fighting(state: DobState) -> str:
+def fighting(state: DayOfBattleState) -> str:
     """The unit of the combat that rolls its dice next (the charger first)."""
     return next(u for u in state.melee.units if u not in state.melee.rolled)
 
 
 # -- checks -------------------------------------------------------------------------------------------------
-def _own_unit(state: DobState, seat: str, uid: str, rule: str) -> Unit:
+def _own_unit(state: DayOfBattleState, seat: str, uid: str, rule: str) -> Unit:
     unit = state.units.get(uid)
     if unit is None or unit.seat != seat:
         raise violation("not_your_unit", f"{uid!r} is not a unit of the {seat} army", rule)
     return unit
 
 
-def _enemy_unit(state: DobState, seat: str, uid: str, rule: str) -> Unit:
+def _enemy_unit(state: DayOfBattleState, seat: str, uid: str, rule: str) -> Unit:
     unit = state.units.get(uid)
     if unit is None or unit.seat not in state.opponents(seat):
         raise violation("not_an_enemy_unit", f"{uid!r} is not a unit of an army facing {seat}", rule)
@@ -124,7 +124,7 @@ def _enemy_unit(state: DobState, seat: str, uid: str, rule: str) -> Unit:
     return unit
 
 
-def _order(state: DobState, seat: str, uid: str, order: str, rule: str) -> tuple[Unit, Leader, int]:
+def _order(state: DayOfBattleState, seat: str, uid: str, order: str, rule: str) -> tuple[Unit, Leader, int]:
     """The unit, its commanding leader and the order's cost, or the rule the order breaks."""
     if not state.move_begun:
         raise violation("move_not_begun", "begin the game move first: initiative and command cards", R_CORE)
@@ -144,14 +144,14 @@ def _order(state: DobState, seat: str, uid: str, order: str, rule: str) -> tuple
     return unit, leader, cost
 
 
-def _attached(state: DobState, seat: str, lid: str | None, rule: str) -> None:
+def _attached(state: DayOfBattleState, seat: str, lid: str | None, rule: str) -> None:
     if lid is not None and (lid not in state.leaders or state.leaders[lid].seat != seat):
         raise violation("not_your_leader", f"{lid!r} is not a leader of the {seat} army", rule)
     if lid is not None and state.leaders[lid].lost:
         raise violation("leader_lost", f"{state.leaders[lid].name} is {state.leaders[lid].lost}", rule)
 
 
-def responses(state: DobState, charger: Unit, target: Unit, caught: bool, from_front: bool,
+def responses(state: DayOfBattleState, charger: Unit, target: Unit, caught: bool, from_front: bool,
               terrain_check: bool | None = None) -> list[str]:
     """What the Crusader Response Chart (1-2, 1-10) allows the target of a charge."""
     if target.troop_type == "horse-archers":
@@ -167,7 +167,7 @@ def responses(state: DobState, charger: Unit, target: Unit, caught: bool, from_f
     return options + ["stand", "counter-charge", "evade", "fall-back"]  # core rules: players' statement
 
 
-def check(state: DobState, seat: str, command: Any) -> None:
+def check(state: DayOfBattleState, seat: str, command: Any) -> None:
     """Raise the RuleViolation that refuses ``command`` from ``seat`` now, if any."""
     if state.phase == "over":
         raise RuleViolation(GAME_OVER, "the battle has ended", R_CORE)
@@ -199,7 +199,7 @@ def check(state: DobState, seat: str, command: Any) -> None:
     _check_move(state, seat, command)
 
 
-def _check_ruling(state: DobState, command: c.ProposeRuling) -> None:
+def _check_ruling(state: DayOfBattleState, command: c.ProposeRuling) -> None:
     for deed in command.honour:
         if deed.leader not in state.leaders:
             raise violation("no_such_leader", f"no leader {deed.leader!r}", R_CORE)
@@ -240,7 +240,7 @@ def _check_statement(dice: int, target_number: int) -> None:
         raise violation("bad_target_number", f"a target number from 0 to 20 (on a d20), not {target_number}", R_STATED)
 
 
-def _check_fight(state: DobState, command: Any) -> None:
+def _check_fight(state: DayOfBattleState, command: Any) -> None:
     if not isinstance(command, c.Fight):
         raise violation("combat_pending", "the units in combat roll their dice first: fight", R_STATED)
     if command.unit != fighting(state):
@@ -248,7 +248,7 @@ def _check_fight(state: DobState, command: Any) -> None:
     _check_statement(command.dice, command.target_number)
 
 
-def _check_pre_battle(state: DobState, seat: str, command: Any) -> None:
+def _check_pre_battle(state: DayOfBattleState, seat: str, command: Any) -> None:
     match command:
         case c.DrawLeader(leader=lid):
             if state.phase != "leaders":
@@ -287,7 +287,7 @@ def _check_pre_battle(state: DobState, seat: str, command: Any) -> None:
             raise violation("not_before_battle", f"{type(command).__name__} comes once the battle begins", R_CORE)
 
 
-def _check_response(state: DobState, seat: str, command: Any) -> None:
+def _check_response(state: DayOfBattleState, seat: str, command: Any) -> None:
     ch = state.charge
     charger, target = state.units[ch.charger], state.units[ch.target]
     allowed = responses(state, charger, target, ch.caught, ch.from_front, ch.terrain_check)
@@ -311,7 +311,7 @@ def _check_response(state: DobState, seat: str, command: Any) -> None:
         raise violation("say_where", f"say where {target.name} stands after ({name}): a point on the table", rule)
 
 
-def _check_move(state: DobState, seat: str, command: Any) -> None:
+def _check_move(state: DayOfBattleState, seat: str, command: Any) -> None:
     match command:
         case c.BeginMove():
             if state.move_begun:
@@ -400,7 +400,7 @@ def _check_reach(unit: Unit, target: Unit, rng: float) -> None:
         raise violation("out_of_range", f"{w.name} reaches {reach}\"; {target.name} is {rng:g}\" away", R_WEAPONS)
 
 
-def _check_free_fire(state: DobState, seat: str, unit: Unit, tid: str, rng: float | None) -> None:
+def _check_free_fire(state: DayOfBattleState, seat: str, unit: Unit, tid: str, rng: float | None) -> None:
     if not unit.note8:
         raise violation("no_skirmish_weapons", f"{unit.name} has no integral skirmish weapons (Note 8)", R_SKIRMISH)
     if state.edition > 1 and unit.id in state.fired:
@@ -413,7 +413,7 @@ def _check_free_fire(state: DobState, seat: str, unit: Unit, tid: str, rng: floa
 
 
 # -- legal commands --------------------------------------------------------------------------------------------
-def candidates(state: DobState, seat: str) -> list[Any]:
+def candidates(state: DayOfBattleState, seat: str) -> list[Any]:
     """Commands to try: every one ``legal`` lists is checked by :func:`check`."""
     if state.phase == "over" or seat not in to_act(state):
         return []
@@ -441,14 +441,14 @@ def candidates(state: DobState, seat: str) -> list[Any]:
     return [*end_asked(state), *orders(state, seat), c.EndMove(), *end_of_battle(state, seat)]
 
 
-def _order_targets(state: DobState, seat: str) -> list[tuple[Unit, list[Unit]]]:
+def _order_targets(state: DayOfBattleState, seat: str) -> list[tuple[Unit, list[Unit]]]:
     mine = [u for u in state.units.values() if u.seat == seat and u.deployed and u.condition not in ("routed", "lost")]
     enemies = [u for u in state.units.values() if u.seat in state.opponents(seat) and u.deployed
                and u.condition != "lost"]
     return [(u, enemies) for u in mine]
 
 
-def orders(state: DobState, seat: str) -> list[Any]:
+def orders(state: DayOfBattleState, seat: str) -> list[Any]:
     """Every kind of order, concretely (each checked by :func:`check` before it is listed): fire
     in and out of the open; charges caught or not, from the front or a flank, with the unit's
     leader attached, a Note 8 charger firing before contact, each ending in contact; every other
@@ -488,7 +488,7 @@ def orders(state: DobState, seat: str) -> list[Any]:
     return out
 
 
-def responses_listed(state: DobState, seat: str) -> list[Any]:
+def responses_listed(state: DayOfBattleState, seat: str) -> list[Any]:
     """Every response to the charge, concretely: falling back or evading 15" directly away from
     the charger (on the table), with or without the unit's leader attached where one may be."""
     ch = state.charge
@@ -507,7 +507,7 @@ def responses_listed(state: DobState, seat: str) -> list[Any]:
     return out
 
 
-def away(state: DobState, unit: Unit, charger: Unit, inches: float) -> tuple[float, float]:
+def away(state: DayOfBattleState, unit: Unit, charger: Unit, inches: float) -> tuple[float, float]:
     """The point ``inches`` directly away from the charger, in the unit's frame, kept on the table."""
     cx, cy = in_frame(state, charger.x, charger.y, charger.seat, unit.seat)
     dx, dy = unit.x - cx, unit.y - cy
@@ -519,7 +519,7 @@ def away(state: DobState, unit: Unit, charger: Unit, inches: float) -> tuple[flo
     return round(x, 1), round(y, 1)
 
 
-def decided(state: DobState) -> tuple[str, str] | None:
+def decided(state: DayOfBattleState) -> tuple[str, str] | None:
     """An army destroyed or routed (every unit but horse holders routed or lost, none left on the
     table to fight): the side still standing (its first seat) and why; None while both stand."""
     sides: dict[str, list[str]] = {}
@@ -535,7 +535,7 @@ def decided(state: DobState) -> tuple[str, str] | None:
     return (standing[0][0] if standing else ""), f"{names} destroyed or routed"
 
 
-def end_asked(state: DobState) -> list[c.ProposeRuling]:
+def end_asked(state: DayOfBattleState) -> list[c.ProposeRuling]:
     """The end the battle asks for once an army is destroyed or routed (since 2.0.0): listed
     first, naming the side still standing the winner (the view says so too)."""
     due = decided(state) if state.edition > 1 else None
@@ -546,7 +546,7 @@ def end_asked(state: DobState) -> list[c.ProposeRuling]:
                             end=c.EndOfBattle(winner=winner or None, reason=why))]
 
 
-def end_of_battle(state: DobState, seat: str) -> list[c.ProposeRuling]:
+def end_of_battle(state: DayOfBattleState, seat: str) -> list[c.ProposeRuling]:
     """The battle's end as the players agree it (the supplement prints no end of battle and the
     core rules are not in the record: RULES_NOTES.md, "Honour points, rulings and the end"): the
     moving army may propose, between its orders, that the battle is over — the field won by
@@ -566,11 +566,11 @@ def end_of_battle(state: DobState, seat: str) -> list[c.ProposeRuling]:
     return out
 
 
-def legal(state: DobState, seat: str) -> list[Any]:
+def legal(state: DayOfBattleState, seat: str) -> list[Any]:
     return accepted(check, state, seat, candidates(state, seat))
 
 
-def suggested_position(state: DobState, seat: str, unit: Unit) -> tuple[float, float]:
+def suggested_position(state: DayOfBattleState, seat: str, unit: Unit) -> tuple[float, float]:
     """A legal spot in the unit's zone, spread across the table by the unit's place in its army."""
     mine = [u.id for u in state.units.values() if u.seat == seat and u.troop_type != "horse-holders"]
     i, n = mine.index(unit.id), len(mine)
@@ -581,7 +581,7 @@ def suggested_position(state: DobState, seat: str, unit: Unit) -> tuple[float, f
     return round(x, 1), y
 
 
-def _may(state: DobState, seat: str, uid: str, order: str) -> bool:
+def _may(state: DayOfBattleState, seat: str, uid: str, order: str) -> bool:
     try:
         _order(state, seat, uid, order, R_CORE)
     except RuleViolation:
@@ -589,7 +589,7 @@ def _may(state: DobState, seat: str, uid: str, order: str) -> bool:
     return True
 
 
-def choices(state: DobState, seat: str) -> list[dict[str, Any]]:
+def choices(state: DayOfBattleState, seat: str) -> list[dict[str, Any]]:
     """The spaces a client composes (RULES_NOTES.md, "Legal commands"): positions, ranges,
     modifiers and the players' statements; a unit is named only when its order is accepted."""
     if seat not in to_act(state) or state.ruling is not None:
@@ -661,7 +661,7 @@ class Step(BaseStep):
 
     fold = staticmethod(evolve)
 
-    def __init__(self, state: DobState, rng: Rng):
+    def __init__(self, state: DayOfBattleState, rng: Rng):
         super().__init__(state, rng)
         self.unrecorded: list[str] = []  # cards drawn in this decision whose event is not yet emitted
 
@@ -694,7 +694,7 @@ class Step(BaseStep):
         return [int(f) for f in rolled.faces]
 
 
-def decide(state: DobState, seat: str, command: Any, rng: Rng) -> list[EventData]:
+def decide(state: DayOfBattleState, seat: str, command: Any, rng: Rng) -> list[EventData]:
     check(state, seat, command)
     step = Step(state, rng)
     match command:

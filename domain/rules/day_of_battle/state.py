@@ -53,7 +53,20 @@ class Unit(msgspec.Struct, frozen=True):
         return self.x is not None
 
 
-class Leader(msgspec.Struct, frozen=True):
+class Skills(msgspec.Struct, frozen=True, kw_only=True):
+    """A leader's attributes drawn for him (1-4), None until drawn: what his own seat sees of
+    him beside the public ones (the state's :class:`Leader` and the view's ``LeaderView``)."""
+
+    esteem: int | None = None
+    household: int | None = None
+    motivation: str | None = None
+    initiative: int | None = None
+    morale: int | None = None
+    combat: int | None = None
+    personal_combat: int | None = None
+
+
+class Leader(Skills, frozen=True):
     id: str  # seat/leader
     seat: str
     name: str
@@ -62,13 +75,6 @@ class Leader(msgspec.Struct, frozen=True):
     social_rank: int | None = None
     title: str | None = None
     drawn: bool = False
-    esteem: int | None = None
-    household: int | None = None
-    motivation: str | None = None
-    initiative: int | None = None
-    morale: int | None = None
-    combat: int | None = None
-    personal_combat: int | None = None
     command_points: int = 0
     command_cards: tuple[str, ...] = ()
     distraction: int = 0  # (-) modifiers owed to the next initiative roll (1-8)
@@ -121,7 +127,7 @@ class Army(msgspec.Struct, frozen=True):
     points: int
 
 
-class DobState(msgspec.Struct, frozen=True):
+class DayOfBattleState(msgspec.Struct, frozen=True):
     scenario: str
     seats: tuple[str, ...]
     armies: dict[str, Army]

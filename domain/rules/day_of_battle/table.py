@@ -10,9 +10,6 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from domain.rules.day_of_battle.data import TABLE_DEPTH
 
-R_SETUP = "1-1"
-R_DEPLOYMENT = "1-1.2"
-
 
 def table_width_feet(total_army_points: int) -> int:
     """1-1: "adding up the final total number of army points (including handicaps) for both

@@ -10,7 +10,7 @@ import msgspec
 from domain.events import Outcome
 from domain.rules.day_of_battle.data import DECK, card_name
 from domain.rules.day_of_battle.rules import decided, deployment_zone, to_act
-from domain.rules.day_of_battle.state import DobState
+from domain.rules.day_of_battle.state import DayOfBattleState, Skills
 from domain.rules.words import NO_NAMES, Names, seat_name, with_names
 
 
@@ -36,7 +36,7 @@ class UnitView(msgspec.Struct, frozen=True):
     half_dice_in_fight: bool
 
 
-class LeaderView(msgspec.Struct, frozen=True):
+class LeaderView(Skills, frozen=True):
     id: str
     name: str
     title: str | None
@@ -44,13 +44,6 @@ class LeaderView(msgspec.Struct, frozen=True):
     honour: int
     distraction: int
     drawn: bool
-    esteem: int | None = None
-    household: int | None = None
-    motivation: str | None = None
-    initiative: int | None = None
-    morale: int | None = None
-    combat: int | None = None
-    personal_combat: int | None = None
     command_points: int | None = None
     command_cards: list[str] | None = None
     lost: str | None = None  # "killed" or "captured"
@@ -93,7 +86,7 @@ class PendingView(msgspec.Struct, frozen=True):
     proposal: dict | None = None
 
 
-class DobView(msgspec.Struct, frozen=True):
+class DayOfBattleView(msgspec.Struct, frozen=True):
     scenario: str
     phase: str
     move: int
@@ -112,7 +105,7 @@ def _counts_as(unit) -> str | None:
     return "spearmen against cavalry, men at arms against all others" if unit.dismounted else None
 
 
-def view(state: DobState, seat: str | None, everything: bool = False) -> DobView:
+def view(state: DayOfBattleState, seat: str | None, everything: bool = False) -> DayOfBattleView:
     """The battle from ``seat``'s chair (None: a spectator); ``everything``: every leader's
     cards and dice shown, as once the seed is revealed."""
     over = state.phase == "over" or everything
@@ -125,9 +118,7 @@ def view(state: DobState, seat: str | None, everything: bool = False) -> DobView
             leaders.append(LeaderView(
                 id=l.id, name=l.name, title=l.title, social_rank=l.social_rank, honour=l.honour,
                 distraction=l.distraction, drawn=l.drawn, lost=l.lost,
-                **({"esteem": l.esteem, "household": l.household, "motivation": l.motivation,
-                    "initiative": l.initiative, "morale": l.morale, "combat": l.combat,
-                    "personal_combat": l.personal_combat, "command_points": l.command_points,
+                **({**{f: getattr(l, f) for f in Skills.__struct_fields__}, "command_points": l.command_points,
                     "command_cards": list(l.command_cards)} if mine else {})))
         units = [UnitView(
             id=u.id, name=u.name, troop_type=u.troop_type, counts_as=_counts_as(u), cos=u.cos, figures=u.figures,
@@ -155,7 +146,7 @@ def view(state: DobState, seat: str | None, everything: bool = False) -> DobView
         pending = PendingView("fire", state.fire.exchange, by=state.fire.firer, target=state.fire.target,
                               answer_from=to_act(state))
     due = decided(state) if state.phase == "battle" and state.edition > 1 else None
-    return DobView(
+    return DayOfBattleView(
         scenario=state.scenario, phase=state.phase, move=state.move, mover=state.mover, to_act=to_act(state),
         table=TableView(state.width_feet, 4, sum(a.points + a.handicap for a in state.armies.values())),
         deck=DeckView(len(DECK), len(DECK) - len(state.out) if state.shuffle else len(DECK), state.shuffles),
@@ -173,7 +164,7 @@ def _skills(leader: LeaderView) -> str:
             + (f" ({cards})" if cards else ""))
 
 
-def render_text(state: DobState, names: Names = NO_NAMES, everything: bool = False) -> str:
+def render_text(state: DayOfBattleState, names: Names = NO_NAMES, everything: bool = False) -> str:
     """A board a person reads at a glance, armies by their players' names; every leader's cards
     and dice once the battle is over, or once the seed is revealed (``everything``)."""
     v = view(state, None, everything)

@@ -5,15 +5,19 @@ from __future__ import annotations
 import msgspec
 
 
-class Prepare(msgspec.Struct, frozen=True, tag="prepare", tag_field="type", forbid_unknown_fields=True):
+class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class Prepare(_Command, tag="prepare"):
     """Preparation for a game: shuffle the deck, determine who moves first, deal five cards each."""
 
 
-class Place(msgspec.Struct, frozen=True, tag="place", tag_field="type", forbid_unknown_fields=True):
+class Place(_Command, tag="place"):
     """Place one card from the hand in one of the player's own sectors (1 to 5)."""
 
     card: str
     sector: int
 
 
-KocCommand = Prepare | Place
+KingdomsOfCrusadersCommand = Prepare | Place

@@ -18,20 +18,20 @@ from domain.rules.base import RuleSystem, RuleViolation, Scenario
 from domain.rules.kingdoms_of_crusaders import hidden
 from domain.rules.kingdoms_of_crusaders import narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
-from domain.rules.kingdoms_of_crusaders.commands import KocCommand
+from domain.rules.kingdoms_of_crusaders.commands import KingdomsOfCrusadersCommand
 from domain.rules.kingdoms_of_crusaders.data import (
     DECK_SCHEMA, FIRST_PLAYER_DICE, PACKAGE, SEATS, SYSTEM, TERRITORIES, UNITS, UNITS_FILE, deck_cards,
     canonical_deck, deck_problems, validate_deck,
 )
 from domain.rules.kingdoms_of_crusaders.events import DrawnCards
-from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
 from domain.rules.words import NO_NAMES, Names
 
 
 UNITS_SHA256_1_0_0 = "012e51a4af2c05ab67c33d304c2af678f516aad48c41d061e18e6ff3d896ade5"
 
 
-class KocOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class KingdomsOfCrusadersOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``points``: the points variant ("Winner by the points"); ``deck``: the printed unit deck,
     supplied by its owner in the shape of ``units.json`` (replaces the reconstruction); ``tie``:
     the reading of "the players whose numbers on the «victory markers» are greater will lose"
@@ -42,13 +42,14 @@ class KocOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tie: Literal["greatest-marker", "marker-sum"] = "greatest-marker"
 
 
-def opening(seats: tuple[str, ...], options: KocOptions, version: str = "1.2.0") -> KocState:
+def opening(seats: tuple[str, ...], options: KingdomsOfCrusadersOptions,
+            version: str = "1.2.0") -> KingdomsOfCrusadersState:
     deck = UNITS if options.deck is None else validate_deck(options.deck)
     cards = deck_cards(deck, len(seats))
     unseen: dict[int, int] = {}
     for m in cards.values():
         unseen[m] = unseen.get(m, 0) + 1
-    return KocState(
+    return KingdomsOfCrusadersState(
         seats=seats,
         points=options.points,
         tie=options.tie,
@@ -62,7 +63,7 @@ def opening(seats: tuple[str, ...], options: KocOptions, version: str = "1.2.0")
     )
 
 
-class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
+class KingdomsOfCrusaders(RuleSystem[KingdomsOfCrusadersState, KingdomsOfCrusadersCommand]):
     id = SYSTEM
     version = "1.2.0"
     # Older records replay as they were played (RULES_NOTES.md, Versions): 1.0.0's points variant
@@ -77,7 +78,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
                              min_players=2, max_players=4, data_file=UNITS_FILE),
     }
     die_kinds = FIRST_PLAYER_DICE
-    command_type = KocCommand
+    command_type = KingdomsOfCrusadersCommand
     package_dir = PACKAGE
     owner_data_option = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
 
@@ -89,14 +90,14 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
         """Every way the deck breaks the schema or what the rules need (data.deck_problems)."""
         return deck_problems(data)
 
-    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> KocState:
+    def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> KingdomsOfCrusadersState:
         """The Location cards empty, the deck (one, or two mixed for three or four) unshuffled."""
         self.scenario(scenario)
         if tuple(seats) != SEATS[:len(seats)] or not 2 <= len(seats) <= 4:
             raise RuleViolation(f"{SYSTEM}.bad_seats", "2 to 4 players in seats p1, p2, p3, p4, in that order",
                                 "Turn sequence")
         try:
-            opts = msgspec.convert(options, KocOptions)
+            opts = msgspec.convert(options, KingdomsOfCrusadersOptions)
         except msgspec.ValidationError as error:
             raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "Winner by the points") from None
         return opening(tuple(seats), opts, self.version)
@@ -112,52 +113,53 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
             return super().data_hash(scenario_id, options)
         return hashlib.sha256(msgspec.json.encode(canonical_deck(deck), order="sorted")).hexdigest()
 
-    def to_act(self, state: KocState) -> list[str]:
+    def to_act(self, state: KingdomsOfCrusadersState) -> list[str]:
         """p1 prepares the game; then the player whose turn it is; nobody once it is over."""
         return rules.to_act(state)
 
-    def legal_commands(self, state: KocState, seat: str) -> list[KocCommand]:
+    def legal_commands(self, state: KingdomsOfCrusadersState, seat: str) -> list[KingdomsOfCrusadersCommand]:
         """Every command ``seat`` may send now, each exactly one that decide accepts."""
         return rules.legal(state, seat)
 
-    def decide(self, state: KocState, seat: str, command: KocCommand, rng: Rng) -> list[EventData]:
+    def decide(self, state: KingdomsOfCrusadersState, seat: str, command: KingdomsOfCrusadersCommand,
+               rng: Rng) -> list[EventData]:
         """Check the command, then play it out: draws, territories won, the next turn, the end."""
         return rules.decide(state, seat, command, rng)
 
-    def evolve(self, state: KocState, event: EventData) -> KocState:
+    def evolve(self, state: KingdomsOfCrusadersState, event: EventData) -> KingdomsOfCrusadersState:
         """Fold one event: the only way state changes."""
         return rules.evolve(state, event)
 
-    def outcome(self, state: KocState) -> Outcome | None:
+    def outcome(self, state: KingdomsOfCrusadersState) -> Outcome | None:
         """Set when the last victory marker is placed."""
         return state.result
 
-    def decks_in_play(self, state: KocState) -> list[tuple[str, int]]:
+    def decks_in_play(self, state: KingdomsOfCrusadersState) -> list[tuple[str, int]]:
         """The unit deck once shuffled, while two cards or more are left in it."""
         return [(rules.DECK, len(state.deck))] if state.shuffle is not None and len(state.deck) - state.drawn > 1 else []
 
-    def readers(self, state: KocState, event: EventData) -> frozenset[str] | None:
+    def readers(self, state: KingdomsOfCrusadersState, event: EventData) -> frozenset[str] | None:
         """A card drawn is read by the drawing seat only; everything else by everyone."""
         if isinstance(event, DrawnCards):
             return frozenset({event.seat})
         return None
 
-    def command_readers(self, state: KocState, seat: str, command: Any) -> frozenset[str] | None:
+    def command_readers(self, state: KingdomsOfCrusadersState, seat: str, command: Any) -> frozenset[str] | None:
         """No command is secret: a card placed is placed face up."""
         return None
 
-    def determinize(self, state: KocState, seen: frozenset[str], rnd: Any) -> KocState:
+    def determinize(self, state: KingdomsOfCrusadersState, seen: frozenset[str], rnd: Any) -> KingdomsOfCrusadersState:
         """The other seats' hands dealt again from the cards the reader cannot tell apart."""
         return hidden.determinize(state, seen, rnd)
 
-    def view(self, state: KocState, seat: str | None) -> dict[str, Any]:
+    def view(self, state: KingdomsOfCrusadersState, seat: str | None) -> dict[str, Any]:
         """Own hand face up, other hands as counts, the deck as a count; the territories open."""
         return board.view(state, seat)
 
-    def open_view(self, state: KocState) -> dict[str, Any]:
+    def open_view(self, state: KingdomsOfCrusadersState) -> dict[str, Any]:
         return board.view(state, None, everything=True)
 
-    def render_text(self, state: KocState, names: Names = NO_NAMES, everything: bool = False) -> str:
+    def render_text(self, state: KingdomsOfCrusadersState, names: Names = NO_NAMES, everything: bool = False) -> str:
         return board.render_text(state, names, everything)
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:

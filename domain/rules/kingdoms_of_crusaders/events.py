@@ -16,7 +16,7 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @event_type("kingdoms-of-crusaders.CardsDrawn")
-class CardsDrawn(EventData, frozen=True):
+class CardsDrawn(EventData):
     """``seat`` draws ``count`` cards from the top of the deck (five each at preparation, one at
     the start of a turn). Public: everyone sees the hand grow; which cards, only
     :class:`DrawnCards` says."""
@@ -26,7 +26,7 @@ class CardsDrawn(EventData, frozen=True):
 
 
 @event_type("kingdoms-of-crusaders.DrawnCards")
-class DrawnCards(EventData, frozen=True):
+class DrawnCards(EventData):
     """The cards ``seat`` just drew, into its hand. Sealed for ``seat`` until the seed is revealed."""
 
     seat: str
@@ -34,13 +34,13 @@ class DrawnCards(EventData, frozen=True):
 
 
 @event_type("kingdoms-of-crusaders.TurnBegan")
-class TurnBegan(EventData, frozen=True):
+class TurnBegan(EventData):
     seat: str
     turn: int
 
 
 @event_type("kingdoms-of-crusaders.CardPlaced")
-class CardPlaced(EventData, frozen=True):
+class CardPlaced(EventData):
     """A card from ``seat``'s hand placed face up in its sector ``sector``; ``completed`` when it
     is the fourth card there (the army is complete)."""
 
@@ -51,7 +51,7 @@ class CardPlaced(EventData, frozen=True):
 
 
 @event_type("kingdoms-of-crusaders.TerritoryWon")
-class TerritoryWon(EventData, frozen=True):
+class TerritoryWon(EventData):
     """``seat`` wins the territory of sector ``sector`` and places victory marker ``marker``."""
 
     seat: str
@@ -60,12 +60,12 @@ class TerritoryWon(EventData, frozen=True):
 
 
 @event_type("kingdoms-of-crusaders.HandsShown")
-class HandsShown(EventData, frozen=True):
+class HandsShown(EventData):
     """At the end of the game, every hand face up."""
 
     hands: dict[str, list[Card]]
 
 
 @event_type("kingdoms-of-crusaders.GameDecided")
-class GameDecided(EventData, frozen=True):
+class GameDecided(EventData):
     outcome: Outcome

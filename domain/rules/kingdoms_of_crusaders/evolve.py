@@ -7,10 +7,10 @@ from msgspec.structs import replace
 from domain.events import CardsShuffled, DiceRolled, EventData
 from domain.rules.kingdoms_of_crusaders import events as ev
 from domain.rules.kingdoms_of_crusaders.data import FIRST_PLAYER_DICE
-from domain.rules.kingdoms_of_crusaders.state import KocState, Marker
+from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState, Marker
 
 
-def evolve(state: KocState, event: EventData) -> KocState:
+def evolve(state: KingdomsOfCrusadersState, event: EventData) -> KingdomsOfCrusadersState:
     """Fold one event into the state (core events that change nothing pass through)."""
     match event:
         case CardsShuffled(deck="units"):

@@ -8,10 +8,10 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
 
 
-def determinize(state: KocState, seen: frozenset[str], rnd: Any) -> KocState:
+def determinize(state: KingdomsOfCrusadersState, seen: frozenset[str], rnd: Any) -> KingdomsOfCrusadersState:
     """The Kingdoms of Crusaders: the other seats' hands and the deck's cards are one pool;
     each hidden hand is dealt again from it, as many cards as it holds."""
     hidden = [s for s in state.seats if s not in seen and state.hands.get(s)]

@@ -9,10 +9,10 @@ from typing import Any
 from domain.rules.base import default_label, plural
 from domain.rules.kingdoms_of_crusaders.data import HAND, NAMES, SECTOR_CAPACITY, symbols
 from domain.rules.kingdoms_of_crusaders.rules import to_act
-from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
 
 
-def label(state: KocState, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str:
+def label(state: KingdomsOfCrusadersState, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str:
     """"Place A17 (lance, bow) in the County of Edessa (sector 2; 1 card there)"."""
     kind = command.get("type")
     if kind == "prepare":
@@ -27,7 +27,7 @@ def label(state: KocState, seat: str, command: dict[str, Any], players: Mapping[
     return default_label(command)
 
 
-def prompt(state: KocState, seat: str, players: Mapping[str, str]) -> str | None:
+def prompt(state: KingdomsOfCrusadersState, seat: str, players: Mapping[str, str]) -> str | None:
     """What ``seat`` is asked now, if anything."""
     if seat not in to_act(state):
         return None

@@ -9,19 +9,17 @@ from domain.rng import Rng
 from domain.rules.base import GAME_OVER, NOT_YOUR_TURN, RuleViolation, Step as BaseStep
 from domain.rules.kingdoms_of_crusaders import events as ev
 from domain.rules.kingdoms_of_crusaders.armies import can_still_beat, strength
-from domain.rules.kingdoms_of_crusaders.commands import KocCommand, Place, Prepare
+from domain.rules.kingdoms_of_crusaders.commands import KingdomsOfCrusadersCommand, Place, Prepare
 from domain.rules.kingdoms_of_crusaders.data import (
     FIRST_PLAYER_DICE, HAND, SECTOR_CAPACITY, SYSTEM, TERRITORIES, symbols,
 )
 from domain.rules.kingdoms_of_crusaders.evolve import evolve
-from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
 
 R_PREPARATION = "Preparation for a game"
 R_TURN = "Turn sequence"
 R_LOCATION = "Location card"
-R_ARMIES = "Armies and domination in territories"
 R_END = "End of a game and a Winner"
-R_POINTS = "Winner by the points"
 DECK = "units"
 
 
@@ -29,23 +27,23 @@ def violation(reason: str, message: str, rule: str) -> RuleViolation:
     return RuleViolation(f"{SYSTEM}.{reason}", message, rule)
 
 
-def card(state: KocState, card_id: str) -> ev.Card:
+def card(state: KingdomsOfCrusadersState, card_id: str) -> ev.Card:
     return ev.Card(id=card_id, symbols=symbols(state.cards[card_id]))
 
 
-def room(state: KocState, seat: str) -> list[int]:
+def room(state: KingdomsOfCrusadersState, seat: str) -> list[int]:
     """The seat's sectors that still hold fewer than four cards."""
     return [n for n in TERRITORIES if len(state.sectors[seat][n - 1]) < SECTOR_CAPACITY]
 
 
 # -- legality ------------------------------------------------------------------------------------------
-def to_act(state: KocState) -> list[str]:
+def to_act(state: KingdomsOfCrusadersState) -> list[str]:
     if state.phase == "preparation":
         return [state.seats[0]]
     return [state.current] if state.phase == "play" and state.current else []
 
 
-def check(state: KocState, seat: str, command: KocCommand) -> None:
+def check(state: KingdomsOfCrusadersState, seat: str, command: KingdomsOfCrusadersCommand) -> None:
     """Raise the RuleViolation that refuses ``command`` from ``seat`` now, if any."""
     if state.phase == "over":
         raise RuleViolation(GAME_OVER, "the game has ended", R_END)
@@ -68,7 +66,7 @@ def check(state: KocState, seat: str, command: KocCommand) -> None:
                                 R_LOCATION)
 
 
-def legal(state: KocState, seat: str) -> list[KocCommand]:
+def legal(state: KingdomsOfCrusadersState, seat: str) -> list[KingdomsOfCrusadersCommand]:
     """Every command ``seat`` may send now."""
     if state.phase == "over" or seat not in to_act(state):
         return []
@@ -98,7 +96,8 @@ class Step(BaseStep):
         self.emit(ev.DrawnCards(seat=seat, cards=[card(s, c) for c in top]))
 
 
-def decide(state: KocState, seat: str, command: KocCommand, rng: Rng) -> list[EventData]:
+def decide(state: KingdomsOfCrusadersState, seat: str, command: KingdomsOfCrusadersCommand,
+           rng: Rng) -> list[EventData]:
     check(state, seat, command)
     step = Step(state, rng)
     match command:
@@ -122,7 +121,7 @@ def prepare(step: Step) -> None:
     begin_turn(step, first)
 
 
-def in_turn_order(state: KocState, start: str) -> list[str]:
+def in_turn_order(state: KingdomsOfCrusadersState, start: str) -> list[str]:
     i = state.seats.index(start)
     return list(state.seats[i:] + state.seats[:i])
 
@@ -152,11 +151,11 @@ def place(step: Step, seat: str, card_id: str, sector: int) -> None:
     begin_turn(step, nxt)
 
 
-def army(state: KocState, seat: str, territory: int) -> list[int]:
+def army(state: KingdomsOfCrusadersState, seat: str, territory: int) -> list[int]:
     return [state.cards[c] for c in state.sectors[seat][territory - 1]]
 
 
-def best_complete(state: KocState, territory: int) -> tuple[str, int] | None:
+def best_complete(state: KingdomsOfCrusadersState, territory: int) -> tuple[str, int] | None:
     """The best complete army in the territory (the one completed first among equals)."""
     best: tuple[str, int] | None = None
     for seat in state.completed[territory - 1]:
@@ -166,7 +165,7 @@ def best_complete(state: KocState, territory: int) -> tuple[str, int] | None:
     return best
 
 
-def dominates(state: KocState, territory: int) -> str | None:
+def dominates(state: KingdomsOfCrusadersState, territory: int) -> str | None:
     """The player who wins the territory at once, if any: a complete army that no other player
     can still beat there from the cards not yet seen (RULES_NOTES.md, "Can still beat")."""
     best = best_complete(state, territory)
@@ -181,7 +180,7 @@ def dominates(state: KocState, territory: int) -> str | None:
 
 
 # -- the end -----------------------------------------------------------------------------------------
-def standing(state: KocState, territory: int) -> list[list[str]]:
+def standing(state: KingdomsOfCrusadersState, territory: int) -> list[list[str]]:
     """Every army in the territory, best first, as places (seats sharing a place are equal):
     the chain, then who completed first; an army never completed comes after complete equals."""
     order = state.completed[territory - 1]
@@ -202,13 +201,13 @@ def standing(state: KocState, territory: int) -> list[list[str]]:
     return places
 
 
-def has_army(state: KocState, seat: str, territory: int) -> bool:
+def has_army(state: KingdomsOfCrusadersState, seat: str, territory: int) -> bool:
     """Whether the player has an army in the territory to rank: at least one card there
     (RULES_NOTES.md, reading 11). Version 1.0.0 ranked every player, cards or none."""
     return state.version == "1.0.0" or bool(state.sectors[seat][territory - 1])
 
 
-def final_outcome(state: KocState) -> Outcome:
+def final_outcome(state: KingdomsOfCrusadersState) -> Outcome:
     """Most victory markers wins; with equal quantities, "the players whose numbers on the
     «victory markers» are greater will lose", as the game's ``tie`` option reads it (RULES_NOTES.md,
     reading 10). With the points variant, points first."""

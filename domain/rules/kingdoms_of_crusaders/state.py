@@ -23,7 +23,7 @@ class Marker(msgspec.Struct, frozen=True):
     seat: str
 
 
-class KocState(msgspec.Struct, frozen=True):
+class KingdomsOfCrusadersState(msgspec.Struct, frozen=True):
     seats: tuple[str, ...]  # in turn order: the player at the left is the next one
     points: bool  # the points variant
     cards: dict[str, int]  # every card in play -> its shape

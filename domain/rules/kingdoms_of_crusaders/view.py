@@ -10,15 +10,15 @@ import msgspec
 from domain.rules.kingdoms_of_crusaders.armies import counts_of, squads
 from domain.rules.kingdoms_of_crusaders.data import NAMES, SECTOR_CAPACITY, TERRITORIES, symbols
 from domain.rules.kingdoms_of_crusaders.rules import to_act
-from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
 from domain.rules.words import NO_NAMES, Names, seat_name, with_names
 
 
-def _cards(state: KocState, ids: tuple[str, ...]) -> list[dict[str, Any]]:
+def _cards(state: KingdomsOfCrusadersState, ids: tuple[str, ...]) -> list[dict[str, Any]]:
     return [{"id": c, "symbols": symbols(state.cards[c])} for c in ids]
 
 
-def view(state: KocState, seat: str | None, everything: bool = False) -> dict[str, Any]:
+def view(state: KingdomsOfCrusadersState, seat: str | None, everything: bool = False) -> dict[str, Any]:
     """The board from ``seat``'s chair (None: a spectator); ``everything``: every hand shown,
     as once the seed is revealed."""
     territories = []
@@ -64,7 +64,7 @@ def _symbols(card: dict[str, Any]) -> str:
     return "+".join(s[:2] for s in card["symbols"])
 
 
-def render_text(state: KocState, names: Names = NO_NAMES, everything: bool = False) -> str:
+def render_text(state: KingdomsOfCrusadersState, names: Names = NO_NAMES, everything: bool = False) -> str:
     """A board a person reads at a glance, players by name: every hand as a count until the end,
     or once the seed is revealed (``everything``) every hand card by card."""
     v = view(state, None, everything)

@@ -7,7 +7,7 @@ from typing import Literal
 import msgspec
 
 from domain.events import Outcome
-from domain.rules.kingdoms_of_crusaders.state import Phase
+from domain.rules.kingdoms_of_crusaders.state import Marker, Phase
 
 
 class CardView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -44,12 +44,6 @@ class DeckView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     left: int
 
 
-class MarkerView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    number: int
-    sector: int
-    seat: str
-
-
 class View(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The board from one chair: the seat's own hand, every other hand as a count."""
 
@@ -63,5 +57,5 @@ class View(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     deck: DeckView
     hands: dict[str, HandView]
     territories: list[TerritoryView]
-    markers: list[MarkerView]
+    markers: list[Marker]  # the state's own: every marker is public
     outcome: Outcome | None

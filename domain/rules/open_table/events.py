@@ -7,14 +7,14 @@ from domain.events import EventData, Outcome, event_type
 
 
 @event_type("open-table.CardsDrawn")
-class CardsDrawn(EventData, frozen=True):
+class CardsDrawn(EventData):
     seat: str
     deck: str
     cards: list[str]
 
 
 @event_type("open-table.HandDrawn")
-class HandDrawn(EventData, frozen=True):
+class HandDrawn(EventData):
     """Public: a seat took ``count`` cards from a deck into its hand (which, is sealed)."""
 
     seat: str
@@ -23,7 +23,7 @@ class HandDrawn(EventData, frozen=True):
 
 
 @event_type("open-table.CardsTaken")
-class CardsTaken(EventData, frozen=True):
+class CardsTaken(EventData):
     """Sealed for ``seat``: the cards it took into its hand."""
 
     seat: str
@@ -32,7 +32,7 @@ class CardsTaken(EventData, frozen=True):
 
 
 @event_type("open-table.CardPlayed")
-class CardPlayed(EventData, frozen=True):
+class CardPlayed(EventData):
     """Public: a card played from a hand, face up."""
 
     seat: str
@@ -40,14 +40,14 @@ class CardPlayed(EventData, frozen=True):
 
 
 @event_type("open-table.DiscardedFaceDown")
-class DiscardedFaceDown(EventData, frozen=True):
+class DiscardedFaceDown(EventData):
     """Public: a seat discarded one card face down (which, is sealed)."""
 
     seat: str
 
 
 @event_type("open-table.CardDiscarded")
-class CardDiscarded(EventData, frozen=True):
+class CardDiscarded(EventData):
     """Sealed for ``seat``: the card it discarded face down."""
 
     seat: str
@@ -55,7 +55,7 @@ class CardDiscarded(EventData, frozen=True):
 
 
 @event_type("open-table.HandShown")
-class HandShown(EventData, frozen=True):
+class HandShown(EventData):
     """Public: a seat's whole hand, shown (at its wish, or at the end of the game)."""
 
     seat: str
@@ -63,6 +63,6 @@ class HandShown(EventData, frozen=True):
 
 
 @event_type("open-table.EndProposed")
-class EndProposed(EventData, frozen=True):
+class EndProposed(EventData):
     seat: str
     outcome: Outcome

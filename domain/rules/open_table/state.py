@@ -32,11 +32,6 @@ class OpenTableState(msgspec.Struct, frozen=True):
     face_down: dict[str, int] = {}  # seat -> cards it discarded face down
 
 
-class OpenTableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    dice: dict[str, list[int | str]] = {}
-    decks: dict[str, list[str]] = {}
-
-
 def cards_in_hand(state: OpenTableState, seat: str) -> list[str]:
     """The cards in ``seat``'s hand, in the order taken."""
     return [card for _, card in state.hands.get(seat, ())]

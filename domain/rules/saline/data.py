@@ -57,10 +57,12 @@ class Also(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     amount: int = 0
 
 
-class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One of an event card's two effects: its phase (B), gabelle modification (C), cost (D,
     paid to the reserve or to the targeted opponent) and effect (E); ``text``: the printed words,
-    when given; ``also``: the further effects a printed text says, resolved after it in order."""
+    when given; ``also``: the further effects a printed text says, resolved after it in order.
+    A seat's view shows its cards' effects in this form (``text`` and ``also`` left out when
+    the card has none)."""
 
     name: str
     phase: Literal["day", "night", "any"]

@@ -31,21 +31,21 @@ class MarketSpace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @event_type("saline.ObjectivesRevealed")
-class ObjectivesRevealed(EventData, frozen=True):
+class ObjectivesRevealed(EventData):
     """The face-up objectives placed on the village square for this number of players."""
 
     objectives: list[ObjectiveCard]
 
 
 @event_type("saline.SecretObjectivesDealt")
-class SecretObjectivesDealt(EventData, frozen=True):
+class SecretObjectivesDealt(EventData):
     """Each player is dealt one objective face down (public: that it happened)."""
 
     seats: list[str]
 
 
 @event_type("saline.SecretObjectiveDealt")
-class SecretObjectiveDealt(EventData, frozen=True):
+class SecretObjectiveDealt(EventData):
     """The objective dealt face down to ``seat``. Sealed for ``seat``."""
 
     seat: str
@@ -53,7 +53,7 @@ class SecretObjectiveDealt(EventData, frozen=True):
 
 
 @event_type("saline.FavoursGiven")
-class FavoursGiven(EventData, frozen=True):
+class FavoursGiven(EventData):
     """Each player's favour card, 3 liards and a mulon with 3 salt."""
 
     favours: dict[str, str]
@@ -62,7 +62,7 @@ class FavoursGiven(EventData, frozen=True):
 
 
 @event_type("saline.MarketReplenished")
-class MarketReplenished(EventData, frozen=True):
+class MarketReplenished(EventData):
     """The market track after sliding the remaining œillets toward the lowest price and revealing
     new ones from the œillet deck (``revealed``)."""
 
@@ -71,7 +71,7 @@ class MarketReplenished(EventData, frozen=True):
 
 
 @event_type("saline.EventCardsDrawn")
-class EventCardsDrawn(EventData, frozen=True):
+class EventCardsDrawn(EventData):
     """``seat`` draws ``count`` event cards (public: the hand's size)."""
 
     seat: str
@@ -79,7 +79,7 @@ class EventCardsDrawn(EventData, frozen=True):
 
 
 @event_type("saline.DrawnEventCards")
-class DrawnEventCards(EventData, frozen=True):
+class DrawnEventCards(EventData):
     """Which event cards ``seat`` drew. Sealed for ``seat``."""
 
     seat: str
@@ -88,20 +88,20 @@ class DrawnEventCards(EventData, frozen=True):
 
 
 @event_type("saline.GreenOeilletPlaced")
-class GreenOeilletPlaced(EventData, frozen=True):
+class GreenOeilletPlaced(EventData):
     seat: str
     oeillet: str
     position: str
 
 
 @event_type("saline.DayBegan")
-class DayBegan(EventData, frozen=True):
+class DayBegan(EventData):
     day: int
     first: str
 
 
 @event_type("saline.WeatherRead")
-class WeatherRead(EventData, frozen=True):
+class WeatherRead(EventData):
     """The météo dice read: ``production`` is "none" (rain), "single" or "double"; ``rain`` the
     rain scale after it; ``roll_again`` when the scale reached 3 and went back to 0."""
 
@@ -112,7 +112,7 @@ class WeatherRead(EventData, frozen=True):
 
 
 @event_type("saline.GabelleMoved")
-class GabelleMoved(EventData, frozen=True):
+class GabelleMoved(EventData):
     """The gabelle die moves by ``step`` to ``value`` (1 to 6), by a weather face or a card."""
 
     step: int
@@ -121,7 +121,7 @@ class GabelleMoved(EventData, frozen=True):
 
 
 @event_type("saline.SaltProduced")
-class SaltProduced(EventData, frozen=True):
+class SaltProduced(EventData):
     """Salt from the reserve onto œillets: œillet id -> cubes added (each up to its capacity)."""
 
     salt: dict[str, int]
@@ -129,7 +129,7 @@ class SaltProduced(EventData, frozen=True):
 
 
 @event_type("saline.SaltMoved")
-class SaltMoved(EventData, frozen=True):
+class SaltMoved(EventData):
     """``salt`` cubes from ``source`` to ``destination``: "reserve", a seat's mulon ("p1") or an
     œillet id ("O05"); ``reason`` in the rulebook's word ("harvest", "excess", "sale", …)."""
 
@@ -140,7 +140,7 @@ class SaltMoved(EventData, frozen=True):
 
 
 @event_type("saline.LiardsPaid")
-class LiardsPaid(EventData, frozen=True):
+class LiardsPaid(EventData):
     """``liards`` from ``payer`` to ``payee`` (a seat or "reserve", the sovereign)."""
 
     payer: str
@@ -150,7 +150,7 @@ class LiardsPaid(EventData, frozen=True):
 
 
 @event_type("saline.OeilletBought")
-class OeilletBought(EventData, frozen=True):
+class OeilletBought(EventData):
     seat: str
     oeillet: str
     colour: str
@@ -160,7 +160,7 @@ class OeilletBought(EventData, frozen=True):
 
 
 @event_type("saline.ActionTaken")
-class ActionTaken(EventData, frozen=True):
+class ActionTaken(EventData):
     """``seat``'s one action of the day: "buy", "harvest", "sell" or "nothing"."""
 
     seat: str
@@ -168,7 +168,7 @@ class ActionTaken(EventData, frozen=True):
 
 
 @event_type("saline.OeilletSacrificed")
-class OeilletSacrificed(EventData, frozen=True):
+class OeilletSacrificed(EventData):
     """Unable to pay the gabelle: ``seat`` sacrifices an œillet (and keeps its liards)."""
 
     seat: str
@@ -188,7 +188,7 @@ class Stated(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 @event_type("saline.CardPlayed")
-class CardPlayed(EventData, frozen=True):
+class CardPlayed(EventData):
     """``seat`` plays ``card`` (an event card id, or "favour") for its effect ``effect``; the
     choices it names; ``answering`` the card it answers (Souverain, Courtisane, Gabelou)."""
 
@@ -203,7 +203,7 @@ class CardPlayed(EventData, frozen=True):
 
 
 @event_type("saline.OutcomeStated")
-class OutcomeStated(EventData, frozen=True):
+class OutcomeStated(EventData):
     """What ``seat``, playing an owner's printed instruction (``as_printed``) just played, states it
     does; it is done when the card resolves."""
 
@@ -213,7 +213,7 @@ class OutcomeStated(EventData, frozen=True):
 
 
 @event_type("saline.ResponsePassed")
-class ResponsePassed(EventData, frozen=True):
+class ResponsePassed(EventData):
     """``seat`` does not answer the card just played, or plays nothing in the window open before
     another player's action or draw resolves."""
 
@@ -221,7 +221,7 @@ class ResponsePassed(EventData, frozen=True):
 
 
 @event_type("saline.ActionAnnounced")
-class ActionAnnounced(EventData, frozen=True):
+class ActionAnnounced(EventData):
     """``seat`` announces its day action ("buy", "harvest", "sell", "nothing") or its night draw
     ("draw") with its choices; it resolves once the window that follows closes (saline 1.1.0)."""
 
@@ -234,7 +234,7 @@ class ActionAnnounced(EventData, frozen=True):
 
 
 @event_type("saline.WindowOpened")
-class WindowOpened(EventData, frozen=True):
+class WindowOpened(EventData):
     """Before ``seat``'s ``action`` resolves, ``seats`` (in turn order from its left) may play cards
     bearing the triangle or their favour ("at any time", B 1) and 2)), or pass; opened again after
     each card played in it."""
@@ -245,7 +245,7 @@ class WindowOpened(EventData, frozen=True):
 
 
 @event_type("saline.WindowClosed")
-class WindowClosed(EventData, frozen=True):
+class WindowClosed(EventData):
     """Every seat of the window has passed: ``seat``'s ``action`` resolves now, or, no longer
     possible after the cards played in the window (``possible`` false), is not taken."""
 
@@ -255,7 +255,7 @@ class WindowClosed(EventData, frozen=True):
 
 
 @event_type("saline.SacrificeOwed")
-class SacrificeOwed(EventData, frozen=True):
+class SacrificeOwed(EventData):
     """After the sale ``seat`` cannot pay the gabelle (raised while the sale was announced): it
     names the œillet it sacrifices (FAQ)."""
 
@@ -263,7 +263,7 @@ class SacrificeOwed(EventData, frozen=True):
 
 
 @event_type("saline.CardResolved")
-class CardResolved(EventData, frozen=True):
+class CardResolved(EventData):
     """The card ``card`` of ``seat`` resolved (after its gabelle modification, cost and effect),
     or ``cancelled`` by a Souverain (no effect, no cost, no gabelle change)."""
 
@@ -275,31 +275,31 @@ class CardResolved(EventData, frozen=True):
 
 
 @event_type("saline.SalesExempt")
-class SalesExempt(EventData, frozen=True):
+class SalesExempt(EventData):
     """Franc-salé: ``seat``'s sales this day pay no gabelle."""
 
     seat: str
 
 
 @event_type("saline.TurnBegan")
-class TurnBegan(EventData, frozen=True):
+class TurnBegan(EventData):
     seat: str
     phase: str  # "day" or "night"
 
 
 @event_type("saline.TurnEnded")
-class TurnEnded(EventData, frozen=True):
+class TurnEnded(EventData):
     seat: str
     phase: str
 
 
 @event_type("saline.HandLimitDiscard")
-class HandLimitDiscard(EventData, frozen=True):
+class HandLimitDiscard(EventData):
     seat: str
 
 
 @event_type("saline.EventCardDiscarded")
-class EventCardDiscarded(EventData, frozen=True):
+class EventCardDiscarded(EventData):
     """The card ``seat`` discards down to the hand limit. Sealed for ``seat``."""
 
     seat: str
@@ -307,14 +307,14 @@ class EventCardDiscarded(EventData, frozen=True):
 
 
 @event_type("saline.ObjectiveClaimed")
-class ObjectiveClaimed(EventData, frozen=True):
+class ObjectiveClaimed(EventData):
     seat: str
     objective: ObjectiveCard
     secret: bool
 
 
 @event_type("saline.HandsShown")
-class HandsShown(EventData, frozen=True):
+class HandsShown(EventData):
     """At the end of the game: every hand and every secret objective face up."""
 
     hands: dict[str, list[Card]]
@@ -322,7 +322,7 @@ class HandsShown(EventData, frozen=True):
 
 
 @event_type("saline.GameDecided")
-class GameDecided(EventData, frozen=True):
+class GameDecided(EventData):
     outcome: Outcome
     ended_by: list[str]
     points: dict[str, dict[str, int]]

@@ -19,12 +19,10 @@ from domain.rules.saline.state import Play, SalineState
 
 R_COMPONENTS = "Components"
 R_SETUP = "Setup"
-R_MORNING = "A) Turn Structure, 1) Morning"
 R_DAY = "A) Turn Structure, 2) Day"
 R_NIGHT = "A) Turn Structure, 3) Night"
 R_EVENT = "B) Play a Card and Claim an Objective, 1) Play an Event Card"
 R_FAVOUR = "B) Play a Card and Claim an Objective, 2) Play a Favour"
-R_OBJECTIVE = "B) Play a Card and Claim an Objective, 3) Claim an Objective"
 R_END = "End of Game and Scoring"
 R_FAQ = "Foire Aux Questions (FAQ)"
 FAVOUR = "favour"

@@ -21,12 +21,7 @@ def _objective(state: SalineState, oid: str) -> dict[str, Any]:
 
 
 def _card(state: SalineState, cid: str) -> dict[str, Any]:
-    return {"id": cid, "effects": [{"name": e.name, "phase": e.phase, "gabelle": e.gabelle, "cost": e.cost,
-                                    "cost_to": e.cost_to, "target": e.target, "effect": e.effect, "amount": e.amount,
-                                    **({"text": e.text} if e.text else {}),
-                                    **({"also": [{"effect": a.effect, "amount": a.amount} for a in e.also]}
-                                       if e.also else {})}
-                                   for e in state.cat.events[cid]]}
+    return {"id": cid, "effects": [msgspec.to_builtins(e) for e in state.cat.events[cid]]}
 
 
 def view(state: SalineState, seat: str | None, everything: bool = False) -> dict[str, Any]:

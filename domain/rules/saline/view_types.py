@@ -7,6 +7,7 @@ from typing import Literal
 import msgspec
 
 from domain.events import Outcome
+from domain.rules.saline.data import Effect
 from domain.rules.saline.state import Phase
 
 
@@ -26,27 +27,9 @@ class SecretObjectiveView(msgspec.Struct, frozen=True, forbid_unknown_fields=Tru
     face_down: bool = False
 
 
-class AlsoView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    effect: str
-    amount: int
-
-
-class EffectView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: str
-    phase: Literal["day", "night", "any"]
-    gabelle: int
-    cost: int
-    cost_to: Literal["reserve", "target"]
-    target: bool
-    effect: str
-    amount: int
-    text: str | None = None  # the printed words, when the owner's data gives them
-    also: list[AlsoView] | None = None  # further effects the printed text lists
-
-
 class EventCardView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: str
-    effects: list[EffectView]
+    effects: list[Effect]
 
 
 class HandView(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

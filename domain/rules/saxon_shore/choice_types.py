@@ -7,6 +7,12 @@ from __future__ import annotations
 import msgspec
 
 
+class _Choice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    """A choice: the command ``type`` it composes and, in words, what it asks."""
+
+    description: str
+
+
 class TokensUpTo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Any count from 0 to n of each resource named."""
 
@@ -46,26 +52,22 @@ class Steps(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     steps: dict[str, list[str]]
 
 
-class ChooseChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="choose", tag_field="type"):
-    description: str
+class ChooseChoice(_Choice, tag="choose"):
     option: TokensUpTo
 
 
-class OfferChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="offer", tag_field="type"):
-    description: str
+class OfferChoice(_Choice, tag="offer"):
     to: OneOf
     give: TokensUpTo
     take: PerRecipient
 
 
-class RaiseBoatsChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="raise-boats", tag_field="type"):
-    description: str
+class RaiseBoatsChoice(_Choice, tag="raise-boats"):
     places: OneOrTwoPlaces
     pay: OneOf
 
 
-class MoveChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag="move", tag_field="type"):
-    description: str
+class MoveChoice(_Choice, tag="move"):
     units: Groups
     path: Steps
 

@@ -11,21 +11,21 @@ Resource = Literal["wheat", "wool", "iron", "gold", "slaves"]
 Tokens = dict[Resource, Annotated[int, msgspec.Meta(ge=0)]]
 
 
-class _Cmd(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
     pass
 
 
-class Choose(_Cmd, tag="choose"):
+class Choose(_Command, tag="choose"):
     """Answer the open prompt with one of its options."""
 
     option: str
 
 
-class Done(_Cmd, tag="done"):
+class Done(_Command, tag="done"):
     """End your part of the current phase."""
 
 
-class Offer(_Cmd, tag="offer"):
+class Offer(_Command, tag="offer"):
     """§4.3: offer another player resource tokens "in any combination": ``give`` what you hand
     over, ``take`` what you ask for (either may be empty: a gift, a request); they accept or
     decline."""
@@ -35,14 +35,14 @@ class Offer(_Cmd, tag="offer"):
     take: Tokens = {}
 
 
-class PlaceTrade(_Cmd, tag="place-trade"):
+class PlaceTrade(_Command, tag="place-trade"):
     """§4.4: place one resource in a city for trade."""
 
     province: str
     resource: str
 
 
-class Improve(_Cmd, tag="improve"):
+class Improve(_Command, tag="improve"):
     """§4.5: pay for an improvement in a province you own."""
 
     province: str
@@ -50,21 +50,21 @@ class Improve(_Cmd, tag="improve"):
     pay: list[str]
 
 
-class Hire(_Cmd, tag="hire"):
+class Hire(_Command, tag="hire"):
     """§4.6.1: hire an unhired mercenary where your troops stand."""
 
     unit: int
     pay: str
 
 
-class RaiseRegular(_Cmd, tag="raise-regular"):
+class RaiseRegular(_Command, tag="raise-regular"):
     """§4.6.2: one iron and one of any resource for a regular in a province you own."""
 
     province: str
     pay: list[str]
 
 
-class RaisePeasants(_Cmd, tag="raise-peasants"):
+class RaisePeasants(_Command, tag="raise-peasants"):
     """§4.6.3: one resource: peasants equal to the province's carrying capacity."""
 
     province: str
@@ -76,45 +76,45 @@ class BoatPlace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     sea: str
 
 
-class RaiseBoats(_Cmd, tag="raise-boats"):
+class RaiseBoats(_Command, tag="raise-boats"):
     """§4.6.4: one resource: two boats in one province or one boat in each of two."""
 
     places: list[BoatPlace]
     pay: str
 
 
-class PeasantToBoat(_Cmd, tag="peasant-to-boat"):
+class PeasantToBoat(_Command, tag="peasant-to-boat"):
     """§4.6.4: replace a peasant counter with a boat."""
 
     unit: int
     sea: str
 
 
-class RaiseMonk(_Cmd, tag="raise-monk"):
+class RaiseMonk(_Command, tag="raise-monk"):
     """§12.1 (option): two resources for a warrior monk; one per monastery owned."""
 
     province: str
     pay: list[str]
 
 
-class Convert(_Cmd, tag="convert"):
+class Convert(_Command, tag="convert"):
     """§5: convert from Paganism to Christianity or back."""
 
 
-class Move(_Cmd, tag="move"):
+class Move(_Command, tag="move"):
     """§7: move a group of your units (together, e.g. a boat and what it carries) along ``path``."""
 
     units: list[int]
     path: list[str]
 
 
-class ForcedMarch(_Cmd, tag="forced-march"):
+class ForcedMarch(_Command, tag="forced-march"):
     """§11 54: your units at ``location`` gain one movement point."""
 
     location: str
 
 
-class Declare(_Cmd, tag="declare"):
+class Declare(_Command, tag="declare"):
     """§8: state whether your troops in a non-friendly province RAID or INVADE (paying one
     resource)."""
 

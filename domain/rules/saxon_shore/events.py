@@ -44,7 +44,7 @@ class BoxMove(msgspec.Struct, frozen=True):
 
 # -- set-up and the turn (§10, §2.2, §9) -----------------------------------------------------------
 @event_type("saxon-shore.StartingProvincePicked")
-class StartingProvincePicked(EventData, frozen=True):
+class StartingProvincePicked(EventData):
     """§10: a castle, a normal king and one gold; Christian when starting in Ireland."""
 
     seat: str
@@ -55,7 +55,7 @@ class StartingProvincePicked(EventData, frozen=True):
 
 
 @event_type("saxon-shore.TurnBegan")
-class TurnBegan(EventData, frozen=True):
+class TurnBegan(EventData):
     """§2.2, §9.3: a new turn in this game order; last turn's cards (forced march, chainmail),
     storms and once-a-turn marks lapse."""
 
@@ -78,7 +78,7 @@ class Job(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 @event_type("saxon-shore.PromptOpened")
-class PromptOpened(EventData, frozen=True):
+class PromptOpened(EventData):
     """The game waits for ``seat``: a question of ``kind`` answered by ``choose`` with one of
     ``options``, or (``kind`` "phase") the seat's part of ``phase`` (its own commands; listed by
     legal-commands). The answer is the next DecisionTaken."""
@@ -93,7 +93,7 @@ class PromptOpened(EventData, frozen=True):
 
 
 @event_type("saxon-shore.PlayerAsked")
-class PlayerAsked(PromptOpened, frozen=True, omit_defaults=True):
+class PlayerAsked(PromptOpened, omit_defaults=True):
     """The question PromptOpened says (2.2.0 on), and where the turn stands, so that the fold
     assigns it without running the decision again: ``number`` and ``about`` the question's own
     details (the hits to take and the side, the king's quality, the offer's seat and tokens...;
@@ -112,7 +112,7 @@ class PlayerAsked(PromptOpened, frozen=True, omit_defaults=True):
 
 
 @event_type("saxon-shore.GameDecided")
-class GameDecided(EventData, frozen=True):
+class GameDecided(EventData):
     """A house-rule turn limit ended the game: ``rulebook_victory`` is False, so a tournament
     can tell such a result from a §1 victory."""
 
@@ -122,7 +122,7 @@ class GameDecided(EventData, frozen=True):
 
 
 @event_type("saxon-shore.PlayerEliminated")
-class PlayerEliminated(EventData, frozen=True):
+class PlayerEliminated(EventData):
     """A kingdom with no province left is out of the game; its counters leave the map (§1)."""
 
     seat: str
@@ -132,7 +132,7 @@ class PlayerEliminated(EventData, frozen=True):
 
 # -- kings and counters ----------------------------------------------------------------------------
 @event_type("saxon-shore.KingDied")
-class KingDied(EventData, frozen=True):
+class KingDied(EventData):
     """§3.1 (a 5 or 6), §11 44 (the sword in the stone) or §11 52 (``by`` an assassin)."""
 
     seat: str
@@ -143,7 +143,7 @@ class KingDied(EventData, frozen=True):
 
 
 @event_type("saxon-shore.KingCrowned")
-class KingCrowned(EventData, frozen=True):
+class KingCrowned(EventData):
     """§3.1: a new king of ``quality`` (-1 to +2) in a friendly province; §11 44: Arthur, +2."""
 
     seat: str
@@ -154,7 +154,7 @@ class KingCrowned(EventData, frozen=True):
 
 
 @event_type("saxon-shore.UnitsPlaced")
-class UnitsPlaced(EventData, frozen=True):
+class UnitsPlaced(EventData):
     """Counters placed by the rules, not bought: set-up mercenaries (§10), the random province
     improvement (§3.4), knights or berserkers (§11 11), a free boat (§11 42), Saxon relatives
     (§11 43). ``owner`` None: neutral."""
@@ -168,7 +168,7 @@ class UnitsPlaced(EventData, frozen=True):
 
 
 @event_type("saxon-shore.UnitsDeserted")
-class UnitsDeserted(EventData, frozen=True):
+class UnitsDeserted(EventData):
     """Counters that desert: mercenaries (§3.2, §11 53), regulars muttering (§11 63), regulars and
     mercenaries in neutral provinces (§11 26), at family ties (§11 41), warrior monks (§12.1)."""
 
@@ -177,7 +177,7 @@ class UnitsDeserted(EventData, frozen=True):
 
 
 @event_type("saxon-shore.UnitsEliminated")
-class UnitsEliminated(EventData, frozen=True):
+class UnitsEliminated(EventData):
     """Counters eliminated: by plague (§11 23, 24), or with no friendly province to go to (§8.1, §9.2)."""
 
     units: list[Counter]
@@ -186,7 +186,7 @@ class UnitsEliminated(EventData, frozen=True):
 
 
 @event_type("saxon-shore.PeasantsAndBoatsRemoved")
-class PeasantsAndBoatsRemoved(EventData, frozen=True):
+class PeasantsAndBoatsRemoved(EventData):
     """§9.1: all peasants and boats are removed from the map."""
 
     units: list[int]
@@ -194,7 +194,7 @@ class PeasantsAndBoatsRemoved(EventData, frozen=True):
 
 
 @event_type("saxon-shore.TroopsReturned")
-class TroopsReturned(EventData, frozen=True):
+class TroopsReturned(EventData):
     """Troops moved to the nearest friendly province: at the end of the turn (§9.2), after a
     repulsed raid (§8.1), a king whose province left the kingdom (§11 26, §11 41)."""
 
@@ -207,7 +207,7 @@ class TroopsReturned(EventData, frozen=True):
 
 # -- random events (§3, §11) -----------------------------------------------------------------------
 @event_type("saxon-shore.EventDrawn")
-class EventDrawn(EventData, frozen=True):
+class EventDrawn(EventData):
     """§3.3, §11: the random event ``seat`` drew, by its two-dice ``number`` and ``name``. Bumper
     year (33), forced march (54), chainmail armour (55) and heresy (56) are held from here."""
 
@@ -218,7 +218,7 @@ class EventDrawn(EventData, frozen=True):
 
 
 @event_type("saxon-shore.PathGained")
-class PathGained(EventData, frozen=True):
+class PathGained(EventData):
     """§11 12-15: a mountain path, woodland trail (forest) or marsh way."""
 
     seat: str
@@ -227,7 +227,7 @@ class PathGained(EventData, frozen=True):
 
 
 @event_type("saxon-shore.FamineStruck")
-class FamineStruck(EventData, frozen=True):
+class FamineStruck(EventData):
     """§11 25: the province is ravaged and its city trade fails this turn."""
 
     province: str
@@ -235,7 +235,7 @@ class FamineStruck(EventData, frozen=True):
 
 
 @event_type("saxon-shore.FamineAverted")
-class FamineAverted(EventData, frozen=True):
+class FamineAverted(EventData):
     """§11 25: the owner spends a grain (one wheat) for the province."""
 
     seat: str
@@ -244,7 +244,7 @@ class FamineAverted(EventData, frozen=True):
 
 
 @event_type("saxon-shore.OutsidersRaid")
-class OutsidersRaid(EventData, frozen=True):
+class OutsidersRaid(EventData):
     """§11 32 wildmen from a wild province, §11 34 vikings from a sea zone: ``count`` of them and a
     chief come to raid ``province``."""
 
@@ -257,7 +257,7 @@ class OutsidersRaid(EventData, frozen=True):
 
 
 @event_type("saxon-shore.StormsAtSea")
-class StormsAtSea(EventData, frozen=True):
+class StormsAtSea(EventData):
     """§11 51: boats moving from or into ``sea`` this turn roll against sinking."""
 
     sea: str
@@ -265,7 +265,7 @@ class StormsAtSea(EventData, frozen=True):
 
 
 @event_type("saxon-shore.LostAtSea")
-class LostAtSea(EventData, frozen=True):
+class LostAtSea(EventData):
     """§11 51: boats sunk by the storm, with the troops in them."""
 
     seat: str
@@ -275,7 +275,7 @@ class LostAtSea(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ResourceSwapped")
-class ResourceSwapped(EventData, frozen=True):
+class ResourceSwapped(EventData):
     """§11 35 traders: one resource token swapped for another."""
 
     seat: str
@@ -285,7 +285,7 @@ class ResourceSwapped(EventData, frozen=True):
 
 
 @event_type("saxon-shore.FamilyOfferMade")
-class FamilyOfferMade(EventData, frozen=True):
+class FamilyOfferMade(EventData):
     """§11 41: the owner of the province offers resources so that ``to`` declines it."""
 
     seat: str
@@ -296,7 +296,7 @@ class FamilyOfferMade(EventData, frozen=True):
 
 
 @event_type("saxon-shore.FamilyTiesDeclined")
-class FamilyTiesDeclined(EventData, frozen=True):
+class FamilyTiesDeclined(EventData):
     """§11 41: ``seat`` accepts ``owner``'s resources and declines the province."""
 
     seat: str
@@ -307,7 +307,7 @@ class FamilyTiesDeclined(EventData, frozen=True):
 
 
 @event_type("saxon-shore.CityRepaired")
-class CityRepaired(EventData, frozen=True):
+class CityRepaired(EventData):
     """§11 31: the owner spends two resources in repairs; the city stands."""
 
     seat: str
@@ -318,7 +318,7 @@ class CityRepaired(EventData, frozen=True):
 
 # -- provinces -------------------------------------------------------------------------------------
 @event_type("saxon-shore.MoraleChanged")
-class MoraleChanged(EventData, frozen=True):
+class MoraleChanged(EventData):
     """§2.1: morale of ``province`` is now ``morale`` (it was ``was``). ``seat`` and ``paid``: a
     player bought it (§4.5, once per province per turn)."""
 
@@ -331,7 +331,7 @@ class MoraleChanged(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ImprovementBuilt")
-class ImprovementBuilt(EventData, frozen=True):
+class ImprovementBuilt(EventData):
     """A road, wall, city or monastery: paid for (§4.5), or by the rules (§3.4, §11 45, 46, 61)."""
 
     province: str
@@ -342,7 +342,7 @@ class ImprovementBuilt(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ImprovementDestroyed")
-class ImprovementDestroyed(EventData, frozen=True):
+class ImprovementDestroyed(EventData):
     """An improvement destroyed: by raiders or conquerors ``by`` (§8.1, §8.2, §12.2) who take
     ``spoils``, or by fire, earthquake or the hammer of God (§11 31, 62, 65)."""
 
@@ -354,7 +354,7 @@ class ImprovementDestroyed(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ProvinceRavaged")
-class ProvinceRavaged(EventData, frozen=True):
+class ProvinceRavaged(EventData):
     """A ravage marker placed: by raiders or conquerors ``by`` with their ``spoils`` (§8.1), or by
     plague (§11 23, 24) or the hammer of God (§11 65)."""
 
@@ -365,7 +365,7 @@ class ProvinceRavaged(EventData, frozen=True):
 
 
 @event_type("saxon-shore.RavageRemoved")
-class RavageRemoved(EventData, frozen=True):
+class RavageRemoved(EventData):
     """One ravage marker removed: population recovery (§6, a 4-6), or paid for (§4.5)."""
 
     province: str
@@ -375,7 +375,7 @@ class RavageRemoved(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ProvinceConquered")
-class ProvinceConquered(EventData, frozen=True):
+class ProvinceConquered(EventData):
     """§8.2: the victor's castle is placed; morale low, or high when a Christian takes a monastery
     province from a Pagan."""
 
@@ -387,7 +387,7 @@ class ProvinceConquered(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ProvinceBecameNeutral")
-class ProvinceBecameNeutral(EventData, frozen=True):
+class ProvinceBecameNeutral(EventData):
     """The province secedes (§11 26) or falls to rebels (§11 64)."""
 
     province: str
@@ -396,7 +396,7 @@ class ProvinceBecameNeutral(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ProvinceJoined")
-class ProvinceJoined(EventData, frozen=True):
+class ProvinceJoined(EventData):
     """§11 41 family ties: the province joins ``seat``'s kingdom."""
 
     seat: str
@@ -407,7 +407,7 @@ class ProvinceJoined(EventData, frozen=True):
 
 # -- resources (§4) --------------------------------------------------------------------------------
 @event_type("saxon-shore.ResourcesProduced")
-class ResourcesProduced(EventData, frozen=True):
+class ResourcesProduced(EventData):
     """§4.1: a token for each producing province the seat owns (two for Kent)."""
 
     seat: str
@@ -416,7 +416,7 @@ class ResourcesProduced(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ResourcesGained")
-class ResourcesGained(EventData, frozen=True):
+class ResourcesGained(EventData):
     """Tokens gained: from a city trade (§4.2), spoils of a raid (§8.1), a bumper year (§11 33),
     a gold horde (§11 36)."""
 
@@ -426,7 +426,7 @@ class ResourcesGained(EventData, frozen=True):
 
 
 @event_type("saxon-shore.CityTradeRolled")
-class CityTradeRolled(EventData, frozen=True):
+class CityTradeRolled(EventData):
     """§4.2: the traded resource is lost; the die (``roll``) with its modifiers makes ``total``."""
 
     seat: str
@@ -438,7 +438,7 @@ class CityTradeRolled(EventData, frozen=True):
 
 
 @event_type("saxon-shore.CityTradeFailed")
-class CityTradeFailed(EventData, frozen=True):
+class CityTradeFailed(EventData):
     """A city trade with no roll: famine (§11 25; the resource is lost), the city is gone or its
     trader is out of the game (§4.2)."""
 
@@ -450,7 +450,7 @@ class CityTradeFailed(EventData, frozen=True):
 
 
 @event_type("saxon-shore.TradeOffered")
-class TradeOffered(EventData, frozen=True):
+class TradeOffered(EventData):
     """§4.3: ``seat`` offers ``to`` the tokens ``give`` for the tokens ``take``."""
 
     seat: str
@@ -461,7 +461,7 @@ class TradeOffered(EventData, frozen=True):
 
 
 @event_type("saxon-shore.TradeAccepted")
-class TradeAccepted(EventData, frozen=True):
+class TradeAccepted(EventData):
     """§4.3: ``seat`` accepts ``offerer``'s offer; the tokens change hands."""
 
     seat: str
@@ -472,21 +472,21 @@ class TradeAccepted(EventData, frozen=True):
 
 
 @event_type("saxon-shore.TradeDeclined")
-class TradeDeclined(EventData, frozen=True):
+class TradeDeclined(EventData):
     seat: str
     offerer: str
     section: str = "4.3"
 
 
 @event_type("saxon-shore.TradingRoundEnded")
-class TradingRoundEnded(EventData, frozen=True):
+class TradingRoundEnded(EventData):
     """§4.3: a round of trading saw offers, so another round follows."""
 
     section: str = "4.3"
 
 
 @event_type("saxon-shore.ResourcePlacedForTrade")
-class ResourcePlacedForTrade(EventData, frozen=True):
+class ResourcePlacedForTrade(EventData):
     """§4.4: one resource placed in a city for trade."""
 
     seat: str
@@ -497,7 +497,7 @@ class ResourcePlacedForTrade(EventData, frozen=True):
 
 # -- raising troops (§4.6, §12.1) ------------------------------------------------------------------
 @event_type("saxon-shore.MercenaryHired")
-class MercenaryHired(EventData, frozen=True):
+class MercenaryHired(EventData):
     seat: str
     unit: int
     province: str
@@ -506,7 +506,7 @@ class MercenaryHired(EventData, frozen=True):
 
 
 @event_type("saxon-shore.TroopsRaised")
-class TroopsRaised(EventData, frozen=True):
+class TroopsRaised(EventData):
     """A regular (§4.6.2), peasants to the province's carrying capacity (§4.6.3) or a warrior
     monk (§12.1) raised in a province the seat owns."""
 
@@ -519,7 +519,7 @@ class TroopsRaised(EventData, frozen=True):
 
 
 @event_type("saxon-shore.BoatsRaised")
-class BoatsRaised(EventData, frozen=True):
+class BoatsRaised(EventData):
     """§4.6.4: one resource for two boats in one province or one in each of two."""
 
     seat: str
@@ -529,7 +529,7 @@ class BoatsRaised(EventData, frozen=True):
 
 
 @event_type("saxon-shore.PeasantReplacedByBoat")
-class PeasantReplacedByBoat(EventData, frozen=True):
+class PeasantReplacedByBoat(EventData):
     """§4.6.4: a peasant counter removed and replaced with a boat counter."""
 
     seat: str
@@ -542,7 +542,7 @@ class PeasantReplacedByBoat(EventData, frozen=True):
 
 # -- conversion (§5) -------------------------------------------------------------------------------
 @event_type("saxon-shore.Converted")
-class Converted(EventData, frozen=True):
+class Converted(EventData):
     """§5: the seat converts; morale follows as MoraleChanged events."""
 
     seat: str
@@ -552,7 +552,7 @@ class Converted(EventData, frozen=True):
 
 # -- movement (§7) ---------------------------------------------------------------------------------
 @event_type("saxon-shore.MovementBegan")
-class MovementBegan(EventData, frozen=True):
+class MovementBegan(EventData):
     """§2.2 steps 5 and 7, §7: movement ``stage`` 1 or 2; each unit has two movement points."""
 
     stage: int
@@ -560,7 +560,7 @@ class MovementBegan(EventData, frozen=True):
 
 
 @event_type("saxon-shore.UnitsMoved")
-class UnitsMoved(EventData, frozen=True):
+class UnitsMoved(EventData):
     """§7: ``seat``'s units moved together from ``start`` along ``path`` for ``points`` movement
     points; ``halted`` when they entered a non-friendly province and must stop; ``coast`` the
     sea zone the boats lie on at the end; ``paths_used`` the paths spent (§11 12)."""
@@ -577,7 +577,7 @@ class UnitsMoved(EventData, frozen=True):
 
 
 @event_type("saxon-shore.ForcedMarchMade")
-class ForcedMarchMade(EventData, frozen=True):
+class ForcedMarchMade(EventData):
     """§11 54: the units at ``location`` gain one movement point."""
 
     seat: str
@@ -588,14 +588,14 @@ class ForcedMarchMade(EventData, frozen=True):
 
 # -- combat (§8, §11 64, §12.2, §12.3) ---------------------------------------------------------------
 @event_type("saxon-shore.RaidDeclared")
-class RaidDeclared(EventData, frozen=True):
+class RaidDeclared(EventData):
     seat: str
     province: str
     section: str = "8"
 
 
 @event_type("saxon-shore.InvasionDeclared")
-class InvasionDeclared(EventData, frozen=True):
+class InvasionDeclared(EventData):
     """§8: an invasion costs one resource of any kind."""
 
     seat: str
@@ -605,7 +605,7 @@ class InvasionDeclared(EventData, frozen=True):
 
 
 @event_type("saxon-shore.RaidFought")
-class RaidFought(EventData, frozen=True):
+class RaidFought(EventData):
     """§8.1 (and §11 32, 34): raid strength plus a die each; ``raider`` a seat, or None for
     wildmen or vikings. ``result``: who won, or a draw."""
 
@@ -619,7 +619,7 @@ class RaidFought(EventData, frozen=True):
 
 
 @event_type("saxon-shore.RaidersRepulsed")
-class RaidersRepulsed(EventData, frozen=True):
+class RaidersRepulsed(EventData):
     """§8.1 defender wins: a die per raiding troop; ``eliminated`` die, mercenaries ``freed``
     revert to neutrality; the rest return to the nearest friendly province."""
 
@@ -631,7 +631,7 @@ class RaidersRepulsed(EventData, frozen=True):
 
 
 @event_type("saxon-shore.BattleBegan")
-class BattleBegan(EventData, frozen=True):
+class BattleBegan(EventData):
     """A battle on the battle matrix (§8.2): an invasion (``mode`` "invasion"), invaders fighting
     each other first ("invaders"), or rebels (§11 64, "rebels"). ``militia``: the owner's militia
     (the carrying capacity) at ``militia_strength`` (morale: 1 low, 2 normal, 3 high)."""
@@ -647,7 +647,7 @@ class BattleBegan(EventData, frozen=True):
 
 
 @event_type("saxon-shore.KingMovedTroops")
-class KingMovedTroops(EventData, frozen=True):
+class KingMovedTroops(EventData):
     """§8.2: a +1 or +2 king moves troops up the matrix; §12.3: a -1 king moves one down.
     ``side``: "attacker" or "defender"; ``moves`` empty: the king lets them stand."""
 
@@ -659,7 +659,7 @@ class KingMovedTroops(EventData, frozen=True):
 
 
 @event_type("saxon-shore.BattleRoundFought")
-class BattleRoundFought(EventData, frozen=True):
+class BattleRoundFought(EventData):
     """§8.2: each die at or under its troop's box is a hit (the boxes, one per die, as rolled)."""
 
     province: str
@@ -672,7 +672,7 @@ class BattleRoundFought(EventData, frozen=True):
 
 
 @event_type("saxon-shore.CasualtyRemoved")
-class CasualtyRemoved(EventData, frozen=True):
+class CasualtyRemoved(EventData):
     """§8.2: one troop removed for a hit: a counter (``unit``), or a militia or rebel."""
 
     province: str
@@ -684,7 +684,7 @@ class CasualtyRemoved(EventData, frozen=True):
 
 
 @event_type("saxon-shore.RetreatedIntoCity")
-class RetreatedIntoCity(EventData, frozen=True):
+class RetreatedIntoCity(EventData):
     """§12.2: after a round, the defender retreats into the city."""
 
     seat: str
@@ -693,7 +693,7 @@ class RetreatedIntoCity(EventData, frozen=True):
 
 
 @event_type("saxon-shore.CityAssaulted")
-class CityAssaulted(EventData, frozen=True):
+class CityAssaulted(EventData):
     """§12.2: the attacker assaults the city, every troop two boxes weaker."""
 
     seat: str
@@ -702,7 +702,7 @@ class CityAssaulted(EventData, frozen=True):
 
 
 @event_type("saxon-shore.CityLeftUnassaulted")
-class CityLeftUnassaulted(EventData, frozen=True):
+class CityLeftUnassaulted(EventData):
     """§12.2: the attacker destroys an improvement or ravages instead; nobody conquers."""
 
     seat: str
@@ -711,7 +711,7 @@ class CityLeftUnassaulted(EventData, frozen=True):
 
 
 @event_type("saxon-shore.BattleEnded")
-class BattleEnded(EventData, frozen=True):
+class BattleEnded(EventData):
     """The battle for ``province`` is over: ``won_by`` the attacker, the defender (also when
     neither side has troops left, §8.2), or nobody (invaders who destroyed each other);
     ``winner`` the seat that won, if any (None: the neutral militia, or the rebels)."""

@@ -3,18 +3,20 @@
 Pure, and it reads fields only: an event says what happened in the rulebook's words
 (events.py), so a line is built from its fields, never by parsing prose, and nothing here reads
 the game's state. Provinces and sea zones by the map's names, counters by their kind, players by
-their names when ``players`` (seat -> name) is given, else by seat; plurals counted.
+their names when ``names`` (seat -> name) is given, else by seat; plurals counted.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from domain.rules.saxon_shore.data import RESOURCES
+from domain.rules.words import NO_NAMES, Names, and_list, outcome_text, plural, seat_name
 
 LIMIT = 160
-Players = Mapping[str, str] | None
 
 KINDS = {"king": ("king", "kings"), "regular": ("regular", "regulars"), "knight": ("mounted knight", "mounted knights"),
          "berserker": ("berserker", "berserkers"), "monk": ("warrior monk", "warrior monks"),
@@ -73,20 +75,6 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def listing(items: list[str]) -> str:
-    if not items:
-        return ""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    if n == 1:
-        return f"{n} {one}"
-    if many is None:
-        many = one[:-1] + "ies" if one.endswith("y") and one[-2:-1] not in "aeiou" else one + "s"
-    return f"{n} {many}"
-
-
 def article(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
@@ -100,19 +88,19 @@ def kinds(counters: list[dict[str, Any]], bare: bool = False) -> str:
     for kind, n in counts.items():
         one, many = KINDS.get(kind, (kind, kind + "s"))
         words.append((one if bare else article(one)) if n == 1 else f"{n} {many}")
-    return listing(words) or "nothing"
+    return and_list(words) or "nothing"
 
 
 def tokens(res: Mapping[str, Any] | None) -> str:
     """``{"wheat": 2, "gold": 1}`` → ``2 wheat and 1 gold``; nothing → ``nothing``."""
     pairs = sorted(((k, int(v)) for k, v in (res or {}).items() if v),
                    key=lambda kv: RESOURCES.index(kv[0]) if kv[0] in RESOURCES else 99)
-    return listing([f"{n} {'slave' if k == 'slaves' and n == 1 else k}" for k, n in pairs]) or "nothing"
+    return and_list([f"{n} {'slave' if k == 'slaves' and n == 1 else k}" for k, n in pairs]) or "nothing"
 
 
 def paid(items: list[str] | str | None) -> str:
     """``["iron", "wool"]`` → ``iron and wool``."""
-    return listing([items] if isinstance(items, str) else list(items or ())) or "nothing"
+    return and_list([items] if isinstance(items, str) else list(items or ())) or "nothing"
 
 
 def sec(section: Any) -> str:
@@ -123,14 +111,14 @@ def cause(section: Any, fallback: str = "") -> str:
     return CAUSES.get(str(section), fallback)
 
 
-class Names:
+class Who:
     """Players by name (seat ids when names are not known)."""
 
-    def __init__(self, players: Players):
-        self.players = players or {}
+    def __init__(self, names: Names):
+        self.names = names
 
     def __call__(self, seat: Any) -> str:
-        return self.players.get(str(seat), str(seat)) if seat else "nobody"
+        return seat_name(self.names, str(seat) if seat else None)
 
     def whose(self, seat: Any) -> str:
         name = self(seat)
@@ -143,16 +131,78 @@ class Names:
             owners.setdefault(c.get("owner"), []).append(c)
         parts = [(f"{self.whose(o)} {kinds(cs, bare=True)}" if o else f"the neutral {kinds(cs, bare=True)}")
                  for o, cs in owners.items()]
-        return listing(parts) or "nothing"
+        return and_list(parts) or "nothing"
+
+
+class Words(string.Formatter):
+    """Fills a line's template from an event's fields: ``{seat:who}`` the player by name,
+    ``{owner:whose}`` "Aelle's", and ``tokens``, ``paid``, ``kinds``, ``list`` and ``path`` in
+    words (the functions above)."""
+
+    def __init__(self, who: Who):
+        self.who = who
+
+    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
+        return kwargs.get(key)
+
+    def format_field(self, value: Any, spec: str) -> str:
+        match spec:
+            case "who":
+                return self.who(value)
+            case "whose":
+                return self.who.whose(value)
+            case "tokens":
+                return tokens(value)
+            case "paid":
+                return paid(value)
+            case "kinds":
+                return kinds(value or [])
+            case "list":
+                return and_list(list(value or []))
+            case "path":
+                return PATHS.get(str(value), str(value))
+        return format(value, spec)
+
+
+def say(template: str, d: dict[str, Any], who: Who) -> str:
+    """An event's line from its template (LINES), then the section it applies."""
+    return Words(who).vformat(template, (), d) + sec(d.get("section"))
+
+
+# Events whose line says their fields in a fixed order (the others have functions below).
+LINES = {
+    "EventDrawn": "{seat:who} draws event {number}: {name}",
+    "PathGained": "{seat:who} gains {path:path}",
+    "FamineStruck": "Famine in {province}: the province is ravaged and its city trade fails this turn",
+    "FamineAverted": "{seat:who} spends a grain against the famine in {province}",
+    "StormsAtSea": "Storms in {sea} this turn",
+    "LostAtSea": "{seat:who} loses {units:kinds} in the storm ({seas:list})",
+    "ResourceSwapped": "{seat:who} swaps one {gave} for one {took} with the traders",
+    "FamilyOfferMade": "{seat:who} offers {to:who} {tokens:tokens} to decline {province}",
+    "FamilyTiesDeclined": "{seat:who} takes {owner:whose} {tokens:tokens} and declines {province}",
+    "CityRepaired": "{seat:who} pays {paid:paid} to repair the city of {province} after the fire",
+    "ResourcesProduced": "{seat:who} gains {gained:tokens} from production",
+    "TradeDeclined": "{seat:who} declines {offerer:whose} offer",
+    "TradingRoundEnded": "Offers were made, so another round of trading follows",
+    "ResourcePlacedForTrade": "{seat:who} places {resource} for trade in the city of {province}",
+    "MercenaryHired": "{seat:who} hires the mercenary in {province} for {paid}",
+    "PeasantReplacedByBoat": "{seat:who} turns a peasant in {province} into a boat on {sea}",
+    "MovementBegan": "Movement {stage} begins: every unit has two movement points",
+    "RaidDeclared": "{seat:who} declares a raid on {province}",
+    "InvasionDeclared": "{seat:who} declares an invasion of {province}, paying {paid}",
+    "RetreatedIntoCity": "{seat:who} retreats into the city of {province}",
+    "CityAssaulted": "{seat:who} assaults the city of {province}, every troop two boxes weaker",
+    "CityLeftUnassaulted": "{seat:who} leaves the city of {province} unassaulted and pillages instead",
+}
 
 
 # -- events --------------------------------------------------------------------------------------
-def describe_event(event_type: str, d: dict[str, Any], players: Players = None) -> str | None:
+def describe_event(event_type: str, d: dict[str, Any], names: Names = NO_NAMES) -> str | None:
     """One line for one ``saxon-shore.*`` event; None for a type this module does not know."""
     if not event_type.startswith("saxon-shore."):
         return None
     fn = EVENTS.get(event_type.removeprefix("saxon-shore."))
-    return clip(fn(d, Names(players))) if fn is not None else None
+    return clip(fn(d, Who(names))) if fn is not None else None
 
 
 def _starting(d, who):
@@ -161,7 +211,7 @@ def _starting(d, who):
 
 
 def _turn(d, who):
-    return f"Turn {d.get('turn')} begins; order of play: {listing([who(s) for s in d.get('order') or ()])}"
+    return f"Turn {d.get('turn')} begins; order of play: {and_list([who(s) for s in d.get('order') or ()])}"
 
 
 def _prompt(d, who):
@@ -175,9 +225,7 @@ def _prompt(d, who):
 
 
 def _decided(d, who):
-    o = d.get("outcome") or {}
-    head = "a draw" if o.get("draw") or not o.get("winner") else f"{who(o.get('winner'))} wins"
-    return f"Game over, {head}: {o.get('reason')}"
+    return f"Game over, {outcome_text(d.get('outcome') or {}, who.names)}"
 
 
 def _eliminated(d, who):
@@ -240,23 +288,6 @@ def _returned(d, who):
             f"the nearest friendly province{sec(d.get('section'))}")
 
 
-def _drawn(d, who):
-    return f"{who(d.get('seat'))} draws event {d.get('number')}: {d.get('name')}{sec(d.get('section'))}"
-
-
-def _path(d, who):
-    return f"{who(d.get('seat'))} gains {PATHS.get(str(d.get('path')), d.get('path'))}{sec(d.get('section'))}"
-
-
-def _famine(d, who):
-    return f"Famine in {d.get('province')}: the province is ravaged and its city trade fails this turn" \
-        + sec(d.get("section"))
-
-
-def _famine_averted(d, who):
-    return f"{who(d.get('seat'))} spends a grain against the famine in {d.get('province')}{sec(d.get('section'))}"
-
-
 OUTSIDERS = {"wildmen": ("wildman", "wildmen"), "vikings": ("viking", "vikings")}
 
 
@@ -264,35 +295,6 @@ def _outsiders(d, who):
     one, many = OUTSIDERS.get(str(d.get("who")), (str(d.get("who")), str(d.get("who"))))
     return (f"{plural(int(d.get('count') or 0), one, many)} and a chief from {d.get('origin')} raid "
             f"{d.get('province')} (strength {d.get('strength')}){sec(d.get('section'))}")
-
-
-def _storms(d, who):
-    return f"Storms in {d.get('sea')} this turn{sec(d.get('section'))}"
-
-
-def _lost_at_sea(d, who):
-    return (f"{who(d.get('seat'))} loses {kinds(d.get('units') or [])} in the storm "
-            f"({listing(list(d.get('seas') or []))}){sec(d.get('section'))}")
-
-
-def _swapped(d, who):
-    return f"{who(d.get('seat'))} swaps one {d.get('gave')} for one {d.get('took')} with the traders" \
-        + sec(d.get("section"))
-
-
-def _family_offer(d, who):
-    return (f"{who(d.get('seat'))} offers {who(d.get('to'))} {tokens(d.get('tokens'))} to decline "
-            f"{d.get('province')}{sec(d.get('section'))}")
-
-
-def _family_declined(d, who):
-    return (f"{who(d.get('seat'))} takes {who.whose(d.get('owner'))} {tokens(d.get('tokens'))} and declines "
-            f"{d.get('province')}{sec(d.get('section'))}")
-
-
-def _repaired(d, who):
-    return (f"{who(d.get('seat'))} pays {paid(d.get('paid'))} to repair the city of {d.get('province')} "
-            f"after the fire{sec(d.get('section'))}")
 
 
 def _morale(d, who):
@@ -313,19 +315,22 @@ def _built(d, who):
 
 
 def _destroyed(d, who):
-    s, prov, imp = d.get("section"), d.get("province"), d.get("improvement")
-    if d.get("by"):
-        spoils = f" and takes {tokens(d.get('spoils'))}" if d.get("spoils") else ""
-        return f"{who(d['by'])} destroys the {imp} of {prov}{spoils}{sec(s)}"
-    return f"{cap(cause(s, 'raiders'))}: the {imp} of {prov} is destroyed{sec(s)}"
+    imp, prov = d.get("improvement"), d.get("province")
+    return _laid_waste(d, who, f"destroys the {imp} of {prov}", f"the {imp} of {prov} is destroyed")
 
 
 def _ravaged(d, who):
-    s, prov = d.get("section"), d.get("province")
+    prov = d.get("province")
+    return _laid_waste(d, who, f"ravages {prov}", f"{prov} is ravaged")
+
+
+def _laid_waste(d, who, done_by: str, done: str) -> str:
+    """A raider's deed (``by`` a player, with the spoils taken), or what a cause did."""
+    s = d.get("section")
     if d.get("by"):
         spoils = f" and takes {tokens(d.get('spoils'))}" if d.get("spoils") else ""
-        return f"{who(d['by'])} ravages {prov}{spoils}{sec(s)}"
-    return f"{cap(cause(s, 'raiders'))}: {prov} is ravaged{sec(s)}"
+        return f"{who(d['by'])} {done_by}{spoils}{sec(s)}"
+    return f"{cap(cause(s, 'raiders'))}: {done}{sec(s)}"
 
 
 def _ravage_removed(d, who):
@@ -352,10 +357,6 @@ def _joined(d, who):
     former = f" (it was {who.whose(d['former'])})" if d.get("former") else ""
     return f"{d.get('province')} joins {who.whose(d.get('seat'))} kingdom through family ties{former}" \
         + sec(d.get("section"))
-
-
-def _produced(d, who):
-    return f"{who(d.get('seat'))} gains {tokens(d.get('gained'))} from production{sec(d.get('section'))}"
 
 
 def _gained(d, who):
@@ -393,23 +394,6 @@ def _accepted(d, who):
             f"{_offer_words(d.get('give'), d.get('take'))}{sec(d.get('section'))}")
 
 
-def _declined(d, who):
-    return f"{who(d.get('seat'))} declines {who.whose(d.get('offerer'))} offer{sec(d.get('section'))}"
-
-
-def _round_ended(d, who):
-    return f"Offers were made, so another round of trading follows{sec(d.get('section'))}"
-
-
-def _placed_for_trade(d, who):
-    return f"{who(d.get('seat'))} places {d.get('resource')} for trade in the city of {d.get('province')}" \
-        + sec(d.get("section"))
-
-
-def _hired(d, who):
-    return f"{who(d.get('seat'))} hires the mercenary in {d.get('province')} for {d.get('paid')}{sec(d.get('section'))}"
-
-
 def _raised(d, who):
     n = len(d.get("units") or ())
     what = kinds([{"kind": d.get("kind")}] * n)
@@ -422,13 +406,8 @@ def _boats(d, who):
     for b in d.get("boats") or []:
         where = f"{b.get('province')} ({b.get('sea')})"
         places[where] = places.get(where, 0) + 1
-    what = listing([f"{kinds([{'kind': 'boat'}] * n)} in {where}" for where, n in places.items()])
+    what = and_list([f"{kinds([{'kind': 'boat'}] * n)} in {where}" for where, n in places.items()])
     return f"{who(d.get('seat'))} raises {what}, paying {d.get('paid')}{sec(d.get('section'))}"
-
-
-def _peasant_boat(d, who):
-    return (f"{who(d.get('seat'))} turns a peasant in {d.get('province')} into a boat on {d.get('sea')}"
-            f"{sec(d.get('section'))}")
 
 
 def _converted(d, who):
@@ -436,14 +415,10 @@ def _converted(d, who):
     return f"{who(d.get('seat'))} converts to {faith}{sec(d.get('section'))}"
 
 
-def _movement(d, who):
-    return f"Movement {d.get('stage')} begins: every unit has two movement points{sec(d.get('section'))}"
-
-
 def _moved(d, who):
     path = list(d.get("path") or [])
-    via = f" via {listing(path[:-1])}" if len(path) > 1 else ""
-    used = f", using {listing([PATHS.get(p, p) for p in d.get('paths_used') or []])}" if d.get("paths_used") else ""
+    via = f" via {and_list(path[:-1])}" if len(path) > 1 else ""
+    used = f", using {and_list([PATHS.get(p, p) for p in d.get('paths_used') or []])}" if d.get("paths_used") else ""
     stop = ", and must stop there" if d.get("halted") else ""
     return (f"{who(d.get('seat'))} moves {kinds(d.get('units') or [])} from {d.get('start')} to "
             f"{path[-1] if path else '?'}{via}{used}{stop}{sec(d.get('section'))}")
@@ -453,15 +428,6 @@ def _forced(d, who):
     n = len(d.get("units") or ())
     return (f"{who(d.get('seat'))} force-marches {plural(n, 'unit')} at {d.get('location')}: one more movement point"
             f"{sec(d.get('section'))}")
-
-
-def _raid_declared(d, who):
-    return f"{who(d.get('seat'))} declares a raid on {d.get('province')}{sec(d.get('section'))}"
-
-
-def _invasion_declared(d, who):
-    return f"{who(d.get('seat'))} declares an invasion of {d.get('province')}, paying {d.get('paid')}" \
-        + sec(d.get("section"))
 
 
 def _raid(d, who):
@@ -480,7 +446,7 @@ def _repulsed(d, who):
     if freed:
         losses.append(f"{kinds(freed)} {'reverts' if len(freed) == 1 else 'revert'} to neutrality")
     return (f"{who.whose(d.get('seat'))} raiders are repulsed from {d.get('province')}: "
-            f"{listing(losses) or 'all survive'}{sec(d.get('section'))}")
+            f"{and_list(losses) or 'all survive'}{sec(d.get('section'))}")
 
 
 def _battle_began(d, who):
@@ -504,7 +470,7 @@ def _king_moved(d, who):
     words = [f"{article(KINDS.get(str(m.get('kind')), (m.get('kind'),))[0])} from box {m.get('box')} to box "
              f"{max(1, min(6, int(m.get('box') or 0) + int(m.get('step') or 0)))}" for m in moves]
     direction = "down" if int(moves[0].get("step") or 0) < 0 else "up"
-    return f"{who.whose(d.get('seat'))} king moves {listing(words)} ({direction}){sec(d.get('section'))}"
+    return f"{who.whose(d.get('seat'))} king moves {and_list(words)} ({direction}){sec(d.get('section'))}"
 
 
 def _round(d, who):
@@ -524,20 +490,6 @@ def _casualty(d, who):
     return f"{owner} loses {article(one)} in the battle for {d.get('province')}{sec(d.get('section'))}"
 
 
-def _retreated(d, who):
-    return f"{who(d.get('seat'))} retreats into the city of {d.get('province')}{sec(d.get('section'))}"
-
-
-def _assaulted(d, who):
-    return (f"{who(d.get('seat'))} assaults the city of {d.get('province')}, every troop two boxes weaker"
-            f"{sec(d.get('section'))}")
-
-
-def _unassaulted(d, who):
-    return f"{who(d.get('seat'))} leaves the city of {d.get('province')} unassaulted and pillages instead" \
-        + sec(d.get("section"))
-
-
 def _battle_ended(d, who):
     prov, won_by, s = d.get("province"), d.get("won_by"), d.get("section")
     if won_by == "nobody":
@@ -551,26 +503,20 @@ def _battle_ended(d, who):
     return f"The militia of {prov} beat off the attackers{sec(s)}"
 
 
-EVENTS: dict[str, Callable[[dict[str, Any], Names], str]] = {
+EVENTS: dict[str, Callable[[dict[str, Any], Who], str]] = {
     "StartingProvincePicked": _starting, "TurnBegan": _turn, "PromptOpened": _prompt, "GameDecided": _decided,
-    "PlayerAsked": _prompt,
-    "PlayerEliminated": _eliminated, "KingDied": _king_died, "KingCrowned": _crowned, "UnitsPlaced": _placed,
-    "UnitsDeserted": _deserted, "UnitsEliminated": _eliminated_units, "PeasantsAndBoatsRemoved": _peasants_boats,
-    "TroopsReturned": _returned, "EventDrawn": _drawn, "PathGained": _path, "FamineStruck": _famine,
-    "FamineAverted": _famine_averted, "OutsidersRaid": _outsiders, "StormsAtSea": _storms, "LostAtSea": _lost_at_sea,
-    "ResourceSwapped": _swapped, "FamilyOfferMade": _family_offer, "FamilyTiesDeclined": _family_declined,
-    "CityRepaired": _repaired, "MoraleChanged": _morale, "ImprovementBuilt": _built,
-    "ImprovementDestroyed": _destroyed, "ProvinceRavaged": _ravaged, "RavageRemoved": _ravage_removed,
-    "ProvinceConquered": _conquered, "ProvinceBecameNeutral": _neutral, "ProvinceJoined": _joined,
-    "ResourcesProduced": _produced, "ResourcesGained": _gained, "CityTradeRolled": _trade_rolled,
-    "CityTradeFailed": _trade_failed, "TradeOffered": _offered, "TradeAccepted": _accepted,
-    "TradeDeclined": _declined, "TradingRoundEnded": _round_ended, "ResourcePlacedForTrade": _placed_for_trade,
-    "MercenaryHired": _hired, "TroopsRaised": _raised, "BoatsRaised": _boats, "PeasantReplacedByBoat": _peasant_boat,
-    "Converted": _converted, "MovementBegan": _movement, "UnitsMoved": _moved, "ForcedMarchMade": _forced,
-    "RaidDeclared": _raid_declared, "InvasionDeclared": _invasion_declared, "RaidFought": _raid,
-    "RaidersRepulsed": _repulsed, "BattleBegan": _battle_began, "KingMovedTroops": _king_moved,
-    "BattleRoundFought": _round, "CasualtyRemoved": _casualty, "RetreatedIntoCity": _retreated,
-    "CityAssaulted": _assaulted, "CityLeftUnassaulted": _unassaulted, "BattleEnded": _battle_ended,
+    "PlayerAsked": _prompt, "PlayerEliminated": _eliminated, "KingDied": _king_died, "KingCrowned": _crowned,
+    "UnitsPlaced": _placed, "UnitsDeserted": _deserted, "UnitsEliminated": _eliminated_units,
+    "PeasantsAndBoatsRemoved": _peasants_boats, "TroopsReturned": _returned, "OutsidersRaid": _outsiders,
+    "MoraleChanged": _morale, "ImprovementBuilt": _built, "ImprovementDestroyed": _destroyed,
+    "ProvinceRavaged": _ravaged, "RavageRemoved": _ravage_removed, "ProvinceConquered": _conquered,
+    "ProvinceBecameNeutral": _neutral, "ProvinceJoined": _joined, "ResourcesGained": _gained,
+    "CityTradeRolled": _trade_rolled, "CityTradeFailed": _trade_failed, "TradeOffered": _offered,
+    "TradeAccepted": _accepted, "TroopsRaised": _raised, "BoatsRaised": _boats, "Converted": _converted,
+    "UnitsMoved": _moved, "ForcedMarchMade": _forced, "RaidFought": _raid, "RaidersRepulsed": _repulsed,
+    "BattleBegan": _battle_began, "KingMovedTroops": _king_moved, "BattleRoundFought": _round,
+    "CasualtyRemoved": _casualty, "BattleEnded": _battle_ended,
+    **{name: partial(say, template) for name, template in LINES.items()},
 }
 
 
@@ -590,7 +536,7 @@ def option_words(option: str) -> str:
         return f"{give} for {take}"
     if "@" in option and option.split(" ", 1)[0] in ("up", "up2", "down"):
         verb, _, targets = option.partition(" ")
-        where = listing([f"the {KINDS.get(k, (k,))[0]} in box {b}" for k, _, b in
+        where = and_list([f"the {KINDS.get(k, (k,))[0]} in box {b}" for k, _, b in
                          (t.partition("@") for t in targets.split(", "))])
         how = {"up": "up one box", "up2": "up two boxes", "down": "down one box"}.get(verb, verb)
         return f"{how}: {where}"
@@ -606,43 +552,41 @@ def option_words(option: str) -> str:
     return option.replace("_", " ").replace("+", " and ")
 
 
-def describe_command(command: dict[str, Any], players: Players = None) -> str:
+# Commands whose line says their fields in a fixed order (describe_command words the others).
+COMMAND_LINES = {
+    "done": "is done with this phase",
+    "place-trade": "places {resource} for trade in {province}",
+    "hire": "hires a mercenary for {pay}",
+    "raise-regular": "raises a regular in {province}, paying {pay:paid}",
+    "raise-peasants": "raises peasants in {province}, paying {pay}",
+    "peasant-to-boat": "turns a peasant into a boat on {sea}",
+    "raise-monk": "raises a warrior monk in {province}, paying {pay:paid}",
+    "convert": "converts to the other religion",
+    "forced-march": "force-marches the units at {location}",
+}
+
+
+def describe_command(command: dict[str, Any], names: Names = NO_NAMES) -> str:
     """A recorded command in words (the events after it say what it did)."""
-    c, who = command, Names(players)
+    c, who = command, Who(names)
+    if c.get("type") in COMMAND_LINES:
+        return clip(Words(who).vformat(COMMAND_LINES[c["type"]], (), c))
     match c.get("type"):
         case "choose":
             option = str(c.get("option"))
-            return clip(f"chooses {who(option) if option in who.players else option_words(option)}")
-        case "done":
-            return "is done with this phase"
+            return clip(f"chooses {who(option) if option in who.names else option_words(option)}")
         case "offer":
             return clip(f"offers {who(c.get('to'))} {_offer_words(c.get('give'), c.get('take'))}")
-        case "place-trade":
-            return f"places {c.get('resource')} for trade in {c.get('province')}"
         case "improve":
             what = IMPROVEMENT_WORDS.get(str(c.get("improvement")), str(c.get("improvement")))
             return clip(f"pays {paid(c.get('pay'))} for {what} in {c.get('province')}")
-        case "hire":
-            return f"hires a mercenary for {c.get('pay')}"
-        case "raise-regular":
-            return clip(f"raises a regular in {c.get('province')}, paying {paid(c.get('pay'))}")
-        case "raise-peasants":
-            return f"raises peasants in {c.get('province')}, paying {c.get('pay')}"
         case "raise-boats":
-            places = listing([f"{p.get('province')} ({p.get('sea')})" for p in c.get("places") or []])
+            places = and_list([f"{p.get('province')} ({p.get('sea')})" for p in c.get("places") or []])
             return clip(f"raises boats in {places}, paying {c.get('pay')}")
-        case "peasant-to-boat":
-            return f"turns a peasant into a boat on {c.get('sea')}"
-        case "raise-monk":
-            return clip(f"raises a warrior monk in {c.get('province')}, paying {paid(c.get('pay'))}")
-        case "convert":
-            return "converts to the other religion"
         case "move":
             path = list(c.get("path") or [])
-            via = f" via {listing(path[:-1])}" if len(path) > 1 else ""
+            via = f" via {and_list(path[:-1])}" if len(path) > 1 else ""
             return clip(f"moves {plural(len(c.get('units') or ()), 'unit')} to {path[-1] if path else '?'}{via}")
-        case "forced-march":
-            return f"force-marches the units at {c.get('location')}"
         case "declare":
             if c.get("action") == "invade":
                 return f"declares an invasion of {c.get('province')}, paying {c.get('pay')}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import combinations_with_replacement
 
 from domain.rules.saxon_shore.data import PATH_TYPES, RESOURCES
@@ -275,24 +275,25 @@ def fire_choice(ctx: Ctx, prompt: Prompt, option: str) -> None:
 # -- 32 wildmen, 34 vikings -----------------------------------------------------------------------------
 @effect(32)
 def wildmen(ctx: Ctx, seat: str) -> None:
-    from domain.rules.saxon_shore.combat import outsider_raid
-
-    wild = ctx.board.wildmen_die[ctx.d6("wildmen: which wild province", seat)]
-    count = ctx.d6("wildmen: how many", seat)
-    target = ctx.board.random_adjacent[wild][ctx.d6(f"wildmen of {wild}: random adjacent province", seat) - 1]
-    outsider_raid(ctx, OutsidersRaid(who="wildmen", count=count, origin=wild, province=target, strength=count * 1 + 2,
-                                     section="11 32"), seat)
+    outsiders(ctx, seat, "wildmen", ctx.board.wildmen_die, "wild province", "of", 1, "11 32")
 
 
 @effect(34)
 def vikings(ctx: Ctx, seat: str) -> None:
+    outsiders(ctx, seat, "vikings", ctx.board.sea_die, "sea zone", "from", 2, "11 34")
+
+
+def outsiders(ctx: Ctx, seat: str, who: str, die: Mapping[int, str], which: str, where: str, per_head: int,
+              section: str) -> None:
+    """Wildmen or vikings: where they come from (``die``, a d6), how many (a d6), the province
+    next to it they raid (a d6), with a strength of ``per_head`` a head plus 2."""
     from domain.rules.saxon_shore.combat import outsider_raid
 
-    sea = ctx.board.sea_die[ctx.d6("vikings: which sea zone", seat)]
-    count = ctx.d6("vikings: how many", seat)
-    target = ctx.board.random_adjacent[sea][ctx.d6(f"vikings from {sea}: random adjacent province", seat) - 1]
-    outsider_raid(ctx, OutsidersRaid(who="vikings", count=count, origin=sea, province=target, strength=count * 2 + 2,
-                                     section="11 34"), seat)
+    origin = die[ctx.d6(f"{who}: which {which}", seat)]
+    count = ctx.d6(f"{who}: how many", seat)
+    target = ctx.board.random_adjacent[origin][ctx.d6(f"{who} {where} {origin}: random adjacent province", seat) - 1]
+    outsider_raid(ctx, OutsidersRaid(who=who, count=count, origin=origin, province=target,
+                                     strength=count * per_head + 2, section=section), seat)
 
 
 # -- 33, 35, 36 resources ------------------------------------------------------------------------------

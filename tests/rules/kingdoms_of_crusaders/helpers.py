@@ -13,7 +13,7 @@ from domain.game import Game, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.kingdoms_of_crusaders.data import SEATS, shape
-from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
 from domain.rules.registry import RULE_SYSTEMS
 
 KOC = RULE_SYSTEMS["kingdoms-of-crusaders"]
@@ -98,7 +98,7 @@ def played(players: int, plans: dict[str, list[tuple[str, int]]], options: dict[
     from tests.rules.scripted import Script
 
     game = new_game(players, options=options, version=version)
-    s: KocState = game.state
+    s: KingdomsOfCrusadersState = game.state
     seats = s.seats
     given = {seat: 0 for seat in seats}
 

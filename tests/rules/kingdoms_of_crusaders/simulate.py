@@ -12,11 +12,11 @@ import msgspec
 from domain.game import Game, project_game, take_decision
 from domain.rules.kingdoms_of_crusaders.data import HAND, SECTOR_CAPACITY, TERRITORIES
 from domain.rules.kingdoms_of_crusaders.rules import dominates
-from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
 from tests.rules.kingdoms_of_crusaders.helpers import KOC, NOW, FastRng, new_game
 
 
-def check_invariants(state: KocState, order: list[int] | None) -> None:
+def check_invariants(state: KingdomsOfCrusadersState, order: list[int] | None) -> None:
     """After every event: cards conserved across deck, hands and sectors (and exactly the cards
     drawn from the top so far); at most four per sector; markers numbered once each; the unseen
     pool is the deck and the hands."""
@@ -40,7 +40,7 @@ def check_invariants(state: KocState, order: list[int] | None) -> None:
         assert sorted(done) == sorted(p for p in state.seats if len(state.sectors[p][n - 1]) == SECTOR_CAPACITY)
 
 
-def check_settled(state: KocState) -> None:
+def check_settled(state: KingdomsOfCrusadersState) -> None:
     """After a whole decision: hand sizes, and no territory left that should have been won."""
     for p in state.seats:
         expected = HAND + 1 if state.phase == "play" and p == state.current else HAND
