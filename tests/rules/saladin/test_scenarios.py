@@ -10,13 +10,14 @@ import ast
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from domain.rules.saladin import scenarios
 from domain.rules.saladin.data import PACKAGE, TABLES
 from domain.rules.saladin.rules import horns_required, leader_action_usable
 from domain.rules.saladin.scenarios import ARSUF_1191, HATTIN_1187, SCENARIOS
-from tests.rules.saladin.helpers import new_game, with_side
+from tests.rules.saladin.helpers import new_game
 
 RULEBOOK = " ".join((Path(__file__).parent / "rulebook.txt").read_text(encoding="utf-8").split())
 
@@ -81,11 +82,14 @@ def test_the_horns_are_hattins_alone(scenario):
     """Hattin — Lusignan (Leader): "This Action becomes mandatory as soon as the sum of the
     Orders in the Available Orders Pool and the Spent Orders Pool of the Crusaders player is
     strictly less than 5". Arsuf has no such action: with 4 Orders the Crusaders owe nothing."""
-    game = with_side(new_game(scenario), "crusaders", available=4, spent=0)
-    assert horns_required(game.state, "crusaders") is (scenario == "hattin")
-    assert horns_required(game.state, "ayyubids") is False
-    assert leader_action_usable(game.state, "crusaders", "horns") is (scenario == "hattin")
-    assert leader_action_usable(game.state, "ayyubids", "order-loss") is False  # Châtillon stands
+    opening = new_game(scenario).state  # the scenario's hook asked of a state with 4 Orders (pure functions;
+    # tests/rules/saladin/test_hattin.py reaches such a position by play)
+    crusaders = msgspec.structs.replace(opening.sides["crusaders"], available=4, spent=0)
+    state = msgspec.structs.replace(opening, sides={**opening.sides, "crusaders": crusaders})
+    assert horns_required(state, "crusaders") is (scenario == "hattin")
+    assert horns_required(state, "ayyubids") is False
+    assert leader_action_usable(state, "crusaders", "horns") is (scenario == "hattin")
+    assert leader_action_usable(state, "ayyubids", "order-loss") is False  # Châtillon stands
 
 
 PHASES = ("rules.py", "play.py", "moves.py", "position.py", "view.py", "labels.py", "narrate.py", "evolve.py")
