@@ -114,8 +114,8 @@ def cause(section: Any, fallback: str = "") -> str:
 class Who:
     """Players by name (seat ids when names are not known)."""
 
-    def __init__(self, names: Names):
-        self.names = names
+    def __init__(self, names: Names | None):
+        self.names = names or NO_NAMES  # a caller without names passes None, as before words.py
 
     def __call__(self, seat: Any) -> str:
         return seat_name(self.names, str(seat) if seat else None)
