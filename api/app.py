@@ -222,7 +222,7 @@ def create_app(herald: Herald | None = None, settings: Settings | None = None) -
     def attach_live(state: Any) -> None:
         """One follower of the event log for this process's live streams, and their caps."""
         state.live = Live.of(state.herald.store, settings.sse_poll_seconds)
-        state.herald.games.written_hooks.append(state.live.written)
+        state.herald.committer.written_hooks.append(state.live.written)
         state.stream_slots = Slots(settings.max_streams, settings.max_streams_per_client)
         state.health = HealthCheck(state.herald.store)
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from api.committer import Committer
 from api.config import data_dir
-from api.services.games import Games
+from api.services.games import Games, load_game
 from api.services.bots import Bots
 from api.services.players import PlayerRegistry
 from api.services.seating import Seats
@@ -33,15 +34,21 @@ class Herald:
         self.signing_key = signing_key(signing_key_path or data_dir(settings, env) / "signing-key.pem")
         self.public_key = public_hex(self.signing_key.public_key())
         self.secrets = Secrets(self.store, self.signing_key, admin_token)
-        self.players = PlayerRegistry(self.store)
-        self.games = Games(self.store, self.secrets, self.players, self.signing_key, freeze_lapse_seconds)
+        # the one write path: every event is appended by it, and every write tells its hooks.
+        # PostgreSQL: batches are written by a writer thread while the loop decides the next
+        # (DECISIONS.md, "Storage and speed"); SQLite's local fsync stays on the loop
+        self.committer = Committer(lambda game_id, fresh: load_game(self.store, game_id, cached=not fresh),
+                                   self.store.append, self.store.cache_put, write_beside=self.store.networked)
+        self.players = PlayerRegistry(self.store, self.committer)
+        self.games = Games(self.store, self.committer, self.secrets, self.players, self.signing_key,
+                           freeze_lapse_seconds)
         self.seats = Seats(self.games)
         self.bots = Bots(self.games)
         self.tournaments = Tournaments(self.store, self.games, self.secrets)
         self.games.umpire_hooks.append(self.tournaments.directs_game)  # a director rules on its games' disputes
         self.games.paired_hooks.append(self.tournaments.pairs_game)  # ... of the games it paired
         self.games.seat_hooks.append(self.tournaments.seats_of_player)  # a player token reads as its seats
-        self.games.written_hooks.append(self.tournaments.written)  # results catch up after a write with work
+        self.committer.written_hooks.append(self.tournaments.written)  # results catch up after a write with work
         # your-move notices, their webhooks, and the clock sweep (issue 29)
         self.your_turn = YourTurn(self.games, self.players, derived_key(self.signing_key, "webhooks"),
                                   clock_sweep_seconds, webhook_retry_seconds, webhook_poll_seconds,
@@ -57,7 +64,7 @@ class Herald:
 
     def close(self) -> None:
         self.bots.close()
-        self.games.committer.close()
+        self.committer.close()
         if self.games.boards.stored is not None:
             self.games.boards.stored.close()  # the board checkpoints handed over, written first
         self.store.close()

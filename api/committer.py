@@ -1,6 +1,11 @@
-"""Group commit: commands are decided the moment they arrive, each on the game the command
+"""The one write path of a process: every event Herald stores is appended here, and every
+write tells the written hooks (live streams, bots, the results process) what it stored.
+
+Group commit: commands are decided the moment they arrive, each on the game the command
 before it left (committed or not); whatever has been decided is then committed in one
-transaction and only then answered.
+transaction and only then answered. A write that is no command on one game as it stands (a
+game's creation, a seat's claim, a name's registration, a tournament's change) is written
+whole by :meth:`Committer.write`, through the same append and the same hooks.
 
 - Durability is unchanged: no answer before its events are committed (SQLite keeps
   ``synchronous=FULL``); the commands that arrive while a commit is on disk share the next.
@@ -25,6 +30,7 @@ transaction and only then answered.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections import defaultdict
 from collections.abc import Callable
@@ -35,8 +41,10 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from api.errors import Conflict
+from api.errors import Conflict, HeraldError
 from domain.game import Game, Recorded
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -68,15 +76,18 @@ REDO_ATTEMPTS = 8  # decisions of a command that other processes keep beating, b
 class Committer:
     """The one writer of a process."""
 
-    def __init__(self, load: Callable[[UUID, bool], Game], save: Callable[..., None],
+    def __init__(self, load: Callable[[UUID, bool], Game], append: Callable[..., None],
                  cache_put: Callable[[UUID, Game], None], write_beside: bool = False):
         """``load(game_id, fresh)``: the cached game, or (fresh) one fast-forwarded from the
-        store. ``write_beside``: the event loop's batches are written by a writer thread
-        while the loop goes on deciding, instead of on the loop."""
+        store. ``append(*events)``: the store's write of one transaction (IntegrityError when
+        a version is taken); nothing else calls it. ``write_beside``: the event loop's batches
+        are written by a writer thread while the loop goes on deciding, instead of on the loop."""
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="herald-writer") if write_beside else None
         self._load = load
-        self._save = save
+        self._append = append
         self._cache_put = cache_put
+        # told after each write: the games it moved and its events (live streams, bots, results)
+        self.written_hooks: list[Callable[[set[UUID], tuple[Any, ...]], None]] = []
         self._lock = threading.Lock()
         self._staged: list[Job] = []  # decided, not yet committed
         self._pending: dict[UUID, Game] = {}  # each game as its last staged command left it
@@ -87,6 +98,27 @@ class Committer:
         """Wait for the writer thread to finish what it is writing."""
         if self._writer is not None:
             self._writer.shutdown(wait=True)
+
+    def write(self, *events: Any, taken: HeraldError | None = None) -> None:
+        """Write ``events`` in one transaction, outside any batch, and tell the written hooks:
+        a write that is not a command decided on one game (a creation, a claim, a name's
+        registration, a tournament's change). A version already taken raises ``taken``, by
+        default a 409 ``stale_version``."""
+        try:
+            self._save(events)
+        except IntegrityError:
+            raise taken or Conflict("another change was recorded first; reload and retry",
+                                    code="stale_version") from None
+
+    def _save(self, events: tuple[Any, ...] | list[Any]) -> None:
+        """Append, then tell the written hooks: a hook that fails is logged; the events stand."""
+        self._append(*events)
+        games = {event.originator_id for event in events if isinstance(event, Recorded)}
+        for hook in self.written_hooks:
+            try:
+                hook(games, tuple(events))
+            except Exception:
+                log.exception("a written hook failed after a write (the write stands)")
 
     def run(self, game_id: UUID, decide: Callable[[Game], Decided]) -> Any:
         """Decide, commit and answer, from a thread that may block (a refusal raises)."""
@@ -176,7 +208,7 @@ class Committer:
         events = [event for job in batch for event in job.decided.events]
         if events:
             try:
-                self._save(*events)
+                self._save(events)
             except Exception as error:
                 self._refused(batch, error)
                 return
@@ -217,7 +249,7 @@ class Committer:
             job.decided = job.decide(self._load(job.game_id, True))
             if job.decided.events:
                 try:
-                    self._save(*job.decided.events)
+                    self._save(job.decided.events)
                 except IntegrityError:
                     continue
             if job.decided.after is not None:

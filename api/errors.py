@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import DomainError, NotNow
+from domain.events import UnknownEventType
+from domain.game import IncompatibleRecord
+from domain.rng import NeedsSeed, RecordMismatch
 from domain.rules.base import RuleViolation
 
 
@@ -80,6 +83,12 @@ class Unavailable(HeraldError):
 # Each kind of domain error as HTTP: the most specific kind first.
 DOMAIN_STATUS: list[tuple[type[DomainError], int, str]] = [
     (RuleViolation, 422, "Illegal command"),
+    # a stored game or a record this server cannot fold: rules or data it does not have, an
+    # event type it does not know; a hidden result asked for before the seed is public
+    (IncompatibleRecord, 409, "Conflict"),
+    (UnknownEventType, 409, "Conflict"),
+    (NeedsSeed, 409, "Conflict"),
+    (RecordMismatch, 422, "Unprocessable content"),  # a record's draws are not the ones its play makes
     (NotNow, 409, "Conflict"),  # a tournament round unfinished, a seed not yet public
     (DomainError, 422, "Unprocessable content"),  # a refused set-up or fork, a malformed tournament request
 ]

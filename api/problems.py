@@ -24,7 +24,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from api.errors import HeraldError, NotFound, status_of
-from domain.errors import DomainError
+from domain.errors import DomainError, RecordError
 from api.http import doc, respond
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,6 +110,10 @@ EXPLAINED: dict[str, str] = {
                      "game's version. Read the game again, then decide and send again. No dice were drawn.",
     "bad_if_match": "If-Match must be a version number (the game's version the command was decided on).",
     "incompatible_record": "The game's record was made by a rule-system version this server cannot load.",
+    "unknown_event_type": "The game's record holds an event type this version of Herald does not know: it "
+                          "was written by a newer server, which can read it.",
+    "needs_seed": "A hidden result (a deck's order) was asked for before the game's seed is revealed.",
+    "record_mismatch": "The record's draws are not the ones its play makes: it does not replay.",
     "name_taken": "A player of that name is registered already: choose another name.",
     "play_started": "Seats are claimed before the first command; play has started.",
     # seats taken at a distance (issue 29, domain/seating.py)
@@ -310,6 +314,8 @@ def scan() -> tuple[list[tuple[str, Site, tuple[int, str]]], list[Unresolved]]:
     for name, fixed in classes.items():
         if fixed is not None:
             found.append((fixed[2], Site("api.errors", 0, ""), (fixed[0], fixed[1])))
+    for kind, status in FIXED.items():
+        found.append((kind.code, Site(kind.__module__, 0, ""), status))
     for module, tree in trees.items():
         local = {name: h for (m, name), h in helpers.items() if m == module}
         for node in tree.body:
@@ -338,12 +344,25 @@ def _positional() -> dict[str, tuple[int, str]]:
     while stack:
         kind = stack.pop()
         stack += kind.__subclasses__()
-        if kind is not DomainError and not issubclass(kind, HeraldError):
+        if kind is not DomainError and not issubclass(kind, (HeraldError, RecordError)):
             found[kind.__name__] = status_of(kind("code", "message"))
     return found
 
 
+def _fixed() -> dict[type[RecordError], tuple[int, str]]:
+    """The domain's errors of one code each (a record that cannot be folded), and the status
+    and title each is answered with (api/errors.status_of)."""
+    found, stack = {}, [RecordError]
+    while stack:
+        kind = stack.pop()
+        stack += kind.__subclasses__()
+        if kind is not RecordError:
+            found[kind] = status_of(kind.__new__(kind))
+    return found
+
+
 POSITIONAL = _positional()
+FIXED = _fixed()
 
 
 def _module(path: Path) -> str:

@@ -219,7 +219,8 @@ class HeraldStore(Application):
         self._insert_once = getattr(insert, "__wrapped__", insert).__get__(self.recorder)
 
     def append(self, *events: Any) -> None:
-        """Write events in one transaction (IntegrityError when a version is taken).
+        """Write events in one transaction (IntegrityError when a version is taken). Only the
+        committer calls it (api/committer.py: the one write path, which tells the written hooks).
 
         Straight to the recorder: ``Application.save`` would also collect events through
         runtime Protocol checks (about 90 µs a command here) for snapshot and follower hooks,
@@ -228,6 +229,19 @@ class HeraldStore(Application):
         stored = [self.mapper.to_stored_event(event) for event in events]
         with self.breaker.guard():
             self._insert_once(stored)
+
+    def cached(self, game_id: UUID) -> Game | None:
+        """The game as this process last saw it, if it holds it (no read of the store)."""
+        cache = self.repository.cache
+        try:
+            return cache.get(game_id) if cache is not None else None
+        except KeyError:
+            return None
+
+    def cache_put(self, game_id: UUID, game: Game) -> None:
+        """Hold ``game`` as this process last saw it (the committer's, after a write)."""
+        if self.repository.cache is not None:
+            self.repository.cache.put(game_id, game)
 
     def game(self, game_id: UUID) -> Game:
         """The current game, from the aggregate cache fast-forwarded from the store (events

@@ -102,9 +102,9 @@ def store_game(env: dict[str, str], game_id: UUID, events: list) -> None:
     try:
         vault = GameSecrets(secrets_id(game_id), 1, events[0].timestamp, game_id, SERVER_SEED.hex(),
                             {"p1": hash_token(SEAT_TOKEN), "p2": hash_token(SEAT_TOKEN + "-p2")})
-        herald.games.save(*events[:1000], vault)
+        herald.committer.write(*events[:1000], vault)
         for start in range(1000, len(events), 1000):  # one transaction of 50,000 took minutes on PostgreSQL
-            herald.games.save(*events[start:start + 1000])
+            herald.committer.write(*events[start:start + 1000])
     finally:
         herald.close()
 

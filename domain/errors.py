@@ -4,6 +4,8 @@ unchanged. The HTTP edge maps each kind to a problem in one place (api/errors.py
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 
 class DomainError(Exception):
     """A request the rules refuse."""
@@ -23,3 +25,25 @@ class NotNow(DomainError):
 
 class SetupRefused(DomainError):
     """A game that cannot be created as asked: unknown rules, scenario or seats, bad options."""
+
+
+class RecordError(DomainError):
+    """A record this server cannot fold or replay as it stands (rules or data it does not
+    have, an event type it does not know, a draw the record lacks, a hidden result before the
+    seed is public). Each kind has its one ``code``; the edge maps each kind once."""
+
+    code: ClassVar[str] = "record_error"
+
+    def __init__(self, message: str):
+        super().__init__(type(self).code, message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole: one raised in a worker process (a fold away) is raised again as it was."""
+        return _rebuilt, (type(self), self.__dict__)
+
+
+def _rebuilt(kind: type[RecordError], fields: dict[str, Any]) -> RecordError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, fields.get("message", ""))
+    error.__dict__.update(fields)
+    return error

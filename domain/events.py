@@ -13,10 +13,18 @@ import msgspec
 
 from domain.chain import EventData, EventRegistry, to_data  # noqa: F401 - EventData, to_data re-exported
 from domain.dice import Face
+from domain.errors import RecordError
 
 
-class UnknownEventType(ValueError):
-    """A record names an event type this version of Herald does not know."""
+class UnknownEventType(RecordError, ValueError):
+    """A record names an event type this version of Herald does not know (a ValueError too:
+    a record's reader refuses it as it refuses any malformed event)."""
+
+    code = "unknown_event_type"
+
+    def __init__(self, type_name: str):
+        super().__init__(f"unknown event type {type_name!r}")
+        self.type_name = type_name
 
 
 GAME_EVENTS = EventRegistry(UnknownEventType)

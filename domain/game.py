@@ -21,6 +21,7 @@ from domain import clocks as timing
 from domain import seals, seating
 from domain.chain import GENESIS_HASH, StoredEvent, link_hash
 from domain.chain import chain as chain_events
+from domain.errors import RecordError
 from domain.events import (
     META_EVENTS,
     SEATING_EVENTS,
@@ -214,8 +215,10 @@ def game_rng(game: Game, server_seed: bytes) -> Rng:
     return seeded
 
 
-class IncompatibleRecord(Exception):
+class IncompatibleRecord(RecordError):
     """A record made under rules or data this server does not have."""
+
+    code = "incompatible_record"
 
 
 def rule_system_for(created: GameCreated) -> RuleSystem:

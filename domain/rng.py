@@ -13,6 +13,7 @@ from typing import Protocol
 from uuid import UUID
 
 from domain.dice import DieKind
+from domain.errors import RecordError
 from domain.events import CardsShuffled, DiceForced, DiceRolled, EventData
 from domain.randomness import Draws
 
@@ -33,12 +34,16 @@ class Rng(Protocol):
         ...
 
 
-class NeedsSeed(Exception):
+class NeedsSeed(RecordError):
     """A hidden result (a deck order) cannot be known without the server seed."""
 
+    code = "needs_seed"
 
-class RecordMismatch(Exception):
+
+class RecordMismatch(RecordError):
     """Replay asked for a random draw the record does not hold at that point."""
+
+    code = "record_mismatch"
 
     def __init__(self, draw: int | None, what: str):
         super().__init__(what)

@@ -20,12 +20,19 @@ from uuid import UUID
 
 import msgspec
 
-from domain.game import Game, IncompatibleRecord, Recorded, apply
-from domain.rules.base import RuleViolation
+from domain.game import Game, Recorded
 from projections.board import Boards
 from projections.outline import Section
 from projections.timeline import TimelineEntry, narrate, player_names
-from replays.record import Record, RecordEvent, RecordHeader, derive_record, from_record_event
+from replays.record import (
+    Record,
+    RecordEvent,
+    RecordHeader,
+    Unfoldable,
+    derive_record,
+    fold_until_sealed,
+    from_record_event,
+)
 from replays.verify import Verdict, check_chain, verify
 
 
@@ -108,14 +115,12 @@ class OpenedRecord:
         self._last = game
 
     def _fold_on(self, game: Game | None) -> None:
-        for event in self._stored[game.version if game is not None else 0:]:
-            try:
-                game = apply(game, event)
-            except (IncompatibleRecord, RuleViolation, KeyError, ValueError, TypeError,
-                    msgspec.ValidationError) as error:
-                raise RecordNotOpened(f"the record cannot be replayed at version {event.version}: {error}",
-                                      "record_unreadable", event.version) from None
-            self._witness(game)
+        try:
+            fold_until_sealed(self.game_id, self.events[game.version if game is not None else 0:], game,
+                              self._witness)
+        except Unfoldable as error:
+            raise RecordNotOpened(f"the record cannot be replayed at version {error.version}: {error.why}",
+                                  "record_unreadable", error.version) from None
 
     def step(self, version: int) -> Step:
         """The board at ``version`` (1 to the head)."""

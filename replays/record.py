@@ -4,6 +4,7 @@ recomputed from the revealed seed, and a full replay of the decisions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -13,7 +14,9 @@ import msgspec
 from domain import seals
 from domain.events import ForkRef, GameCreated, Outcome, SeatInfo, TournamentRef
 from domain.chain import iso
-from domain.game import Recorded
+from domain.errors import RecordError
+from domain.game import Game, Recorded, apply
+from domain.rules.base import RuleViolation
 from replays.signature import Signature
 
 FORMAT_1 = "herald-record/1"  # every event with its version and hash links (read for ever)
@@ -121,6 +124,33 @@ def from_record_event(game_id: UUID, event: RecordEvent) -> Recorded:
         game_id, event.version, datetime.fromisoformat(event.recorded_at), event.type, event.data,
         event.prev_hash, event.hash, readers, seal,
     )
+
+
+class Unfoldable(ValueError):
+    """A record's event that cannot be folded: ``version`` names it, ``why`` says why."""
+
+    def __init__(self, version: int, why: str):
+        super().__init__(f"version {version}: {why}")
+        self.version, self.why = version, why
+
+
+def fold_until_sealed(game_id: UUID, events: Iterable[RecordEvent], game: Game | None = None,
+                      witness: Callable[[Game], Any] | None = None) -> tuple[Game | None, RecordEvent | None]:
+    """Fold a record's ``events`` into ``game`` (None: from the start) until the first event
+    sealed in this copy, whose content this reader cannot read: the game they leave and that
+    sealed event (None when none is). ``witness`` sees the game after each event. Unfoldable
+    names the first event that cannot be folded (rules or data this server does not have, an
+    unknown event type, a malformed event, a decision the rules refuse)."""
+    for event in events:
+        if event.sealed:
+            return game, event
+        try:
+            game = apply(game, from_record_event(game_id, event))
+        except (RecordError, RuleViolation, KeyError, ValueError, TypeError, msgspec.ValidationError) as error:
+            raise Unfoldable(event.version, str(error)) from None
+        if witness is not None:
+            witness(game)
+    return game, None
 
 
 def build_record(events: list[Recorded], public_seed: str | None = None, reader: Reader = SPECTATOR,

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from domain.events import UnknownEventType
-from domain.game import Game, IncompatibleRecord, apply
-from domain.rules.base import RuleViolation
 from domain.rules.words import and_list, seat_name
 from projections.timeline import narrate, player_names
-from replays.record import Record, from_record_event
+from replays.record import Record, Unfoldable, fold_until_sealed, from_record_event
 from replays.verify import check_chain, check_types
 
 
@@ -30,16 +27,10 @@ def show(record: Record, step: int | None = None) -> str:
         at = f"version {wrong[0].version}: " if wrong[0].version is not None else ""
         raise ValueError(f"this record cannot be shown: {at}{wrong[0].what}")
     game_id = UUID(record.header.game)
-    game: Game | None = None
-    blocked = None
     try:
-        for event in record.events[:step]:
-            if event.sealed:
-                blocked = event
-                break
-            game = apply(game, from_record_event(game_id, event))
-    except (IncompatibleRecord, UnknownEventType, RuleViolation, KeyError, TypeError) as error:
-        raise ValueError(f"this record cannot be shown: version {event.version}: {error}") from None
+        game, blocked = fold_until_sealed(game_id, record.events[:step])
+    except Unfoldable as error:
+        raise ValueError(f"this record cannot be shown: {error}") from None
     assert game is not None
     names = player_names(game.created.seats)
     happened = narrate(game.rules, from_record_event(game_id, record.events[step - 1]), names)

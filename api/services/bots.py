@@ -45,7 +45,7 @@ class Bots:
     def start(self) -> None:
         if self._thread is not None:
             return
-        self.games.written_hooks.append(self.written)
+        self.games.committer.written_hooks.append(self.written)
         self.games.bot_hooks.append(self.nudge)
         self._thread = threading.Thread(target=self._run, name="herald-bots", daemon=True)
         self._thread.start()

@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from datetime import datetime
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
 from api import clock
+from api.committer import Committer
 from api.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from api.store import HeraldStore
 from api.tokens import hash_token, matches, new_token
@@ -59,8 +59,9 @@ def check_seat_names(seats: Mapping[str, SeatRequest]) -> None:
 class PlayerRegistry:
     """Registered names and the seats their players vouched for, over the event store."""
 
-    def __init__(self, store: HeraldStore):
+    def __init__(self, store: HeraldStore, committer: Committer):
         self.store = store
+        self.committer = committer  # a registration is written through it, like every write
         self._legacy_streams: dict[str, UUID] | None = None
         self._legacy_lock = threading.Lock()
 
@@ -74,10 +75,8 @@ class PlayerRegistry:
         if key in self._legacy():
             raise taken
         token = new_token()
-        try:
-            self.store.append(PlayerRegistered(player_stream_id(key), 1, clock.now(), name, hash_token(token)))
-        except IntegrityError:
-            raise taken from None
+        self.committer.write(PlayerRegistered(player_stream_id(key), 1, clock.now(), name, hash_token(token)),
+                             taken=taken)
         return NameRegistered(name, token)
 
     def claim(self, name: str, token: str | None, game_id: UUID, seat: str, now: datetime) -> SeatClaimed:

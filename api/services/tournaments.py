@@ -191,7 +191,7 @@ class Tournaments:
             t = self.tournament(tournament_id)
             events = decide(t, *args, clock.now())
             if events:
-                self.games.save(*events)
+                self.games.committer.write(*events)
             return self.tournament(tournament_id)
 
     # -- the results process and the ratings' view of a game ---------------------------------------
@@ -313,7 +313,7 @@ class Tournaments:
         token = new_token()
         vault = TournamentKeys(keys_id(tournament_id), 1, events[0].timestamp, tournament_id,
                                director=hash_token(token))
-        self.games.save(*events, vault)
+        self.games.committer.write(*events, vault)
         return TournamentCreatedResponse(str(tournament_id), 1, token, Head(1, events[-1].hash))
 
     def register(self, tournament_id: UUID, body: RegisterPlayer, token: str | None) -> PlayerRegisteredResponse:
@@ -324,7 +324,7 @@ class Tournaments:
             player_token = new_token()
             name = events[0].data["player"]
             vault = self.secrets.tournament_change(tournament_id, self.secrets.tournament(tournament_id), players={name: hash_token(player_token)})
-            self.games.save(*events, vault)
+            self.games.committer.write(*events, vault)
         return PlayerRegisteredResponse(name, events[0].data["seed"], player_token, events[-1].version)
 
     def withdraw(self, tournament_id: UUID, player: str, body: Withdraw, token: str | None) -> TournamentSummary:
@@ -365,7 +365,7 @@ class Tournaments:
                 tokens[made.id] = made.seat_tokens
             filled = [self._bye_game(t, plan.round, bye.player, bye_bot) for bye in plan.byes] if bye_bot else []
             events = record_round(t, plan, games, clock.now(), filled)
-            self.games.save(*events)
+            self.games.committer.write(*events)
             t = self.tournament(tournament_id)
         paired = t.rounds[plan.round - 1]
         return RoundPairedResponse(

@@ -13,6 +13,7 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from api.committer import Committer, Decided
+from api.errors import Conflict
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,32 @@ def test_a_refusal_raises_at_once_and_stages_nothing():
         committer.run(game, illegal)
     assert committer.run(game, one_more(game)) == 1
     assert store.versions[game] == [1]
+
+
+def test_every_write_tells_the_written_hooks_once_the_store_took_it():
+    """Issue 31, one write path: a command's batch and a write outside any batch (a creation,
+    a registration) go through the same append and tell the same hooks, only once the store
+    took them; a hook that fails leaves the write standing and the command answered."""
+    store, game = Store(), uuid4()
+    committer, _ = make(store)
+    told: list[list] = []
+    committer.written_hooks.append(lambda games, events: told.append(list(events)))
+
+    def failing(games, events):
+        raise RuntimeError("a hook failed")
+
+    committer.written_hooks.append(failing)
+    assert committer.run(game, one_more(game)) == 1
+    committer.write((game, 2))
+    assert told == store.writes == [[(game, 1)], [(game, 2)]]
+    with pytest.raises(Conflict) as stale:
+        committer.write((game, 2))
+    assert stale.value.code == "stale_version"
+    taken = Conflict("that name is taken", code="name_taken")
+    with pytest.raises(Conflict) as refused:
+        committer.write((game, 2), taken=taken)
+    assert refused.value is taken
+    assert told == store.writes == [[(game, 1)], [(game, 2)]]  # nothing refused was told
 
 
 def test_a_batch_the_store_refuses_is_decided_again_on_the_fresh_game():

@@ -298,7 +298,7 @@ def test_an_import_never_takes_the_id_of_a_private_stream(client, tmp_path, monk
     """Issue 30, point 7: ``herald import`` stored a record under its game id, so a record made
     with the id of a player's stream (a name-based UUID anyone computes) took that stream, and
     ``POST /players`` then answered 409 ``name_taken`` for a name nobody registered."""
-    from api.services import games as games_service
+    from api.services.games import commands as games_service  # where a game's id is drawn
     from api.skeleton import confusable_key
     from domain.players import player_stream_id
 

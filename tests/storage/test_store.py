@@ -162,7 +162,7 @@ def test_a_write_at_a_taken_version_is_refused_by_the_store(herald):
     events = take_decision(stale, "bob", {"type": "note", "text": "late"},
                            SeededRng(seed, gid, "", stale.next_draw), datetime.now(timezone.utc), seed)
     with pytest.raises(Conflict):
-        herald.games.save(*events)
+        herald.committer.write(*events)
     assert [e.type for e in herald.store.stream(gid)] == ["GameCreated", "DecisionTaken", "DiceRolled"]
 
 
