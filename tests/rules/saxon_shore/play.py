@@ -27,6 +27,7 @@ QUIET: dict[str, list[int]] = {
     "improvement in neutral Orkney": [3],  # its morale rises, nothing else
     "ravage removal": [1],
 }
+EVENT = "random event (§11)"
 ANSWERS = {"assassin": "none"}  # questions a test that does not name them answers so
 
 
@@ -36,8 +37,13 @@ class PlannedRng(ScriptedRng):
     def __init__(self, play: Play):
         super().__init__(play.script, play.game)
         self.quiet = play.quiet
+        self.drawn = play.drawn
 
     def roll(self, kind, count: int, purpose: str, seat: str | None = None):
+        if purpose.startswith(EVENT) and self.drawn.get(seat) and not self.script.faces.get(EVENT):
+            number = self.drawn[seat].pop(0)
+            rolled = SeededRng.roll(self, kind, count, purpose, seat)
+            return msgspec.structs.replace(rolled, faces=[number // 10, number % 10])
         queue = next((q for key, q in self.script.faces.items() if q and purpose.startswith(key)), None)
         if queue is not None:
             assert len(queue) >= count, f"{count} dice wanted for {purpose!r}, {len(queue)} forced"
@@ -51,14 +57,18 @@ class PlannedRng(ScriptedRng):
 
 class Play:
     """A game from the opening: ``starts`` are the seats' starting provinces in seat order
-    (p1, p2, ...). ``quiet`` replaces quiet faces (by purpose)."""
+    (p1, p2, ...). ``quiet`` replaces quiet faces (by purpose); ``events``: by seat, the numbers
+    of the next random events that seat draws (§11), one a turn; ``dice``: forced faces."""
 
     def __init__(self, *starts: str, options: dict[str, Any] | None = None,
-                 quiet: dict[str, list[int]] | None = None, dice: dict[str, list[int]] | None = None):
+                 quiet: dict[str, list[int]] | None = None, dice: dict[str, list[int]] | None = None,
+                 events: dict[str, list[int]] | None = None):
         self.script = Script(seed=SEED)
+        self.drawn = {seat: list(numbers) for seat, numbers in (events or {}).items()}
         self.quiet = {**QUIET, **(quiet or {})}
         self.game = new_game(len(starts), options)
-        self.events: list = []
+        self.events: list = []  # the last decision's events (typed)
+        self.log: list = []  # every decision's
         self.force(dice or {})
         for i, province in enumerate(starts, start=1):
             self.choose(f"p{i}", province)
@@ -77,7 +87,9 @@ class Play:
         """One decision through the engine; ``dice`` forced for it must all be used by it."""
         self.force(dice or {})
         stored, self.game = decision(self.game, seat, command, PlannedRng(self))
+        self.stored = list(stored)  # the last decision's records
         self.events = [e.typed() for e in stored]
+        self.log += self.events
         if dice:
             left = {key: self.script.faces[key] for key in dice if self.script.faces.get(key)}
             assert not left, f"dice not used: {left}"
@@ -90,15 +102,16 @@ class Play:
         return self.act(seat or self.state.prompt.seat, DONE, dice)
 
     def to(self, phase: str, seat: str = "p1", stage: int | None = None, turn: int | None = None,
-           answers: dict[str, str] | None = None) -> Play:
+           answers: dict[str, str] | None = None, asked: str = "phase") -> Play:
         """Say ``done`` to every phase (and answer ``ANSWERS``' questions) until ``seat`` is
-        asked to play ``phase`` (``stage`` 1 or 2 of movement and combat; ``turn``)."""
+        asked to play ``phase`` (``stage`` 1 or 2 of movement and combat; ``turn``); with
+        ``asked``, until ``seat`` is asked that question (``phase`` then unused)."""
         answers = {**ANSWERS, **(answers or {})}
         for _ in range(1000):
             s = self.state
             p = s.prompt
             assert p is not None and not self.game.ended, "the game ended on the way"
-            if (p.kind == "phase" and p.args[0] == phase and p.seat == seat
+            if ((p.kind == asked and (asked != "phase" or p.args[0] == phase)) and p.seat == seat
                     and (stage is None or s.stage == stage) and (turn is None or s.turn == turn)):
                 return self
             if p.kind == "phase":
@@ -108,6 +121,15 @@ class Play:
             else:
                 raise AssertionError(f"an unplanned question on the way: {p}")
         raise AssertionError(f"{seat} never asked to {phase}")
+
+    def finish(self, limit: int = 3000) -> Play:
+        """Say ``done`` (and answer ``ANSWERS``) until the game ends."""
+        for _ in range(limit):
+            if self.game.ended:
+                return self
+            p = self.state.prompt
+            self.done(p.seat) if p.kind == "phase" else self.choose(p.seat, ANSWERS[p.kind])
+        raise AssertionError("the game did not end")
 
     def move(self, seat: str, ids: list[int], path: list[str], dice: dict[str, list[int]] | None = None) -> Play:
         return self.act(seat, {"type": "move", "units": ids, "path": path}, dice)
@@ -120,4 +142,19 @@ class Play:
         """Another game from this position (its own forced dice)."""
         other = copy.copy(self)
         other.script = copy.deepcopy(self.script)
+        other.drawn = copy.deepcopy(self.drawn)
+        other.log = list(self.log)
         return other
+
+
+def cell(province: str) -> list[int]:
+    """The two dice that name ``province`` on the random province table (row, column)."""
+    from domain.rules.saxon_shore.data import BOARD
+
+    return next([r + 1, c + 1] for r, row in enumerate(BOARD.table) for c, name in enumerate(row) if name == province)
+
+
+def joining(*provinces: str) -> dict[str, list[int]]:
+    """Dice: the next events 41 (family ties) fall on these neutral provinces, which join the
+    drawer's kingdom (§11 41)."""
+    return {"family ties: random province table": [face for p in provinces for face in cell(p)]}
