@@ -16,9 +16,9 @@ from domain.rng import SeededRng
 from domain.rules.saxon_shore import narrate as words
 from projections.timeline import narrate
 
+from .bots import choose_command
 from .helpers import SEED, S, decision, new_game
 from .play import Play, cell
-from .bots import choose_command
 
 SAXON_TYPES = {name for name in EVENT_TYPES if name.startswith("saxon-shore.")}
 OPTIONS = {"turn_limit": 6, "warrior_monks": True, "city_defences": True, "feeble_rulers": True}
