@@ -107,7 +107,7 @@ class Play:
         asked to play ``phase`` (``stage`` 1 or 2 of movement and combat; ``turn``); with
         ``asked``, until ``seat`` is asked that question (``phase`` then unused)."""
         answers = {**ANSWERS, **(answers or {})}
-        for _ in range(1000):
+        for _ in range(20000):
             s = self.state
             p = s.prompt
             assert p is not None and not self.game.ended, "the game ended on the way"
