@@ -1,11 +1,11 @@
 """The rulebook's worked examples as tests, reached by play from the opening (helpers.played_until:
 the expansionist bot, seeded dice, the dice a test names forced), and legal-command counts from
-positions reached by play (play.Play) but the movement count's, prepared by hand (it says why)."""
+positions reached by play (play.Play)."""
 
 from domain.rules.saxon_shore.events import EventDrawn
-from domain.rules.saxon_shore.state import Prompt, capacity
+from domain.rules.saxon_shore.state import capacity
 
-from .helpers import legal, new_game, played_until, position, prov, res, stop
+from .helpers import legal, new_game, played_until, prov, res, units
 from .play import Play, cell, joining
 
 
@@ -57,14 +57,18 @@ def test_counts_improve_phase():
 
 
 def test_counts_move_phase():
-    """Stays hand-built: one boat alone beside a king and a regular. Play raises boats two at a
-    time (two in one province or one in each of two, §4.6.4) and a boat made of a peasant leaves
-    the other peasants beside it, so the exact listing counted here is not a played position;
-    the played movement listings are checked command by command in test_movement.py."""
-    units = [("king", "p1", "Kent", {"mp": 2}), ("regular", "p1", "Kent", {"mp": 2}),
-             ("boat", "p1", "Kent", {"mp": 2, "coast": "The Channel"})]
-    game = position(owners={"Kent": "p1"}, units=units, prompt=Prompt("phase", "p1", args=("move",)), jobs=(stop(),))
-    commands = legal(game, "p1")
+    """Played: p1 draws event 51, storms in The Channel; raises a regular and one boat in Kent and
+    one in Cornwall (§4.6.4), and sails Cornwall's into the storm, where it sinks: a king, a
+    regular and one boat stand in Kent with two movement points each."""
+    play = Play("Kent", "Leinster", events={"p1": [51]}, dice={"storms: which sea zone": [5]}).to("raise", "p1")
+    play.act("p1", {"type": "raise-regular", "province": "Kent", "pay": ["iron", "gold"]})
+    play.act("p1", {"type": "raise-boats", "pay": "wheat", "places": [{"province": "Kent", "sea": "The Channel"},
+                                                                       {"province": "Cornwall", "sea": "The Channel"}]})
+    play.to("move", "p1")
+    play.move("p1", play.ids("p1", "boat", "Cornwall"), ["The Channel"], {"storm in The Channel": [4]})
+    assert [(u.kind, u.loc, u.mp) for u in units(play.game, owner="p1")] == \
+        [("king", "Kent", 2), ("regular", "Kent", 2), ("boat", "Kent", 2)]
+    commands = legal(play.game, "p1")
     # done; king and regular alone to Thanet, Surrey, Middlesex? (marsh: no), Sussex? (forest: no);
     # both together; the boat alone or loaded to The Channel or along the coast to Sussex
     assert len([c for c in commands if c["type"] == "move"]) == 2 * 2 + 2 + 2 * 2
