@@ -13,6 +13,7 @@ from domain.rules.saxon_shore.events import EventDrawn
 from domain.rules.saxon_shore.state import Job
 
 from .helpers import DONE, act, legal, played_until, position, prov, res, then, units
+from .play import Play
 
 BASE_UNITS = [("king", "p1", "Kent"), ("mercenary", "p1", "Kent"), ("mercenary", "p1", "Kent"),
               ("regular", "p1", "Kent"), ("king", "p2", "Leinster"), ("regular", "p2", "Ulster")]
@@ -264,15 +265,15 @@ def test_s11_54_55_56_forced_march_chainmail_heresy_are_held_for_the_turn(number
 
 
 def test_s11_56_heresy_forces_conversion():
-    game = position(owners={"Kent": "p1"}, players={"p1": {"heresy": True}},
-                    **then(Job("phase", "p1", args=("convert",)), seat="p2"))
-    game = act(game, "p2", DONE, dice=[])  # p2 converts or not; now p1, a heretic, is asked
-    assert legal(game, "p1") == [{"type": "convert"}]
+    """§11 56: the drawer must convert this turn. Played: p1 (Kent) draws 56 in the second turn
+    (p2 goes first then, and converts or not before p1 is asked)."""
+    play = Play("Kent", "Leinster", events={"p1": [11, 56]}).to("convert", "p1", turn=2, answers={"place_unit": "Kent"})
+    assert legal(play.game, "p1") == [{"type": "convert"}]
     with pytest.raises(RuleViolation) as error:
-        act(game, "p1", DONE, dice=[])
+        play.done("p1")
     assert error.value.code == "saxon-shore.heresy"
-    game = act(game, "p1", {"type": "convert"}, dice=[])
-    assert game.state.players["p1"].christian and not game.state.players["p1"].heresy
+    play.act("p1", {"type": "convert"})
+    assert play.state.players["p1"].christian and not play.state.players["p1"].heresy
 
 
 def test_s11_61_city_founded_in_a_neutral_land():

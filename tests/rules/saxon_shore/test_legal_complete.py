@@ -15,10 +15,12 @@ from domain.rng import SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.saxon_shore.data import RESOURCES
 from domain.rules.saxon_shore.state import alive, decode_tokens, encode_tokens
-from domain.rules.saxon_shore.state import Job, Prompt
 
 from .bots import choose_command
-from .helpers import SEED, S, act, decision, new_game, position, stop, then
+from .helpers import SEED, S, decision, new_game
+from .play import Play, cell
+
+ROLL = "random province improvement"
 
 RNG = SeededRng(bytes(32), UUID(int=1), "", 0)
 
@@ -136,26 +138,24 @@ def sampled_positions():
             commands = [msgspec.to_builtins(c) for c in S.legal_commands(game.state, seat)]
             command = choose_command(rnd, game.state, seat, commands, True, used)
             _, game = decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw))
-    trade = position(3, res={"p1": {"wheat": 2, "gold": 1}, "p2": {"iron": 1, "wool": 2}},
-                     prompt=Prompt("phase", "p1", args=("trade",)), jobs=(stop(),))
-    boats = position(owners={"Kent": "p1", "Sussex": "p1"}, res={"p1": {"wool": 1}},
-                     units=[("boat", "p1", "Kent", {"coast": "The Channel", "mp": 2}),
-                            ("boat", "p1", "Kent", {"coast": "The Channel", "mp": 2}),
-                            ("king", "p1", "Kent", {"mp": 2}), ("regular", "p1", "Kent", {"mp": 2}),
-                            ("peasant", "p1", "Kent", {"mp": 2})],
-                     prompt=Prompt("phase", "p1", args=("move",)), jobs=(stop(),))
-    raising = position(owners={"Kent": "p1"}, res={"p1": {"wool": 1, "gold": 1}},
-                       prompt=Prompt("phase", "p1", args=("raise",)), jobs=(stop(),))
-    family = position(owners={"Kent": "p1", "Ulster": "p2", "Leinster": "p2"}, res={"p2": {"gold": 2, "wool": 2}},
-                      **then(Job("event", "p1")))
-    family = act(family, "p1", {"type": "done"}, dice=[4, 1, 4, 1])
-    # §4.6.1 a hire "at any time" spends the last resource while troops stand in a province of
-    # capacity zero: nothing is left to declare (issue 24 point 5)
-    hired = position(owners={"Kent": "p1"}, units=[("king", "p1", "Surrey"), ("mercenary", None, "Kent"),
-                                                   ("regular", "p1", "Kent")],
-                     res={"p1": {"wool": 1}}, provinces={"Surrey": {"ravage": 1}},
-                     prompt=Prompt("phase", "p1", args=("declare",)), jobs=(stop(),))
-    hired = act(hired, "p1", {"type": "hire", "unit": 2, "pay": "wool"}, dice=[])
+    # positions reached by play from the opening (play.Play), where the large spaces are: a
+    # three-player trade phase, two boats beside three kinds of troops, a raise phase, a family
+    # offer (§11 41), and a hire spending the last resource while declaring (issue 24 point 5)
+    trade = Play("Kent", "Sussex", "Hwicce").to("trade", "p1")
+    boats = Play("Kent", "Leinster").to("raise", "p1")
+    boats.act("p1", {"type": "raise-regular", "province": "Kent", "pay": ["iron", "gold"]}).to("raise", "p1", turn=2)
+    boats.act("p1", {"type": "raise-peasants", "province": "Kent", "pay": "wheat"})
+    boats.act("p1", {"type": "raise-boats", "places": [{"province": "Kent", "sea": "The Channel"}], "pay": "iron"})
+    boats.to("move", "p1")
+    raising = Play("Kent", "Leinster").to("raise", "p1")
+    family = Play("Kent", "Leinster", events={"p1": [11, 11, 41], "p2": [41]},
+                  dice={"family ties: random province table": cell("Ulster") * 2})
+    family.to("", "p2", turn=3, asked="family_offer", answers={"place_unit": "Kent"})  # p2 holds three gold
+    plague = {"plague: random province table": cell("Surrey"), "plague (§11 23) in Kent": [1], ROLL: cell("Kent")}
+    hired = Play("Kent", "Leinster", events={"p1": [23]}, dice=plague).to("raise", "p1")
+    hired.act("p1", {"type": "raise-regular", "province": "Kent", "pay": ["iron", "gold"]})
+    hired.to("move", "p1").move("p1", [1], ["Surrey"]).to("declare", "p1")
+    hired.act("p1", {"type": "hire", "unit": hired.ids(None, "mercenary", "Kent")[0], "pay": "wheat"})
     found += [(trade.state, "p1"), (boats.state, "p1"), (raising.state, "p1"), (family.state, "p2"),
               (hired.state, "p1")]
     return found

@@ -5,10 +5,11 @@ import json
 import pytest
 
 from domain.rules.base import RuleViolation
-from domain.rules.saxon_shore.data import BOARD, PACKAGE as BOARD_DIR, problems
-from domain.rules.saxon_shore.state import Prompt
+from domain.rules.saxon_shore.data import BOARD, problems
+from domain.rules.saxon_shore.data import PACKAGE as BOARD_DIR
 
-from .helpers import DONE, S, act, legal, new_game, position, prov, res, stop, units
+from .helpers import DONE, S, act, legal, new_game, prov, res, units
+from .play import Play
 
 
 def test_s1_map_has_36_provinces_7_wild_3_seas_13_resource_provinces():
@@ -105,15 +106,16 @@ def test_s7_boats_cannot_end_their_movement_in_a_wild_province_and_the_rule_is_l
     the sea (the Weald the Channel, the Fens the North Sea, Connaught the Irish Sea, Caledonia
     both), so a boat may pass one along the coast but never stop there."""
     assert {w for w in BOARD.wild if BOARD.shore(w)} == {"The Weald", "The Fens", "Connaught", "Caledonia"}
-    game = position(owners={"Kent": "p1", "Sussex": "p1"}, units=[("boat", "p1", "Kent", {"coast": "The Channel",
-                                                                                             "mp": 2})],
-                    prompt=Prompt("phase", "p1", args=("move",)), jobs=(stop(),))
+    play = Play("Kent", "Leinster").to("raise", "p1")  # played: p1 raises boats in Kent
+    play.act("p1", {"type": "raise-boats", "places": [{"province": "Kent", "sea": "The Channel"}], "pay": "gold"})
+    boat = play.ids("p1", "boat")[0]
+    play.to("move", "p1")
     with pytest.raises(RuleViolation) as error:
-        act(game, "p1", {"type": "move", "units": [1], "path": ["The Weald"]}, dice=[])
+        play.move("p1", [boat], ["The Weald"])
     assert error.value.code == "saxon-shore.wild_province"
-    assert {"type": "move", "units": [1], "path": ["The Weald"]} not in legal(game, "p1")
-    passed = act(game, "p1", {"type": "move", "units": [1], "path": ["The Weald", "Sussex"]}, dice=[])
-    assert units(passed)[0].loc == "Sussex"
+    assert {"type": "move", "units": [boat], "path": ["The Weald"]} not in legal(play.game, "p1")
+    play.move("p1", [boat], ["The Weald", "Sussex"])
+    assert play.state.units[boat].loc == "Sussex"
 
 
 def test_every_province_of_britain_is_reached_by_land_and_the_islands_by_sea():

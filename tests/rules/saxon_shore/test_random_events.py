@@ -1,62 +1,79 @@
 """§3.1 king death and the new king, §3.2 mercenary desertion, §3.4 the random province
-improvement roll (and §12.3 feeble rulers)."""
+improvement roll (and §12.3 feeble rulers).
+
+Each position is reached by play from the opening (play.Play): the turn's own rolls are forced
+where the test names them; mercenaries come from the set-up (§10) and the §3.4 roll."""
 
 import pytest
 
-from domain.rules.saxon_shore.state import Job
+from .helpers import prov, units
+from .play import Play, cell, joining
 
-from .helpers import DONE, act, position, prov, then, units
+ROLL = "random province improvement"
 
 
-def king_game(options=None, owners=None):
-    return position(owners=owners or {"Kent": "p1"}, units=[("king", "p1", "Kent")], options=options,
-                    **then(Job("king", "p1")))
-
+def kings(dice, options=None) -> Play:
+    """The first turn's king step, p1's rolls showing ``dice``: death, quality, roll again."""
+    names = ["does the king die?", "quality of the new king", "new king: roll again"]
+    return Play("Kent", "Leinster", options=options, dice={n: [d] for n, d in zip(names, dice)})
 
 
 @pytest.mark.parametrize("dice,quality", [([5, 3], 0), ([6, 4], 0), ([5, 5], 1), ([6, 6, 4], 1), ([6, 6, 5], 2),
                                           ([5, 6, 6], 2), ([5, 1], 0)])
 def test_s3_1_king_dies_on_5_or_6_and_new_king_quality_table(dice, quality):
-    game = act(king_game(), "p1", DONE, dice=dice)
-    kings = units(game, kind="king", owner="p1")
-    assert len(kings) == 1 and kings[0].id != 1 and kings[0].quality == quality and kings[0].loc == "Kent"
+    play = kings(dice)
+    assert not any(play.script.faces.values())
+    crowned = units(play.game, kind="king", owner="p1")
+    assert len(crowned) == 1 and crowned[0].id != 1 and crowned[0].quality == quality and crowned[0].loc == "Kent"
 
 
 @pytest.mark.parametrize("face", [1, 2, 3, 4])
 def test_s3_1_king_survives_on_1_to_4(face):
-    game = act(king_game(), "p1", DONE, dice=[face])
-    assert units(game, kind="king")[0].id == 1
+    assert units(kings([face]).game, kind="king", owner="p1")[0].id == 1
 
 
 def test_s12_3_feeble_rulers_a_1_makes_a_minus_one_king():
-    game = act(king_game({"feeble_rulers": True}), "p1", DONE, dice=[6, 1])
-    assert units(game, kind="king")[0].quality == -1
+    assert units(kings([6, 1], {"feeble_rulers": True}).game, kind="king", owner="p1")[0].quality == -1
 
 
 def test_s3_1_new_king_placed_in_a_friendly_province_of_choice():
-    game = act(king_game(owners={"Kent": "p1", "Wessex": "p1"}), "p1", DONE, dice=[5, 2])
-    assert game.state.prompt.kind == "king_place" and set(game.state.prompt.options) == {"Kent", "Wessex"}
-    game = act(game, "p1", {"type": "choose", "option": "Wessex"}, dice=[])
-    assert units(game, kind="king")[0].loc == "Wessex"
+    """Played: Wessex joins p1's Kent (§11 41); p1's king dies in the second turn (p2 rolls first)."""
+    play = Play("Kent", "Leinster", events={"p1": [41]},
+                dice={**joining("Wessex"), "does the king die?": [1, 1, 1, 5], "quality of the new king": [2]})
+    play.to("", "p1", turn=2, asked="king_place")
+    assert set(play.state.prompt.options) == {"Kent", "Wessex"}
+    play.choose("p1", "Wessex")
+    assert units(play.game, kind="king", owner="p1")[0].loc == "Wessex"
 
 
 def test_s3_1_a_kingdom_without_a_king_crowns_one():
-    game = position(owners={"Kent": "p1"}, **then(Job("king", "p1")))
-    game = act(game, "p1", DONE, dice=[5])  # only the quality roll
-    assert units(game, kind="king")[0].quality == 1
+    """RULES_NOTES.md (§3.1): a kingdom with no king crowns one. Played: p2 draws event 52 and
+    has p1's king assassinated in the first turn; the second turn's king step rolls only the
+    quality."""
+    play = Play("Kent", "Leinster").choose("p1", "none").choose("p2", "p1")
+    assert not units(play.game, kind="king", owner="p1")
+    play.force({"quality of the new king": [5]}).to("", "p2", turn=2, asked="assassin")
+    assert not play.script.faces["quality of the new king"]
+    assert units(play.game, kind="king", owner="p1")[0].quality == 1
 
 
 def test_s3_2_each_mercenary_deserts_on_5_or_6():
-    game = position(owners={"Kent": "p1"}, units=[("mercenary", "p1", "Kent")] * 3 + [("mercenary", None, "Kent")],
-                    **then(Job("desert", "p1")))
-    game = act(game, "p1", DONE, dice=[5, 4, 6])
-    assert [u.id for u in units(game, kind="mercenary")] == [2, 4]
+    """Played, three players: the three set-up mercenaries and the first §3.4 roll's stand in
+    p1's Kent; p1 hires three; the second turn's desertion roll."""
+    play = Play("Kent", "Leinster", "Dyfed", dice={"set-up mercenary": cell("Kent") * 3, ROLL: cell("Kent")})
+    play.to("raise", "p1")
+    hired = play.ids(None, "mercenary", "Kent")[:3]
+    for unit, pay in zip(hired, ("wheat", "iron", "gold")):
+        play.act("p1", {"type": "hire", "unit": unit, "pay": pay})
+    [neutral] = play.ids(None, "mercenary", "Kent")
+    play.force({"mercenary desertion": [5, 4, 6]}).to("", "p2", turn=2, asked="assassin")
+    assert not play.script.faces["mercenary desertion"]
+    assert [u.id for u in units(play.game, "Kent", kind="mercenary")] == [hired[1], neutral]
 
 
 def test_s3_4_owned_province_gets_a_mercenary_for_hire():
-    game = position(owners={"Kent": "p1"}, **then(Job("province_roll")))
-    game = act(game, "p1", DONE, dice=[2, 6])
-    merc = units(game, "Kent", kind="mercenary")
+    play = Play("Kent", "Leinster", dice={ROLL: cell("Kent")})
+    merc = units(play.to("trade", "p1").game, "Kent", kind="mercenary")
     assert len(merc) == 1 and merc[0].owner is None
 
 
@@ -69,16 +86,18 @@ def test_s3_4_owned_province_gets_a_mercenary_for_hire():
     (6, lambda g: prov(g, "Strathclyde").monastery and prov(g, "Strathclyde").morale == 1),
 ])
 def test_s3_4_neutral_province_improvement_table(face, check):
-    game = position(**then(Job("province_roll")))
-    game = act(game, "p1", DONE, dice=[1, 1, face])
-    assert check(game)
+    play = Play("Kent", "Leinster", dice={ROLL: [1, 1], "improvement in neutral Strathclyde": [face]})
+    assert check(play.to("trade", "p1").game)
 
 
 def test_s3_4_a_result_that_cannot_apply_has_no_effect():
-    game = position(provinces={"Strathclyde": {"wall": True, "morale": 1}}, **then(Job("province_roll")))
-    before = game.state.provinces
-    game = act(game, "p1", DONE, dice=[1, 1, 5])
-    assert game.state.provinces == before
-    game = position(provinces={"Strathclyde": {"morale": 1}}, **then(Job("province_roll")))
-    game = act(game, "p1", DONE, dice=[1, 1, 3])
-    assert prov(game, "Strathclyde").morale == 1
+    """Played: the roll falls on neutral Strathclyde in two turns: a wall then a wall again; high
+    morale then higher morale."""
+    play = Play("Kent", "Leinster", dice={ROLL: [1, 1, 1, 1], "improvement in neutral Strathclyde": [5, 5]})
+    before = prov(play.to("trade", "p1").game, "Strathclyde")
+    assert before.wall
+    assert prov(play.to("trade", "p1", turn=2).game, "Strathclyde") == before
+    play = Play("Kent", "Leinster", dice={ROLL: [1, 1, 1, 1], "improvement in neutral Strathclyde": [3, 3]})
+    assert prov(play.to("trade", "p1").game, "Strathclyde").morale == 1
+    assert prov(play.to("trade", "p1", turn=2).game, "Strathclyde").morale == 1
+    assert not play.script.faces["improvement in neutral Strathclyde"]

@@ -6,9 +6,9 @@ import json
 import msgspec
 
 from domain.rules.registry import RULE_SYSTEMS
-from domain.rules.saxon_shore.state import Prompt
 
-from .helpers import S, act, new_game, position, stop
+from .helpers import S, act, new_game, res
+from .play import Play, cell
 
 
 def test_registered_with_its_scenario_and_command_schema():
@@ -20,17 +20,26 @@ def test_registered_with_its_scenario_and_command_schema():
 
 
 def test_view_is_json_ready_with_provinces_players_and_sea_zones():
-    game = position(owners={"Kent": "p1"}, units=[("king", "p1", "Kent", {"quality": 1}),
-                                                  ("boat", "p1", "The Channel")],
-                    provinces={"Kent": {"city": True, "morale": 1, "ravage": 1}}, res={"p1": {"gold": 2}},
-                    prompt=Prompt("phase", "p1", args=("move",)), jobs=(stop(),))
-    view = S.view(game.state, "p2")
+    """Played: p1 (Kent) draws event 23, a plague on Kent, in the first turn and 21, good omens
+    over column 6, in the second; its king dies and a +1 king is crowned (§3.1); p1 buys
+    Kent's morale up and a road there, raises boats and sails one into The Channel."""
+    play = Play("Kent", "Leinster", events={"p1": [23, 21]},
+                dice={"plague: random province table": cell("Kent"), "plague (§11 23)": [1],
+                      "good omens: a column": [6], "does the king die?": [1, 1, 1, 5], "quality of the new king": [5]})
+    play.to("improve", "p1", turn=2)
+    play.act("p1", {"type": "improve", "province": "Kent", "improvement": "morale", "pay": ["wheat"]})
+    play.act("p1", {"type": "improve", "province": "Kent", "improvement": "road", "pay": ["wheat", "iron"]})
+    play.to("raise", "p1").act("p1", {"type": "raise-boats", "places": [{"province": "Kent", "sea": "The Channel"}],
+                                      "pay": "iron"})
+    boat = play.ids("p1", "boat")[0]
+    play.to("move", "p1").move("p1", [boat], ["The Channel"])
+    view = S.view(play.state, "p2")
     json.dumps(view)
     kent = view["provinces"]["Kent"]
     assert kent["owner"] == "p1" and kent["castle"] and kent["morale"] == "high" and kent["ravage"] == 1
-    assert kent["improvements"] == ["city"] and kent["troops"][0]["kind"] == "king"
+    assert kent["improvements"] == ["road"] and kent["troops"][0]["kind"] == "king"
     assert view["players"]["p1"]["king"] == {"province": "Kent", "quality": 1}
-    assert view["players"]["p1"]["resources"]["gold"] == 2 and view["players"]["p1"]["boats"] == 1
+    assert view["players"]["p1"]["resources"] == res(play.game, "p1") and view["players"]["p1"]["boats"] == 2
     assert view["sea_zones"]["The Channel"]["units"][0]["kind"] == "boat"
     assert view["to_act"] == ["p1"] and view["prompt"]["args"] == ["move"]
 

@@ -1,12 +1,12 @@
 """The rulebook's worked examples as tests, reached by play from the opening (helpers.played_until:
 the expansionist bot, seeded dice, the dice a test names forced), and legal-command counts from
-fixed positions (a change in command generation shows up here; those positions are prepared by
-hand, ``position``, as a count needs one exact position)."""
+positions reached by play (play.Play)."""
 
 from domain.rules.saxon_shore.events import EventDrawn
-from domain.rules.saxon_shore.state import Prompt, capacity
+from domain.rules.saxon_shore.state import capacity
 
-from .helpers import legal, new_game, played_until, position, stop
+from .helpers import legal, new_game, played_until, prov, res, units
+from .play import Play, cell, joining
 
 
 def test_s11_example_a_4_then_a_2_is_event_42():
@@ -40,21 +40,35 @@ def test_counts_opening_picks():
 
 
 def test_counts_improve_phase():
-    game = position(owners={"Kent": "p1", "Surrey": "p1"}, res={"p1": {"wheat": 1, "gold": 1, "iron": 1}},
-                    provinces={"Kent": {"ravage": 1}}, prompt=Prompt("phase", "p1", args=("improve",)), jobs=(stop(),))
-    commands = legal(game, "p1")
+    """Played: Suffolk (no resource) joins p1's Kent by family ties and p2 draws event 23, a
+    plague on Kent, in the first turn: p1 holds a wheat, an iron and a gold in its improvement
+    phase."""
+    play = Play("Kent", "Leinster", events={"p1": [41], "p2": [23]},
+                dice={**joining("Suffolk"), "plague: random province table": cell("Kent"), "plague (§11 23)": [1]})
+    play.to("improve", "p1")
+    assert prov(play.game, "Kent").ravage == 1 and prov(play.game, "Suffolk").owner == "p1"
+    assert res(play.game, "p1") == {"wheat": 1, "wool": 0, "iron": 1, "gold": 1, "slaves": 0}
+    commands = legal(play.game, "p1")
     kinds = sorted({(c.get("province"), c.get("improvement")) for c in commands if c["type"] == "improve"})
-    # morale 3 ways and road/wall 3 ways each (wheat + wheat/iron/gold... wheat+wheat not held) in each
-    # province; ravage 3 ways in Kent; no city (no wool), no monastery (Pagan)
+    # morale 3 ways and road/wall 2 ways each (wheat + iron or gold) in each province; ravage 3
+    # ways in Kent; no city (no wool), no monastery (Pagan)
     assert len(commands) == 1 + 2 * (3 + 2 + 2) + 3
-    assert ("Kent", "ravage") in kinds and ("Surrey", "ravage") not in kinds
+    assert ("Kent", "ravage") in kinds and ("Suffolk", "ravage") not in kinds
 
 
 def test_counts_move_phase():
-    units = [("king", "p1", "Kent", {"mp": 2}), ("regular", "p1", "Kent", {"mp": 2}),
-             ("boat", "p1", "Kent", {"mp": 2, "coast": "The Channel"})]
-    game = position(owners={"Kent": "p1"}, units=units, prompt=Prompt("phase", "p1", args=("move",)), jobs=(stop(),))
-    commands = legal(game, "p1")
+    """Played: p1 draws event 51, storms in The Channel; raises a regular and one boat in Kent and
+    one in Cornwall (§4.6.4), and sails Cornwall's into the storm, where it sinks: a king, a
+    regular and one boat stand in Kent with two movement points each."""
+    play = Play("Kent", "Leinster", events={"p1": [51]}, dice={"storms: which sea zone": [5]}).to("raise", "p1")
+    play.act("p1", {"type": "raise-regular", "province": "Kent", "pay": ["iron", "gold"]})
+    play.act("p1", {"type": "raise-boats", "pay": "wheat", "places": [{"province": "Kent", "sea": "The Channel"},
+                                                                       {"province": "Cornwall", "sea": "The Channel"}]})
+    play.to("move", "p1")
+    play.move("p1", play.ids("p1", "boat", "Cornwall"), ["The Channel"], {"storm in The Channel": [4]})
+    assert [(u.kind, u.loc, u.mp) for u in units(play.game, owner="p1")] == \
+        [("king", "Kent", 2), ("regular", "Kent", 2), ("boat", "Kent", 2)]
+    commands = legal(play.game, "p1")
     # done; king and regular alone to Thanet, Surrey, Middlesex? (marsh: no), Sussex? (forest: no);
     # both together; the boat alone or loaded to The Channel or along the coast to Sussex
     assert len([c for c in commands if c["type"] == "move"]) == 2 * 2 + 2 + 2 * 2
