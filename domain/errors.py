@@ -17,6 +17,11 @@ class DomainError(Exception):
         self.rule = rule
         self.problems = problems or []  # every problem found, when there are several (owner data)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole, whatever a kind's own ``__init__`` takes: one raised in a worker
+        process (a fold away, api/work.py) is raised again as it was."""
+        return _rebuilt, (type(self), self.__dict__)
+
 
 class NotNow(DomainError):
     """A request that does not fit the current state (a round unfinished, a seed not yet
@@ -37,12 +42,8 @@ class RecordError(DomainError):
     def __init__(self, message: str):
         super().__init__(type(self).code, message)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled whole: one raised in a worker process (a fold away) is raised again as it was."""
-        return _rebuilt, (type(self), self.__dict__)
 
-
-def _rebuilt(kind: type[RecordError], fields: dict[str, Any]) -> RecordError:
+def _rebuilt(kind: type[DomainError], fields: dict[str, Any]) -> DomainError:
     error = kind.__new__(kind)
     Exception.__init__(error, fields.get("message", ""))
     error.__dict__.update(fields)

@@ -168,3 +168,17 @@ def test_a_refused_set_up_and_a_tournament_conflict_are_problems(client):
     assert paired.status_code == 409  # no players: a TournamentConflict, mapped once
     assert paired.headers["content-type"] == "application/problem+json"
     assert paired.json()["title"] == "Conflict"
+
+
+def test_every_kind_of_domain_error_comes_back_whole_from_a_worker_process():
+    """Expensive reads run in worker processes (api/work.py): an error raised there is pickled
+    back, and must be raised again with its kind, code, message, rule and problems."""
+    import pickle
+
+    for error in (RuleViolation("x.y", "m", "1.2"), TournamentInvalid("bad", "m"), SetupRefused("s", "m"),
+                  ForkNotNow("n", "m"), NotFound("m"), Conflict("m", code="stale_version"),
+                  IncompatibleRecord("recorded under x 0.1"), RecordMismatch(3, "no draw here"),
+                  DomainError("c", "m", problems=["p"])):
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error) and str(again) == str(error)
+        assert vars(again) == vars(error)
