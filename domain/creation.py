@@ -41,14 +41,20 @@ def parse_seed(text: str) -> bytes:
 def game_created(rules_id: str, scenario_id: str | None, players: Mapping[str, str], seed: str | bytes, *,
                  client_seed: str = "", options: Mapping[str, Any] | None = None, study: bool = False,
                  tournament: TournamentRef | None = None, fork: ForkRef | None = None,
-                 clock: TimeControl | None = None) -> tuple[GameCreated, bytes]:
+                 clock: TimeControl | None = None, rules_version: str | None = None) -> tuple[GameCreated, bytes]:
     """The ``GameCreated`` of a game with these seats (seat -> player) and its seed, once
     every check of :func:`check_created` passes; raises :class:`SetupRefused` naming the
     first that fails. ``seed``: the creator's, in hex (a study game), or fresh bytes the
-    caller drew."""
+    caller drew. ``rules_version``: a fork's, its parent's (the copied play was recorded, and
+    is folded and played on, under it); by default the server's."""
     rules = RULE_SYSTEMS.get(rules_id)
     if rules is None:
         raise SetupRefused("unknown_rules", f"unknown rule system {rules_id!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
+    if rules_version not in (None, rules.version):
+        if rules_version not in rules.older_versions:
+            raise SetupRefused("incompatible_record", f"{rules.id} {rules_version} is not played by this server "
+                                                      f"({rules.version}, and {', '.join(rules.older_versions) or 'no older'})")
+        rules = rules.at_version(rules_version)
     options = dict(options or {})
     if scenario_id is None and len(rules.scenarios) > 1:
         raise SetupRefused("scenario_required", f"{rules.id} has {len(rules.scenarios)} scenarios: name one as "

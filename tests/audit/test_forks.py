@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tests.conftest import new_game, post
+from pathlib import Path
+
+from replays.record_format import decode_record
+from tests.conftest import ADMIN_TOKEN, new_game, post
 
 SEED = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 PLAYS = [("alice", {"type": "roll", "label": f"turn {i}", "dice": "3d6"}) for i in range(6)]
@@ -114,3 +117,32 @@ def test_a_forks_index_row_is_updated_no_earlier_than_it_was_created(client):
     row = rows[forked["id"]]
     assert row["updated_at"] >= row["created_at"], row
     assert row["version"] == 5
+
+
+def test_a_fork_of_a_game_recorded_under_older_rules_keeps_them_and_plays_on(client):
+    """A fork copies play recorded under its parent's rules version, so it is folded, played on
+    and verified under that version, not the server's (Saxon Shore 2.1.0 records no
+    PlayerAsked: the 2.2.0 fold could not rebuild its queue of steps)."""
+    from replays.verify import verify as verify_record
+
+    raw = (Path(__file__).parents[1] / "rules" / "saxon_shore" / "records" / "saxon-shore-2.1.0.json").read_bytes()
+    imported = client.post("/records/import", content=raw, headers={"Authorization": f"Bearer {ADMIN_TOKEN}",
+                                                                    "Content-Type": "application/json"})
+    assert imported.status_code == 201, imported.text
+    parent = imported.json()["id"]
+    fork = client.post(f"/games/{parent}/fork", json={"version": imported.json()["version"] // 2, "dice": "fresh"})
+    assert fork.status_code == 201, fork.text
+    forked = fork.json()
+    assert client.get(f"/games/{forked['id']}").json()["rules_version"] == "2.1.0"
+    for _ in range(5):  # play goes on in the fork, as 2.1.0 plays
+        summary = client.get(f"/games/{forked['id']}").json()
+        seat = summary["to_act"][0]
+        auth = {"Authorization": f"Bearer {forked['seat_tokens'][seat]}"}
+        listed = client.get(f"/games/{forked['id']}/legal-commands", params={"seat": seat}, headers=auth).json()
+        sent = client.post(f"/games/{forked['id']}/commands", json={"seat": seat, "command": listed["commands"][0]},
+                           headers=auth)
+        assert sent.status_code == 201, sent.text
+    record = decode_record(client.get(f"/games/{forked['id']}/record").content)
+    assert record.header.rules_version == "2.1.0"
+    assert "saxon-shore.PlayerAsked" not in {e.type for e in record.events}
+    assert verify_record(record).ok

@@ -196,7 +196,7 @@ class AuditAndForks(Commands):
         return self.create(CreateGame(
             rules=parent.created.rules, scenario=parent.created.scenario, seats=seats,
             seed=seed_hex, client_seed=parent.created.client_seed, options=parent.created.options,
-        ), fork=fork, study=body.dice != "fresh", copy=prefix)
+        ), fork=fork, study=body.dice != "fresh", copy=prefix, rules_version=parent.created.rules_version)
 
     def forks(self, game_id: UUID) -> list[GameRow]:
         self.game(game_id)

@@ -36,8 +36,8 @@ class Commands(GamesBase):
     """Creating games and recording seats' commands."""
 
     def create(self, body: CreateGame, *, fork: ForkRef | None = None, study: bool | None = None,
-               copy: list[Recorded] = (), seat_token: Callable[[UUID, str], str] | None = None
-               ) -> GameCreatedResponse:
+               copy: list[Recorded] = (), seat_token: Callable[[UUID, str], str] | None = None,
+               rules_version: str | None = None) -> GameCreatedResponse:
         """Create a game. A fork also names its parent and copies the parent's events up to
         the fork's version (re-chained under the new id, with their original times).
         ``seat_token`` derives each seat's token (a tournament's games) instead of drawing it."""
@@ -48,7 +48,7 @@ class Commands(GamesBase):
             token_source.token_bytes(32) if body.seed is None else body.seed,
             client_seed=body.client_seed, options=body.options,
             study=body.seed is not None if study is None else study, tournament=body.tournament, fork=fork,
-            clock=body.clock)
+            clock=body.clock, rules_version=rules_version)
         game_id = uuid4()
         now = clock.now()
         events = copy_into(game_id, first_events(game_id, created, now), copy, seed)
