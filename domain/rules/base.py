@@ -76,11 +76,9 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
-import importlib
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
-from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -92,7 +90,6 @@ from domain.rng import Rng
 from domain.rules.words import NO_NAMES, Names, plural  # noqa: F401 - plural: for labels.py
 
 State = TypeVar("State")
-TURN_KEYS = ("turn", "round", "day")  # where a view says its turn, by default (RuleSystem.section)
 Command = TypeVar("Command")
 
 
@@ -115,10 +112,63 @@ def accepted(check: Callable[[State, str, Any], object], state: State, seat: str
     return out
 
 
-# Violation codes shared by every rule system (STYLE.md, "What this adds up to").
+class Violation(msgspec.Struct, frozen=True):
+    """One code a rule system's :class:`RuleViolation` carries, as its problem page explains it
+    (``GET /problems/<code>``): what the detail says (``summary``, as written: ``…`` stands for
+    what the command names) and the rulebook sections it is raised under."""
+
+    summary: str
+    rules: tuple[str, ...] = ()
+
+
+# Violation codes shared by every rule system (STYLE.md, "What this adds up to"); a rule
+# system's own are ``<its id>.<reason>``, declared in its :attr:`RuleSystem.violations`.
 NOT_YOUR_TURN = "not_your_turn"
 GAME_OVER = "game_over"
 UNKNOWN_COMMAND = "unknown_command"
+UNKNOWN_SCENARIO = "unknown_scenario"
+SHARED_VIOLATIONS: Mapping[str, Violation] = {
+    NOT_YOUR_TURN: Violation("… may not act now"),
+    GAME_OVER: Violation("the game has ended"),
+    UNKNOWN_COMMAND: Violation("malformed command: …"),
+    UNKNOWN_SCENARIO: Violation("… has no scenario …; it has …"),
+}
+
+
+class Labels(Protocol):
+    """What :attr:`RuleSystem.labels` declares (a rule system's ``labels.py``): each legal
+    command and the game's question to a seat, in words."""
+
+    def label(self, state: Any, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str: ...
+
+    def prompt(self, state: Any, seat: str, players: Mapping[str, str]) -> str | None: ...
+
+
+class Narration(Protocol):
+    """What :attr:`RuleSystem.narration` declares (a rule system's ``narrate.py``): a recorded
+    command and one of its own events, each in one line, players named by ``names``."""
+
+    def describe_command(self, command: dict[str, Any], names: Names) -> str: ...
+
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names) -> str | None: ...
+
+
+# A rollout policy (:attr:`RuleSystem.rollout_policy`): the rule system, the (determinized)
+# state, the seat to act, its listed commands and the rollout's ``random.Random``; one of them.
+Policy = Callable[[Any, Any, str, list[Any], Any], Any]
+
+
+def any_of(commands: list[Any], rnd: Any) -> Any:
+    """Any of ``commands``, each as likely (random-legal play; ``rnd``: a ``random.Random``)."""
+    return commands[int(rnd.random() * len(commands))]
+
+
+def best(commands: list[Any], score: Callable[[Any], float], rnd: Any) -> Any:
+    """A command of the highest ``score``, ties broken at random by ``rnd``."""
+    scores = [score(c) for c in commands]
+    top = max(scores)
+    tied = [c for c, s in zip(commands, scores) if s == top]
+    return tied[rnd.randrange(len(tied))]
 
 
 class Window(msgspec.Struct, frozen=True):
@@ -163,7 +213,8 @@ class Scenario(msgspec.Struct, frozen=True):
 
 class RuleSystem(Generic[State, Command]):
     """Base class of every rule system. Subclasses set the class attributes and implement
-    the six methods; the registry holds one instance of each."""
+    the methods the module's docstring ("The contract") names required; the registry holds one
+    instance of each and :func:`check_declared` refuses one that leaves out a declaration."""
 
     id: ClassVar[str]
     version: ClassVar[str]
@@ -187,6 +238,23 @@ class RuleSystem(Generic[State, Command]):
     # Versions recorded before a void shuffled the decks in play again (issue 30): their voids
     # record no VoidedCardsReshuffled, and their records replay so.
     voids_keep_order: ClassVar[tuple[str, ...]] = ()
+    # Every code its RuleViolations carry but the shared ones (SHARED_VIOLATIONS), each with what
+    # its problem page says: the package's ``violations.py``. Required.
+    violations: ClassVar[Mapping[str, Violation]]
+    # The state's fields the move list groups play by (:meth:`section`): its turn (or round, or
+    # day) and its phase, None for one it has not. Required unless ``section`` is written.
+    section_fields: ClassVar[tuple[str | None, str | None]]
+    # The types of what :meth:`view` and each of :meth:`legal_choices` return (their JSON converts
+    # to them), for the OpenAPI contract (domain/rules/schemas.py); None: not declared / no choices.
+    view_type: ClassVar[Any] = None
+    choice_type: ClassVar[Any] = None
+    # Legal commands and questions in words (:meth:`label`, :meth:`prompt`): the package's labels.py.
+    labels: ClassVar[Labels | None] = None
+    # Recorded commands and events in words (:meth:`describe_command`, :meth:`describe_event`).
+    narration: ClassVar[Narration | None] = None
+    # The rule system's own habit for rollouts (the policy ``heuristic``), pure and deterministic
+    # given the ``rnd`` it is handed; None: rollouts play ``random`` only (module docstring, "Rollouts").
+    rollout_policy: ClassVar[Policy | None] = None
 
     def at_version(self, version: str) -> "RuleSystem[State, Command]":
         """This rule system as it plays a record made under ``version`` (its own, or one of
@@ -266,16 +334,16 @@ class RuleSystem(Generic[State, Command]):
 
     def section(self, state: State) -> tuple[int | None, str | None]:
         """The turn (or round, or day) and the phase a spectator sees the game in: where the
-        viewer's move list groups play (projections/outline.py). Read from the spectator's view's
-        top-level ``turn``/``round``/``day`` and ``phase`` by default; a rule system whose view
-        is costly to build says the same two values directly."""
-        view = self.view(state, None)
-        if not isinstance(view, dict):
-            return None, None
-        turn = next((view[k] for k in TURN_KEYS if isinstance(view.get(k), int) and not isinstance(view.get(k), bool)),
-                    None)
-        phase = view.get("phase")
-        return turn, phase if isinstance(phase, str) else None
+        viewer's move list groups play (projections/outline.py). The state's
+        :attr:`section_fields`; a rule system whose turn is not one field writes its own."""
+        turn, phase = self.section_fields
+        return (getattr(state, turn) if turn else None), (getattr(state, phase) if phase else None)
+
+    def invariants(self, state: State) -> list[str]:
+        """Every way ``state`` breaks what must always hold in a game of this rule system (every
+        card in exactly one place; no count below zero), in words; [] by default (none declared).
+        tests/rules/conformance.py checks them after every event of its seeded games."""
+        return []
 
     def determinize(self, state: State, seen: frozenset[str], rnd: Any) -> State:
         """``state`` as the readers ``seen`` may know it, every card they may not see dealt again
@@ -309,43 +377,22 @@ class RuleSystem(Generic[State, Command]):
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         """A one-line narrative of a recorded command, for timelines; ``names`` says who sits in
-        each seat (seat id -> player name), so lines name players, not seat ids."""
-        return str(command.get("type", "?"))
+        each seat (seat id -> player name), so lines name players, not seat ids. The declared
+        :attr:`narration`'s; without one, the command's type."""
+        if self.narration is None:
+            return str(command.get("type", "?"))
+        return self.narration.describe_command(command, names)
 
     def label(self, state: State, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str:
         """One readable line for a legal command in its JSON form ("Henry II looses at Al-Afdal
         (1 Order)"): names from the data, not ids; ``players`` (seat -> player name) where known.
-        The wording lives in the rule system's ``labels.py`` (``label``); without one, the
-        command's type and fields in words."""
-        module = self._module("labels")
-        return module.label(state, seat, command, players) if module else default_label(command)
+        The declared :attr:`labels`' ``label``; without them, the command's type and fields in words."""
+        return self.labels.label(state, seat, command, players) if self.labels else default_label(command)
 
     def prompt(self, state: State, seat: str, players: Mapping[str, str]) -> str | None:
-        """What the game asks ``seat`` now, in words (``labels.py``'s ``prompt``); None when
-        nothing is asked of it, or the rule system does not say."""
-        module = self._module("labels")
-        return module.prompt(state, seat, players) if module and hasattr(module, "prompt") else None
-
-    @property
-    def view_type(self) -> Any:
-        """The type of what :meth:`view` returns (its JSON converts to it), for the OpenAPI
-        contract (domain/rules/schemas.py): ``View`` in the package's ``view_types.py``; None
-        when the rule system does not declare it."""
-        module = self._module("view_types")
-        return module.View if module else None
-
-    @property
-    def choice_type(self) -> Any:
-        """The type of each of :meth:`legal_choices` (its JSON converts to it), for the OpenAPI
-        contract: ``Choice`` in the package's ``choice_types.py``; None when the rule system
-        describes no choices."""
-        module = self._module("choice_types")
-        return module.Choice if module else None
-
-    def _module(self, name: str) -> ModuleType | None:
-        """A module of the rule system's package by the name the shared package layout gives it
-        (``labels``, ``view_types``, ``choice_types``), if the package has one."""
-        return _package_module(type(self).__module__.rpartition(".")[0], name)
+        """What the game asks ``seat`` now, in words (the declared :attr:`labels`' ``prompt``);
+        None when nothing is asked of it, or the rule system does not say."""
+        return self.labels.prompt(state, seat, players) if self.labels else None
 
     def open_view(self, state: State) -> Any:
         """The view once the seed is revealed, for every reader: every hand, objective and card
@@ -358,10 +405,16 @@ class RuleSystem(Generic[State, Command]):
     def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         """A one-line narrative of one of this rule system's own events (or of a ``DiceRolled``
         it caused), in the rulebook's words ("Henry II looses at Ala Afdal: 1 lance"), naming
-        players by ``names``; None for the generic wording."""
-        return None
+        players by ``names`` (the declared :attr:`narration`'s); None for the generic wording."""
+        return None if self.narration is None else self.narration.describe_event(event_type, data, names)
 
     # -- shared helpers ---------------------------------------------------------------
+    @property
+    def offers_rollouts(self) -> bool:
+        """Whether analysis may play this rule system's positions on (it does not declare
+        ``determinize = offers_no_rollouts``): with ``random``, and its :attr:`rollout_policy`."""
+        return type(self).determinize is not offers_no_rollouts
+
     @property
     def has_secrets(self) -> bool:
         """Whether this rule system keeps anything from some seats (it declares readers)."""
@@ -373,8 +426,7 @@ class RuleSystem(Generic[State, Command]):
             return self.scenarios[scenario_id]
         except KeyError:
             raise RuleViolation(
-                "unknown_scenario",
-                f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
+                UNKNOWN_SCENARIO, f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
             ) from None
 
     def game_die_kinds(self, options: dict[str, Any] | None) -> dict[str, DieKind]:
@@ -433,8 +485,18 @@ def offers_no_rollouts(self: RuleSystem, state: Any, seen: frozenset[str], rnd: 
 
 def check_declared(rules: RuleSystem) -> RuleSystem:
     """``rules`` if it declares what the contract asks of every rule system by declaration
-    (module docstring, "Rollouts"); TypeError naming what it leaves out otherwise."""
-    hide = type(rules).determinize
+    (module docstring, "The contract" and "Rollouts"); TypeError naming what it leaves out otherwise."""
+    cls = type(rules)
+    if not isinstance(getattr(cls, "violations", None), Mapping):
+        raise TypeError(f"{rules.id} declares no violations (the codes its RuleViolations carry)")
+    foreign = [code for code in cls.violations if not code.startswith(f"{rules.id}.")]
+    if foreign:
+        raise TypeError(f"{rules.id} declares violations outside its own codes ({rules.id}.<reason>): {foreign[:3]}")
+    if cls.section is RuleSystem.section and not hasattr(cls, "section_fields"):
+        raise TypeError(f"{rules.id} says neither its section_fields nor its section (turn and phase)")
+    if cls.rollout_policy is not None and not rules.offers_rollouts:
+        raise TypeError(f"{rules.id} declares a rollout policy and offers_no_rollouts")
+    hide = cls.determinize
     if hide is RuleSystem.determinize:
         raise TypeError(f"{rules.id} declares no determinize: its own, keeps_no_secrets or offers_no_rollouts")
     if rules.has_secrets and hide is keeps_no_secrets:
@@ -451,16 +513,6 @@ def _at_version(rules: RuleSystem, version: str) -> RuleSystem:
     earlier = copy.copy(rules)
     earlier.version = version
     return earlier
-
-
-@functools.cache
-def _package_module(package: str, name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"{package}.{name}")
-    except ModuleNotFoundError as missing:
-        if missing.name != f"{package}.{name}":
-            raise
-        return None
 
 
 def default_label(command: Mapping[str, Any]) -> str:

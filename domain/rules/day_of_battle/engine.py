@@ -16,7 +16,7 @@ from domain.events import DiceRolled, EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, offers_no_rollouts
 from domain.rules.day_of_battle import events as ev
-from domain.rules.day_of_battle import narrate, rules
+from domain.rules.day_of_battle import choice_types, labels, narrate, rules
 from domain.rules.day_of_battle import view as board
 from domain.rules.day_of_battle.commands import DobCommand, beyond_1, recorded
 from domain.rules.day_of_battle.data import (
@@ -25,6 +25,7 @@ from domain.rules.day_of_battle.data import (
     armies_problems, validate_armies,
 )
 from domain.rules.day_of_battle.state import DobState
+from domain.rules.day_of_battle.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
@@ -57,6 +58,10 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     die_kinds = {"d20": D20}
     command_type = DobCommand
     view_type = board.DobView
+    choice_type = choice_types.Choice
+    labels = labels
+    narration = narrate
+    violations = VIOLATIONS
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
 
@@ -156,17 +161,15 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     def view(self, state: DobState, seat: str | None) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, seat))
 
+    def section(self, state: DobState) -> tuple[int | None, str | None]:
+        """The game move once the battle begins (the view's ``turn``), and the phase."""
+        return (state.move if state.phase in ("battle", "over") else None), state.phase
+
     def open_view(self, state: DobState) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, None, everything=True))
 
     def render_text(self, state: DobState, names: Names = NO_NAMES, everything: bool = False) -> str:
         return board.render_text(state, names, everything)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        return narrate.describe_event(event_type, data, names)
 
 
 class DayOfBattle1(DayOfBattle):

@@ -16,7 +16,7 @@ from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario
 from domain.rules.kingdoms_of_crusaders import hidden
-from domain.rules.kingdoms_of_crusaders import narrate, rules
+from domain.rules.kingdoms_of_crusaders import labels, narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
 from domain.rules.kingdoms_of_crusaders.commands import KocCommand
 from domain.rules.kingdoms_of_crusaders.data import (
@@ -24,7 +24,10 @@ from domain.rules.kingdoms_of_crusaders.data import (
     canonical_deck, deck_problems, validate_deck,
 )
 from domain.rules.kingdoms_of_crusaders.events import DrawnCards
+from domain.rules.kingdoms_of_crusaders.policy import build_strongest
 from domain.rules.kingdoms_of_crusaders.state import KocState
+from domain.rules.kingdoms_of_crusaders.view_types import View
+from domain.rules.kingdoms_of_crusaders.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 
@@ -80,6 +83,12 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     command_type = KocCommand
     package_dir = PACKAGE
     owner_data_option = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
+    violations = VIOLATIONS
+    section_fields = ("turn", "phase")
+    view_type = View
+    labels = labels
+    narration = narrate
+    rollout_policy = build_strongest
 
     def owner_data_schema(self) -> dict[str, Any]:
         """The JSON Schema of a unit-deck file (``units.json`` follows it)."""
@@ -159,9 +168,3 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
 
     def render_text(self, state: KocState, names: Names = NO_NAMES, everything: bool = False) -> str:
         return board.render_text(state, names, everything)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        return narrate.describe_event(event_type, data, names)

@@ -17,12 +17,14 @@ from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, Scenario, offers_no_rollouts
-from domain.rules.open_table import narrate, rules
+from domain.rules.open_table import labels, narrate, rules
 from domain.rules.open_table import view as board
 from domain.rules.open_table.commands import OpenTableCommand
 from domain.rules.open_table.data import MAX_SEATS, PACKAGE, SYSTEM
 from domain.rules.open_table.evolve import evolve
 from domain.rules.open_table.state import OpenTableState
+from domain.rules.open_table.view_types import View
+from domain.rules.open_table.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 
@@ -47,6 +49,11 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     command_type = OpenTableCommand
     flexible_seats = True
     package_dir = PACKAGE
+    violations = VIOLATIONS
+    section_fields = (None, None)  # no turns, no phases: the move list is one section
+    view_type = View
+    labels = labels
+    narration = narrate
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> OpenTableState:
         """Seats as named; the standard deck plus any custom dice and decks in ``options``."""
@@ -95,9 +102,3 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
 
     def render_text(self, state: OpenTableState, names: Names = NO_NAMES, everything: bool = False) -> str:
         return board.render_text(state, names, everything)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        return narrate.describe_event(event_type, data, names)

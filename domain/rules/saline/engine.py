@@ -16,7 +16,7 @@ from domain.events import EventData, Outcome
 from domain.rng import Rng
 from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window
 from domain.rules.saline import hidden
-from domain.rules.saline import legality, narrate, rules
+from domain.rules.saline import labels, legality, narrate, rules
 from domain.rules.saline import view as board
 from domain.rules.saline.commands import Discard, SalineCommand
 from domain.rules.saline.data import (
@@ -24,7 +24,10 @@ from domain.rules.saline.data import (
 )
 from domain.rules.saline.evolve import evolve
 from domain.rules.saline.events import DrawnEventCards, EventCardDiscarded, SecretObjectiveDealt
+from domain.rules.saline.policy import move_on
 from domain.rules.saline.state import SalineState
+from domain.rules.saline.view_types import View
+from domain.rules.saline.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 
@@ -72,6 +75,12 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     command_type = SalineCommand
     package_dir = PACKAGE
     owner_data_option = "cards"  # the owner's printed components; their hash is the game's data_hash
+    violations = VIOLATIONS
+    section_fields = ("day", "phase")
+    view_type = View
+    labels = labels
+    narration = narrate
+    rollout_policy = move_on
 
     def game_die_kinds(self, options: dict[str, Any] | None) -> dict[str, DieKind]:
         """The météo dice printed in the owner's cards (option ``cards``) when given."""
@@ -162,12 +171,6 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
 
     def render_text(self, state: SalineState, names: Names = NO_NAMES, everything: bool = False) -> str:
         return board.render_text(state, names, everything)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        return narrate.describe_event(event_type, data, names)
 
 
 class Saline10(Saline):
