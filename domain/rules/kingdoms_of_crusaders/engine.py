@@ -24,6 +24,7 @@ from domain.rules.kingdoms_of_crusaders.data import (
     canonical_deck, deck_problems, validate_deck,
 )
 from domain.rules.kingdoms_of_crusaders.events import DrawnCards
+from domain.rules.kingdoms_of_crusaders.invariants import card_conservation
 from domain.rules.kingdoms_of_crusaders.policy import build_strongest
 from domain.rules.kingdoms_of_crusaders.state import KocState
 from domain.rules.kingdoms_of_crusaders.view_types import View
@@ -89,6 +90,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     labels = labels
     narration = narrate
     rollout_policy = build_strongest
+    invariants = card_conservation
 
     def owner_data_schema(self) -> dict[str, Any]:
         """The JSON Schema of a unit-deck file (``units.json`` follows it)."""

@@ -22,6 +22,7 @@ from domain.rules.saxon_shore import choice_types, labels
 from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, problems
 from domain.rules.saxon_shore import older
 from domain.rules.saxon_shore.evolve import evolve
+from domain.rules.saxon_shore.invariants import counts_and_counters
 from domain.rules.saxon_shore.commands import Choose, SaxonCommand
 from domain.rules.saxon_shore.phases import PHASES, hires, legal_in_phase
 from domain.rules.saxon_shore.rules import decide, option_ok
@@ -61,6 +62,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     labels = labels
     narration = narrate
     rollout_policy = expand
+    invariants = counts_and_counters
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SaxonState:
         """§10: seats in game order pick starting provinces; options are §12 and the turn limit."""
