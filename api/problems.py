@@ -3,7 +3,7 @@ explains itself at ``GET /problems/<code>`` (HTML, or JSON when asked) — issue
 
 What each problem means is written here for the service's own problems (:data:`EXPLAINED`).
 A rule system's refusals (``saladin.not_enough_orders``) are explained by what the rule system
-declares (``RuleSystem.violations``, its package's ``violations.py``: what the detail says and
+declares (``RuleSystem.violations``, its package's ``violations.json``: what the detail says and
 the rulebook sections), and the codes every rule system shares by ``SHARED_VIOLATIONS``
 (domain/rules/base.py). The service's own problems are found in the source: :func:`scan` reads
 ``api/`` and the rest of ``domain/`` once and finds every place a problem is raised, with its

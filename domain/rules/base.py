@@ -121,6 +121,12 @@ class Violation(msgspec.Struct, frozen=True):
     rules: tuple[str, ...] = ()
 
 
+def declared_violations(path: Path) -> dict[str, Violation]:
+    """A rule system's :attr:`RuleSystem.violations` as its package writes them, in
+    ``violations.json``: each code with its ``summary`` and its ``rules`` (sections)."""
+    return msgspec.json.decode(path.read_bytes(), type=dict[str, Violation])
+
+
 # Violation codes shared by every rule system (STYLE.md, "What this adds up to"); a rule
 # system's own are ``<its id>.<reason>``, declared in its :attr:`RuleSystem.violations`.
 NOT_YOUR_TURN = "not_your_turn"
@@ -239,7 +245,7 @@ class RuleSystem(Generic[State, Command]):
     # record no VoidedCardsReshuffled, and their records replay so.
     voids_keep_order: ClassVar[tuple[str, ...]] = ()
     # Every code its RuleViolations carry but the shared ones (SHARED_VIOLATIONS), each with what
-    # its problem page says: the package's ``violations.py``. Required.
+    # its problem page says: ``declared_violations`` of the package's ``violations.json``. Required.
     violations: ClassVar[Mapping[str, Violation]]
     # The state's fields the move list groups play by (:meth:`section`): its turn (or round, or
     # day) and its phase, None for one it has not. Required unless ``section`` is written.

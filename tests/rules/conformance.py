@@ -102,7 +102,7 @@ def accepts(rules: RuleSystem, state: Any, seat: str, command: Any, refused: set
         rules.decide(state, seat, rules.parse_command(command), PROBE_RNG)
     except RuleViolation as error:
         assert error.code in rules.violations or error.code in SHARED_VIOLATIONS, \
-            f"{rules.id} refuses {command} with {error.code!r}, a code it does not declare (violations.py)"
+            f"{rules.id} refuses {command} with {error.code!r}, a code it does not declare (violations.json)"
         if refused is not None:
             refused.add(error.code)
         return False

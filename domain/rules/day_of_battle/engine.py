@@ -14,7 +14,7 @@ import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, offers_no_rollouts
+from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, declared_violations, offers_no_rollouts
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import choice_types, labels, narrate, rules
 from domain.rules.day_of_battle import view as board
@@ -25,7 +25,6 @@ from domain.rules.day_of_battle.data import (
     armies_problems, validate_armies,
 )
 from domain.rules.day_of_battle.state import DobState
-from domain.rules.day_of_battle.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
@@ -61,7 +60,7 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     choice_type = choice_types.Choice
     labels = labels
     narration = narrate
-    violations = VIOLATIONS
+    violations = declared_violations(PACKAGE / "violations.json")
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
 

@@ -14,7 +14,7 @@ import msgspec
 
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, declared_violations
 from domain.rules.kingdoms_of_crusaders import hidden
 from domain.rules.kingdoms_of_crusaders import labels, narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
@@ -28,7 +28,6 @@ from domain.rules.kingdoms_of_crusaders.invariants import card_conservation
 from domain.rules.kingdoms_of_crusaders.policy import build_strongest
 from domain.rules.kingdoms_of_crusaders.state import KocState
 from domain.rules.kingdoms_of_crusaders.view_types import View
-from domain.rules.kingdoms_of_crusaders.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 
@@ -84,7 +83,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     command_type = KocCommand
     package_dir = PACKAGE
     owner_data_option = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
-    violations = VIOLATIONS
+    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("turn", "phase")
     view_type = View
     labels = labels

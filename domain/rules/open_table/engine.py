@@ -16,7 +16,7 @@ from typing import Any
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, Scenario, offers_no_rollouts
+from domain.rules.base import RuleSystem, Scenario, declared_violations, offers_no_rollouts
 from domain.rules.open_table import labels, narrate, rules
 from domain.rules.open_table import view as board
 from domain.rules.open_table.commands import OpenTableCommand
@@ -24,7 +24,6 @@ from domain.rules.open_table.data import MAX_SEATS, PACKAGE, SYSTEM
 from domain.rules.open_table.evolve import evolve
 from domain.rules.open_table.state import OpenTableState
 from domain.rules.open_table.view_types import View
-from domain.rules.open_table.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 
@@ -49,7 +48,7 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     command_type = OpenTableCommand
     flexible_seats = True
     package_dir = PACKAGE
-    violations = VIOLATIONS
+    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = (None, None)  # no turns, no phases: the move list is one section
     view_type = View
     labels = labels

@@ -13,7 +13,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, declared_violations, keeps_no_secrets
 from domain.rules.saladin import labels, narrate, owner_cards
 from domain.rules.saladin import view as board
 from domain.rules.saladin.commands import SaladinCommand
@@ -24,7 +24,6 @@ from domain.rules.saladin.policy import attack
 from domain.rules.saladin.rules import check, legal
 from domain.rules.saladin.state import BannerState, Options, SaladinState, SideState
 from domain.rules.saladin.view_types import View
-from domain.rules.saladin.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 
@@ -68,7 +67,7 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     command_type = SaladinCommand
     package_dir = PACKAGE
     owner_data_option = "cards"
-    violations = VIOLATIONS
+    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("turn", "phase")
     view_type = View
     labels = labels

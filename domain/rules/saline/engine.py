@@ -14,7 +14,7 @@ import msgspec
 from domain.dice import DieKind
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window, declared_violations
 from domain.rules.saline import hidden
 from domain.rules.saline import labels, legality, narrate, rules
 from domain.rules.saline import view as board
@@ -27,7 +27,6 @@ from domain.rules.saline.events import DrawnEventCards, EventCardDiscarded, Secr
 from domain.rules.saline.policy import move_on
 from domain.rules.saline.state import SalineState
 from domain.rules.saline.view_types import View
-from domain.rules.saline.violations import VIOLATIONS
 from domain.rules.words import NO_NAMES, Names
 
 
@@ -75,7 +74,7 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     command_type = SalineCommand
     package_dir = PACKAGE
     owner_data_option = "cards"  # the owner's printed components; their hash is the game's data_hash
-    violations = VIOLATIONS
+    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("day", "phase")
     view_type = View
     labels = labels
