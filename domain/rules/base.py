@@ -2,7 +2,68 @@
 
 A rule system is a pure, deterministic decider: nothing in it does I/O, reads a clock,
 the environment or ``random``. Every die and shuffle comes from the :class:`~domain.rng.Rng`
-handed to :meth:`RuleSystem.decide`.
+handed to :meth:`RuleSystem.decide`. It holds no module state: what it knows between two
+calls is in the state the events fold to.
+
+The contract, all of it by declaration (nothing is found by a module's name, a key's name or
+by reading the source). A rule system is one package under ``domain/rules/`` whose
+``engine.py`` subclasses :class:`RuleSystem`, and one line in ``domain/rules/registry.py``;
+:func:`check_declared` (run by the registry at import) refuses one that leaves out a
+declaration, and tests/rules/conformance.py holds every registered one to the same checks.
+
+- **Required attributes.** ``id`` (the record's ``rules``), ``version`` (semver: a change in
+  play bumps it), ``title``, ``scenarios`` (:class:`Scenario` by id), ``die_kinds``,
+  ``command_type`` (a tagged union of frozen msgspec Structs, tag field ``type``),
+  ``package_dir``; ``violations``: every code its refusals (:class:`RuleViolation`) carry
+  (``<id>.<reason>``, besides :data:`SHARED_VIOLATIONS`), each a :class:`Violation` (what the detail says,
+  the rulebook sections), read from the package's ``violations.json`` by
+  :func:`declared_violations`: the problem pages (``GET /problems/<code>``) are made from it, a
+  test finds every code the package raises declared, and the conformance suite every code
+  raised in play; ``section_fields``: the state's fields of the turn (or round, or day) and the
+  phase the move list groups play by (``(None, None)``: none), unless :meth:`RuleSystem.section`
+  is written.
+- **Required methods.** :meth:`~RuleSystem.setup`, :meth:`~RuleSystem.to_act`,
+  :meth:`~RuleSystem.legal_commands`, :meth:`~RuleSystem.decide` (raise :class:`RuleViolation`),
+  :meth:`~RuleSystem.evolve` (the fold: assignment only), :meth:`~RuleSystem.outcome`;
+  :meth:`~RuleSystem.view` (or a ``board`` that gives it, below) and ``determinize`` (its own,
+  :func:`keeps_no_secrets` or :func:`offers_no_rollouts`: "Rollouts" below). A rule system
+  with secrets says how its view shows them all once the seed is revealed
+  (:meth:`~RuleSystem.open_view`, or its ``board``).
+- **Optional declarations** (default in brackets). ``board`` [None]: the package's ``view.py``
+  when its ``view(state, seat, everything)`` and ``render_text(state, names, everything)`` take
+  the :class:`Board` protocol's arguments, which then give :meth:`~RuleSystem.view`,
+  :meth:`~RuleSystem.open_view` and :meth:`~RuleSystem.render_text`; ``view_type`` and
+  ``choice_type`` [None]: the types :meth:`~RuleSystem.view` and each of
+  :meth:`~RuleSystem.legal_choices` convert to, for the OpenAPI contract; ``labels`` [None: the
+  command's type and fields in words]: the package's ``labels.py`` (:class:`Labels`: ``label``,
+  ``prompt``); ``narration`` [None: the command's type, the generic event wording]: its
+  ``narrate.py`` (:class:`Narration`: ``describe_command``, ``describe_event``);
+  ``rollout_policy`` [None: rollouts play ``random`` only]: its habit for rollouts (a
+  :data:`Policy`, in its ``policy.py``, pure given the ``rnd`` it is handed: :func:`any_of` and
+  :func:`best` help), the analysis's ``heuristic``; ``flexible_seats`` [False],
+  ``owner_data_option`` [None], ``legal_complete`` [False], ``older_versions`` and
+  ``voids_keep_order`` [()] (each documented where declared below).
+- **Optional methods** (each documented below, with its default): :meth:`~RuleSystem.window`,
+  :meth:`~RuleSystem.legal_choices`, :meth:`~RuleSystem.listing_complete`,
+  :meth:`~RuleSystem.play` and :meth:`~RuleSystem.play_listed` (a rollout's faster path),
+  :meth:`~RuleSystem.time_outcome`, :meth:`~RuleSystem.section`, :meth:`~RuleSystem.invariants`
+  (what must always hold, checked after every event of the conformance suite's games),
+  :meth:`~RuleSystem.decks_in_play`, :meth:`~RuleSystem.readers`,
+  :meth:`~RuleSystem.command_readers`, :meth:`~RuleSystem.at_version`,
+  :meth:`~RuleSystem.game_die_kinds`, :meth:`~RuleSystem.owner_data_schema`,
+  :meth:`~RuleSystem.check_owner_data`, :meth:`~RuleSystem.data_hash`,
+  :meth:`~RuleSystem.recorded_command`, :meth:`~RuleSystem.parse_command`, and the wording ones
+  when neither ``labels``, ``narration`` nor ``board`` fits (:meth:`~RuleSystem.label`,
+  :meth:`~RuleSystem.prompt`, :meth:`~RuleSystem.describe_command`,
+  :meth:`~RuleSystem.describe_event`, :meth:`~RuleSystem.render_text`).
+- **Given, not overridden.** :meth:`~RuleSystem.scenario`, :attr:`~RuleSystem.has_secrets` (it
+  declares ``readers`` or ``command_readers``), :attr:`~RuleSystem.offers_rollouts`.
+- **A new hidden-hand card game** touches its own package (``engine.py`` with the declarations
+  above, ``commands.py``, ``state.py``, ``events.py``, ``rules.py``, ``evolve.py``, ``view.py``,
+  ``view_types.py``, ``labels.py``, ``narrate.py``, ``hidden.py`` for ``determinize``,
+  ``policy.py`` if it has a habit, ``invariants`` if it declares them, ``data.py`` and its data
+  files, ``violations.json``, ``RULES_NOTES.md``) and one line of the registry; nothing in
+  analysis/, projections/ or api/ names it.
 
 Hidden information (DESIGN.md, "Hidden information"), the pattern every rule system follows:
 
@@ -37,7 +98,10 @@ Hidden information (DESIGN.md, "Hidden information"), the pattern every rule sys
   offers no rollouts declares ``determinize = offers_no_rollouts``. :func:`check_declared` (run
   by the registry at import) refuses a rule system that keeps secrets (it declares
   :meth:`RuleSystem.readers`) and declares neither its own ``determinize`` nor
-  ``offers_no_rollouts``, and one that declares nothing at all.
+  ``offers_no_rollouts``, one that declares nothing at all, and one that declares a
+  ``rollout_policy`` and ``offers_no_rollouts``. A rule system that offers rollouts plays the
+  policy ``random``, and ``heuristic`` when it declares its ``rollout_policy``
+  (analysis/rollout.py asks it: ``policies``).
 - **Which events ``evolve`` receives:** ``DecisionTaken``, ``DiceRolled`` (and ``DiceForced``),
   ``CardsShuffled``, ``GameEnded``, ``SeedRevealed`` and the rule system's own events, in
   record order; never the audit events (``Annotated``, disputes, rulings, ``AbandonAgreed``,
@@ -150,6 +214,15 @@ class Labels(Protocol):
     def prompt(self, state: Any, seat: str, players: Mapping[str, str]) -> str | None: ...
 
 
+class Board(Protocol):
+    """What :attr:`RuleSystem.board` declares (a rule system's ``view.py``): what ``seat`` (None:
+    a spectator) may see, or ``everything`` once the seed is revealed; and the board as text."""
+
+    def view(self, state: Any, seat: str | None, everything: bool = False) -> Any: ...
+
+    def render_text(self, state: Any, names: Names, everything: bool = False) -> str: ...
+
+
 class Narration(Protocol):
     """What :attr:`RuleSystem.narration` declares (a rule system's ``narrate.py``): a recorded
     command and one of its own events, each in one line, players named by ``names``."""
@@ -254,6 +327,9 @@ class RuleSystem(Generic[State, Command]):
     # to them), for the OpenAPI contract (domain/rules/schemas.py); None: not declared / no choices.
     view_type: ClassVar[Any] = None
     choice_type: ClassVar[Any] = None
+    # What each seat sees, and the board as text (:meth:`view`, :meth:`open_view`, :meth:`render_text`):
+    # the package's view.py, when its functions take the Board protocol's arguments.
+    board: ClassVar[Board | None] = None
     # Legal commands and questions in words (:meth:`label`, :meth:`prompt`): the package's labels.py.
     labels: ClassVar[Labels | None] = None
     # Recorded commands and events in words (:meth:`describe_command`, :meth:`describe_event`).
@@ -334,9 +410,12 @@ class RuleSystem(Generic[State, Command]):
         return loss_on_time(seats, seat)
 
     def view(self, state: State, seat: str | None) -> Any:
-        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins. No default:
-        a hand is another seat's secret unless this rule system says it is not."""
-        raise NotImplementedError(f"{type(self).__name__} must say what each seat may see (view)")
+        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins. No default that
+        shows everything: the declared :attr:`board`'s ``view``, else the rule system's own (a hand
+        is another seat's secret unless this rule system says it is not)."""
+        if self.board is None:
+            raise NotImplementedError(f"{type(self).__name__} must say what each seat may see (view)")
+        return self.board.view(state, seat)
 
     def section(self, state: State) -> tuple[int | None, str | None]:
         """The turn (or round, or day) and the phase a spectator sees the game in: where the
@@ -377,7 +456,10 @@ class RuleSystem(Generic[State, Command]):
     def render_text(self, state: State, names: Names = NO_NAMES, everything: bool = False) -> str:
         """A board a person can read at a glance, for ``herald replay show`` and the viewer;
         ``names``: how to name each seat's player (domain/rules/words.py); ``everything``: every
-        hand, objective and card shown, as once the seed is revealed (else a spectator's board)."""
+        hand, objective and card shown, as once the seed is revealed (else a spectator's board).
+        The declared :attr:`board`'s; without one, the view as indented JSON."""
+        if self.board is not None:
+            return self.board.render_text(state, names, everything)
         view = self.open_view(state) if everything else self.view(state, None)
         return msgspec.json.format(msgspec.json.encode(view)).decode()
 
@@ -402,11 +484,14 @@ class RuleSystem(Generic[State, Command]):
 
     def open_view(self, state: State) -> Any:
         """The view once the seed is revealed, for every reader: every hand, objective and card
-        shown (what the record then proves each seat held). A rule system with secrets writes
-        its own; one without has nothing to show beyond a spectator's view."""
-        if self.has_secrets:
+        shown (what the record then proves each seat held). A rule system with secrets says it (its
+        :attr:`board`'s view of ``everything``, or its own); one without has nothing to show beyond
+        a spectator's view."""
+        if not self.has_secrets:
+            return self.view(state, None)
+        if self.board is None:
             raise NotImplementedError(f"{self.id} keeps secrets: it says how its view shows them all")
-        return self.view(state, None)
+        return self.board.view(state, None, everything=True)
 
     def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         """A one-line narrative of one of this rule system's own events (or of a ``DiceRolled``
@@ -498,6 +583,8 @@ def check_declared(rules: RuleSystem) -> RuleSystem:
     foreign = [code for code in cls.violations if not code.startswith(f"{rules.id}.")]
     if foreign:
         raise TypeError(f"{rules.id} declares violations outside its own codes ({rules.id}.<reason>): {foreign[:3]}")
+    if cls.view is RuleSystem.view and cls.board is None:
+        raise TypeError(f"{rules.id} says neither its view nor its board: what each seat may see")
     if cls.section is RuleSystem.section and not hasattr(cls, "section_fields"):
         raise TypeError(f"{rules.id} says neither its section_fields nor its section (turn and phase)")
     if cls.rollout_policy is not None and not rules.offers_rollouts:

@@ -301,6 +301,7 @@ def test_a_rule_system_with_secrets_that_declares_nothing_is_refused():
     class Declared(RuleSystem):
         violations: dict = {}
         section_fields = (None, None)
+        board = base.board
 
     class Forgetful(Declared):
         id = "forgetful"
@@ -328,6 +329,7 @@ def test_a_rule_system_that_leaves_out_a_declaration_is_refused():
     class Bare(RuleSystem):
         id = "bare"
         determinize = keeps_no_secrets
+        board = RULE_SYSTEMS["kingdoms-of-crusaders"].board
 
     class Silent(Bare):
         section_fields = ("turn", "phase")

@@ -25,7 +25,6 @@ from domain.rules.day_of_battle.data import (
     armies_problems, validate_armies,
 )
 from domain.rules.day_of_battle.state import DobState
-from domain.rules.words import NO_NAMES, Names
 
 SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
 
@@ -58,6 +57,7 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
     command_type = DobCommand
     view_type = board.DobView
     choice_type = choice_types.Choice
+    board = board  # its view() and open_view() give the view as builtins
     labels = labels
     narration = narrate
     violations = declared_violations(PACKAGE / "violations.json")
@@ -166,9 +166,6 @@ class DayOfBattle(RuleSystem[DobState, DobCommand]):
 
     def open_view(self, state: DobState) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, None, everything=True))
-
-    def render_text(self, state: DobState, names: Names = NO_NAMES, everything: bool = False) -> str:
-        return board.render_text(state, names, everything)
 
 
 class DayOfBattle1(DayOfBattle):

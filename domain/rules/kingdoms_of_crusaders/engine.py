@@ -28,7 +28,6 @@ from domain.rules.kingdoms_of_crusaders.invariants import card_conservation
 from domain.rules.kingdoms_of_crusaders.policy import build_strongest
 from domain.rules.kingdoms_of_crusaders.state import KocState
 from domain.rules.kingdoms_of_crusaders.view_types import View
-from domain.rules.words import NO_NAMES, Names
 
 
 UNITS_SHA256_1_0_0 = "012e51a4af2c05ab67c33d304c2af678f516aad48c41d061e18e6ff3d896ade5"
@@ -86,6 +85,7 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
     violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("turn", "phase")
     view_type = View
+    board = board  # own hand face up, other hands as counts, the deck as a count; the territories open
     labels = labels
     narration = narrate
     rollout_policy = build_strongest
@@ -160,12 +160,3 @@ class KingdomsOfCrusaders(RuleSystem[KocState, KocCommand]):
         """The other seats' hands dealt again from the cards the reader cannot tell apart."""
         return hidden.determinize(state, seen, rnd)
 
-    def view(self, state: KocState, seat: str | None) -> dict[str, Any]:
-        """Own hand face up, other hands as counts, the deck as a count; the territories open."""
-        return board.view(state, seat)
-
-    def open_view(self, state: KocState) -> dict[str, Any]:
-        return board.view(state, None, everything=True)
-
-    def render_text(self, state: KocState, names: Names = NO_NAMES, everything: bool = False) -> str:
-        return board.render_text(state, names, everything)

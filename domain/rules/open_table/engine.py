@@ -24,7 +24,6 @@ from domain.rules.open_table.data import MAX_SEATS, PACKAGE, SYSTEM
 from domain.rules.open_table.evolve import evolve
 from domain.rules.open_table.state import OpenTableState
 from domain.rules.open_table.view_types import View
-from domain.rules.words import NO_NAMES, Names
 
 
 class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
@@ -51,6 +50,9 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     violations = declared_violations(PACKAGE / "violations.json")
     section_fields = (None, None)  # no turns, no phases: the move list is one section
     view_type = View
+    # everything on the table is open but the hands: a seat sees its own hand, every other hand is a
+    # count, until the end reveals them all; deck orders are never in the state
+    board = board
     labels = labels
     narration = narrate
 
@@ -91,13 +93,3 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
         """The outcome every seat agreed on, once they all have."""
         return state.ended
 
-    def view(self, state: OpenTableState, seat: str | None) -> dict[str, Any]:
-        """Everything on the table is open but the hands: ``seat`` sees its own hand, every
-        other hand is a count, until the end reveals them all. Deck orders are never in the state."""
-        return board.view(state, seat)
-
-    def open_view(self, state: OpenTableState) -> dict[str, Any]:
-        return board.view(state, None, everything=True)
-
-    def render_text(self, state: OpenTableState, names: Names = NO_NAMES, everything: bool = False) -> str:
-        return board.render_text(state, names, everything)

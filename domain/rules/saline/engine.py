@@ -27,7 +27,6 @@ from domain.rules.saline.events import DrawnEventCards, EventCardDiscarded, Secr
 from domain.rules.saline.policy import move_on
 from domain.rules.saline.state import SalineState
 from domain.rules.saline.view_types import View
-from domain.rules.words import NO_NAMES, Names
 
 
 class SalineOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -77,6 +76,7 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("day", "phase")
     view_type = View
+    board = board
     labels = labels
     narration = narrate
     rollout_policy = move_on
@@ -157,19 +157,11 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
         """A discard to the hand limit is secret (the card goes face down on the discards)."""
         return frozenset({seat}) if isinstance(command, Discard) else None
 
-    def view(self, state: SalineState, seat: str | None) -> dict[str, Any]:
-        return board.view(state, seat)
-
     def determinize(self, state: SalineState, seen: frozenset[str], rnd: Any) -> SalineState:
         """The other seats' hands, the undrawn event cards and the unclaimed secret objectives
         dealt again from what the reader cannot tell apart."""
         return hidden.determinize(state, seen, rnd)
 
-    def open_view(self, state: SalineState) -> dict[str, Any]:
-        return board.view(state, None, everything=True)
-
-    def render_text(self, state: SalineState, names: Names = NO_NAMES, everything: bool = False) -> str:
-        return board.render_text(state, names, everything)
 
 
 class Saline10(Saline):
