@@ -23,6 +23,7 @@ from domain.rules.saline.data import (
     CATALOGUE, DATA_FILE, DIE_KINDS, FIRST_PLAYER_DICE, PACKAGE, SCHEMA, SEATS, SYSTEM, catalogue, problems, validate,
 )
 from domain.rules.saline.evolve import evolve
+from domain.rules.saline.invariants import conservation
 from domain.rules.saline.events import DrawnEventCards, EventCardDiscarded, SecretObjectiveDealt
 from domain.rules.saline.policy import move_on
 from domain.rules.saline.state import SalineState
@@ -80,6 +81,7 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     labels = labels
     narration = narrate
     rollout_policy = move_on
+    invariants = conservation
 
     def game_die_kinds(self, options: dict[str, Any] | None) -> dict[str, DieKind]:
         """The météo dice printed in the owner's cards (option ``cards``) when given."""
