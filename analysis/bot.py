@@ -38,7 +38,7 @@ def choose(rules: RuleSystem, state: Any, seat: str, next_draw: int, policy_name
     commands = rules.legal_commands(state, seat)
     if not commands:
         raise NoMove(f"{seat} has no legal command")
-    policy = policy_for(rules.id, policy_name)
+    policy = policy_for(rules, policy_name)
     seen = frozenset({seat})
     per = min(rollouts, BUDGET // len(commands))
     if per < 1 or len(commands) == 1:

@@ -84,7 +84,7 @@ def rollout_seed(key: str, i: int) -> random.Random:
 def run_unit(unit: Unit) -> dict[str, int]:
     """Play the unit's rollouts; the tally of results: seat, ``draw`` or ``unfinished``."""
     rules = unit.system()
-    policy = policy_for(unit.rules, unit.policy)
+    policy = policy_for(rules, unit.policy)
     tally: dict[str, int] = {}
     for i in range(unit.start, unit.stop):
         rnd = rollout_seed(unit.key, i)

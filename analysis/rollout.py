@@ -4,18 +4,18 @@ seeded :class:`random.Random`. Deterministic given the seed; never the game's ow
 Policies (documented in docs/analysis.md):
 
 - ``random``: a uniform choice among the legal commands (random-legal play).
-- ``heuristic``: one simple habit per rule system, then uniform among what it prefers (below).
+- ``heuristic``: the rule system's own habit, as it declares it (``RuleSystem.rollout_policy``,
+  in its package's ``policy.py``); a rule system that declares none plays ``random`` only.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from domain.dice import DieKind
 from domain.events import CardsShuffled, DiceRolled
-from domain.rules.base import RuleSystem
+from domain.rules.base import Policy, RuleSystem, any_of
 
 DRAW = "draw"
 UNFINISHED = "unfinished"  # the rollout reached its cap without an end (counted apart, see engine)
@@ -55,114 +55,30 @@ class RolloutRng:
         return found
 
 
-Policy = Callable[[RuleSystem, Any, str, list[Any], random.Random], Any]
-
-
 def uniform(rules: RuleSystem, state: Any, seat: str, commands: list[Any], rnd: random.Random) -> Any:
     """Random-legal: any legal command, each as likely."""
-    return commands[int(rnd.random() * len(commands))]
+    return any_of(commands, rnd)
 
 
-def best(commands: list[Any], score: Callable[[Any], float], rnd: random.Random) -> Any:
-    """A command of the highest score, ties broken at random."""
-    scores = [score(c) for c in commands]
-    top = max(scores)
-    tied = [c for c, s in zip(commands, scores) if s == top]
-    return tied[rnd.randrange(len(tied))]
-
-
-def saladin(rules: RuleSystem, state: Any, seat: str, commands: list[Any], rnd: random.Random) -> Any:
-    """Saladin: attack. The activation that rolls the most of the seat's own dice (red for the
-    Crusaders, green for the Ayyubids) per Order it costs; a reaction before declining; passing
-    last. One time in five, any legal command (so a rollout still explores)."""
-    if rnd.random() < 0.2:
-        return uniform(rules, state, seat, commands, rnd)
-    from domain.rules.saladin.rules import card_of, action_cost
-
-    def score(c: Any) -> float:
-        kind = type(c).__name__
-        if kind == "Activate":
-            action = card_of(state, c.banner).action(c.action)
-            dice = action.red if seat == "crusaders" else action.green
-            return 1 + dice / (1 + action_cost(state, c.banner, action))
-        return {"React": 3.0, "Leader": 0.5, "Pass": -1.0, "DeclineReaction": 0.0}.get(kind, 0.0)
-
-    return best(commands, score, rnd)
-
-
-def kingdoms(rules: RuleSystem, state: Any, seat: str, commands: list[Any], rnd: random.Random) -> Any:
-    """The Kingdoms of Crusaders: build where the seat's army is already strongest: a card to
-    the sector holding most of the seat's cards, the card with the most symbols. One time in
-    five, any legal command."""
-    if rnd.random() < 0.2:
-        return uniform(rules, state, seat, commands, rnd)
-
-    def score(c: Any) -> float:
-        if type(c).__name__ != "Place":
-            return 0.0
-        sectors = state.sectors.get(seat, ())
-        held = len(sectors[c.sector]) if 0 <= c.sector < len(sectors) else 0
-        return 1 + held + bin(state.cards.get(c.card, 0)).count("1") / 10
-
-    return best(commands, score, rnd)
-
-
-def saline(rules: RuleSystem, state: Any, seat: str, commands: list[Any], rnd: random.Random) -> Any:
-    """Saline: move the game on. An action of the day (harvest, sell, buy, place) before a card;
-    an event card rarely; a favour almost never; pass when asked to answer a card."""
-    listed = [(type(c).__name__.lower(), c) for c in commands]
-    if any(kind == "pass" for kind, _ in listed):
-        return next(c for kind, c in listed if kind == "pass")
-    kinds = [k for k, _ in listed]
-    for kind in ("prepare", "place", "discard", "harvest", "sell", "buy", "nothing", "end", "draw"):
-        if kind in kinds:
-            picks = [c for k, c in listed if k == kind]
-            return picks[rnd.randrange(len(picks))]
-    return uniform(rules, state, seat, commands, rnd)
-
-
-def saxon_shore(rules: RuleSystem, state: Any, seat: str, commands: list[Any], rnd: random.Random) -> Any:
-    """Saxon Shore: expand. Invade or raid when it may, move into a province it does not own,
-    raise troops; say ``done`` rather than trade or shuffle boats. Otherwise uniform."""
-    def score(c: Any) -> float:
-        kind = getattr(c, "type", None) or type(c).__name__
-        kind = kind.lower()
-        if kind == "declare":
-            return 5.0
-        if kind == "move":
-            path = getattr(c, "path", None) or ()
-            target = path[-1] if path else None
-            provinces = getattr(state, "provinces", {})
-            return 4.0 if target in provinces and provinces[target].owner != seat else 0.5
-        if "raise" in kind or kind in ("hire", "improve"):
-            return 3.0
-        if kind == "done":
-            return 1.0
-        return 0.2
-
-    if rnd.random() < 0.2:
-        return uniform(rules, state, seat, commands, rnd)
-    return best(commands, score, rnd)
-
-
-HEURISTICS: dict[str, Policy] = {
-    "saladin": saladin,
-    "kingdoms-of-crusaders": kingdoms,
-    "saline": saline,
-    "saxon-shore": saxon_shore,
-}
 POLICIES = ("random", "heuristic")
 
 
-def policy_for(rules_id: str, name: str) -> Policy:
-    """The policy called ``name`` for a rule system (KeyError when it has none)."""
-    if name == "random":
-        if rules_id not in HEURISTICS:
-            raise KeyError(rules_id)
-        return uniform
-    if name == "heuristic":
-        return HEURISTICS[rules_id]
-    raise KeyError(name)
+def policies(rules: RuleSystem) -> tuple[str, ...]:
+    """The policies a rollout of ``rules`` may play: none for a rule system that offers no
+    rollouts (``determinize = offers_no_rollouts``); ``random``; and ``heuristic`` when it
+    declares its own habit (``RuleSystem.rollout_policy``)."""
+    if not rules.offers_rollouts:
+        return ()
+    return POLICIES if rules.rollout_policy is not None else ("random",)
+
+
+def policy_for(rules: RuleSystem, name: str) -> Policy:
+    """The policy called ``name`` for ``rules`` (KeyError, saying why, when it has none)."""
+    if name not in policies(rules):
+        offered = policies(rules)
+        raise KeyError(f"{rules.id} plays no {name!r} rollouts; it plays "
+                       + (", ".join(offered) if offered else "none (it offers no rollouts)"))
+    return uniform if name == "random" else type(rules).rollout_policy  # type: ignore[return-value]
 
 
 def play_out(rules: RuleSystem, state: Any, policy: Policy, rnd: random.Random, next_draw: int = 0,

@@ -363,12 +363,12 @@ def _analyse(args: argparse.Namespace) -> int:
 
     from analysis import engine
     from analysis.pool import Analyst
-    from analysis.rollout import HEURISTICS
-    from domain.rules.registry import rules_at
+    from analysis.rollout import policies
+    from domain.rules.registry import RULE_SYSTEMS, rules_at
     from replays.record import from_record_event
 
     record = _decode(args.file, _read(args.file))
-    if record.header.rules not in HEURISTICS:
+    if record.header.rules not in RULE_SYSTEMS or not policies(RULE_SYSTEMS[record.header.rules]):
         sys.exit(f"herald: {record.header.rules} does not play itself: its records cannot be analysed")
     if args.rollouts < 1:
         sys.exit("herald: --rollouts is at least 1")

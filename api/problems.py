@@ -2,11 +2,13 @@
 explains itself at ``GET /problems/<code>`` (HTML, or JSON when asked) — issue 18.
 
 What each problem means is written here for the service's own problems (:data:`EXPLAINED`).
-A rule system's refusals (``saladin.not_enough_orders``) are explained from the code that
-raises them: :func:`catalogue` reads the source of ``domain/`` and ``api/`` once and finds every
-place a problem is raised, with its code, status, message and the rulebook section it names,
-so a page never lags behind the rules it documents. tests/api/test_problem_pages.py walks
-every code found and fetches its page.
+A rule system's refusals (``saladin.not_enough_orders``) are explained by what the rule system
+declares (``RuleSystem.violations``, its package's ``violations.json``: what the detail says and
+the rulebook sections), and the codes every rule system shares by ``SHARED_VIOLATIONS``
+(domain/rules/base.py). The service's own problems are found in the source: :func:`scan` reads
+``api/`` and the rest of ``domain/`` once and finds every place a problem is raised, with its
+code, status and message. tests/api/test_problem_pages.py walks every code and fetches its page,
+and finds every code a rule package raises declared by its rule system.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from fastapi.responses import HTMLResponse, Response
 
 from api.errors import HeraldError, NotFound, status_of
 from domain.errors import DomainError, RecordError
+from domain.rules.base import SHARED_VIOLATIONS
 from api.http import doc, respond
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("domain", "api", "projections", "replays", "analysis")
+DECLARED = "domain/rules"  # the rule systems: their codes are declared (RuleSystem.violations), not scanned
 ERROR_BASES = {"HeraldError", "RuleViolation"}
 
 
@@ -256,10 +260,15 @@ def catalogue() -> dict[str, ProblemType]:
         if site.line:
             sites.setdefault(code, []).append(site)
         statuses.setdefault(code, status)
+    declared = {**SHARED_VIOLATIONS, **{code: v for system in RULE_SYSTEMS.values() for code, v in system.violations.items()}}
+    for code, violation in declared.items():
+        sites.setdefault(code, []).append(Site(DECLARED, 0, violation.summary, None))
+        sites[code] += [Site(DECLARED, 0, "", rule) for rule in violation.rules]
+        statuses.setdefault(code, POSITIONAL["RuleViolation"])
     prefixes = {system.id: system for system in RULE_SYSTEMS.values()}
     out = {}
     for code in sorted(statuses):
-        system = prefixes.get(code.partition(".")[0]) if "." in code else None
+        system = prefixes.get(code.partition(".")[0]) if code not in SHARED_VIOLATIONS else None
         found = sites.get(code, [])
         status, title = statuses[code]
         if code in EXPLAINED:
@@ -296,13 +305,15 @@ class _Helper(msgspec.Struct, frozen=True):
 
 
 @functools.cache
-def scan() -> tuple[list[tuple[str, Site, tuple[int, str]]], list[Unresolved]]:
-    """(code, where, (status, title)) for every problem raised in the source —
-    ``RuleViolation(code, …)`` and the functions that make one from their parameters (the rule
-    systems' ``violation(reason, …)``), the service's errors (``NotFound(…, code=…)``, their
-    classes' own codes) and ``problem(status, title, detail, code)`` — and the places whose
-    code is only known at run time."""
-    files = sorted(p for folder in SCANNED for p in (ROOT / folder).rglob("*.py"))
+def scan(folders: tuple[str, ...] = SCANNED, skip: str | None = DECLARED) -> tuple[list[tuple[str, Site, tuple[int, str]]],
+                                                                                list[Unresolved]]:
+    """(code, where, (status, title)) for every problem raised in the source of ``folders`` but
+    ``skip`` (the rule systems, whose codes are declared) — ``RuleViolation(code, …)`` and the
+    functions that make one from their parameters (``violation(reason, …)``), the service's
+    errors (``NotFound(…, code=…)``, their classes' own codes) and ``problem(status, title,
+    detail, code)`` — and the places whose code is only known at run time."""
+    files = sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py")
+                   if skip is None or not p.relative_to(ROOT).as_posix().startswith(skip + "/"))
     trees = {_module(p): ast.parse(p.read_text(), str(p)) for p in files}
     nodes = {m: list(ast.walk(tree)) for m, tree in trees.items()}
     classes = _error_classes(nodes)

@@ -53,7 +53,7 @@ SYSTEMS = [("saladin", "arsuf", ("crusaders", "ayyubids")), ("saladin", "hattin"
 def rollouts(rules_id: str, scenario: str | None, seats: tuple[str, ...], games: int, policy: str = "random"):
     rules = RULE_SYSTEMS[rules_id]
     state = rules.setup(scenario or next(iter(rules.scenarios)), seats, {})
-    chosen = policy_for(rules_id, policy)
+    chosen = policy_for(rules, policy)
     count, results = [0], {}
     start = time.process_time()
     for n in range(games):

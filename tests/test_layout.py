@@ -61,7 +61,7 @@ def test_rule_code_reads_no_clock_random_or_environment():
 
 
 LAYOUT = ("commands.py", "state.py", "events.py", "rules.py", "evolve.py", "view.py", "narrate.py", "data.py",
-          "labels.py", "engine.py", "RULES_NOTES.md")
+          "labels.py", "violations.json", "engine.py", "RULES_NOTES.md")
 
 
 def test_every_rule_system_has_the_standard_modules():

@@ -10,7 +10,7 @@ from uuid import UUID
 
 from analysis import engine
 from analysis.pool import Analyst, Busy, Job
-from analysis.rollout import HEURISTICS, POLICIES
+from analysis.rollout import POLICIES, policies
 from api import work
 from api.budgets import Ticket
 from api.errors import Forbidden, HeraldError, Invalid, NotFound
@@ -57,11 +57,14 @@ class Analyses:
         expensive read: api/budgets.py), from its board checkpoints."""
         game = self._current(game_id, ticket)
         rules = game.created.rules
-        if rules not in HEURISTICS:
+        offered = policies(game.rules)
+        if not offered:
             raise Invalid(f"{rules} does not play itself: its games cannot be analysed by rollouts",
                           code="analysis_unavailable")
-        if policy not in POLICIES:
-            raise Invalid(f"policy is one of {', '.join(POLICIES)}, not {policy!r}", code="unknown_policy")
+        if policy not in offered:
+            raise Invalid(f"policy is one of {', '.join(offered)} for {rules}, not {policy!r}"
+                          + (" (it declares no habit of its own)" if policy in POLICIES else ""),
+                          code="unknown_policy")
         study = game.created.study or game.created.fork is not None
         if not game.ended and not study:
             raise Forbidden("no engine help during play: a game is analysed once it has ended, or as a study fork",

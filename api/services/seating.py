@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from uuid import UUID
 
-from analysis.rollout import POLICIES, policy_for
+from analysis.rollout import policies
 from api import clock
 from api.committer import Decided
 from api.errors import Forbidden, Invalid, NotFound
@@ -23,6 +23,7 @@ from domain.errors import SetupRefused
 from domain.events import BotSeat, EventData, GameCreated, SeatsOffered
 from domain.game import Game, chain, project_game
 from domain.rules.base import RuleViolation
+from domain.rules.registry import RULE_SYSTEMS
 from domain.seating import OPEN_PLAYER, RULE, decline, give_seed, offered, take
 from replays.record import to_record_event
 
@@ -76,12 +77,12 @@ class SeatPlan:
 
 def check_policy(rules: str, policy: str) -> None:
     """A bot's policy must be one the analysis plays for this rule system."""
-    try:
-        policy_for(rules, policy)
-    except KeyError:
-        raise SetupRefused("unknown_policy", f"no bot plays {rules} with policy {policy!r} "
-                                             f"(the analysis policies: {', '.join(POLICIES)}; the open table has none)",
-                           RULE) from None
+    system = RULE_SYSTEMS.get(rules)
+    offered = policies(system) if system is not None else ()
+    if policy not in offered:
+        raise SetupRefused("unknown_policy", f"no bot plays {rules} with policy {policy!r} (it plays "
+                                             f"{', '.join(offered) if offered else 'none: it offers no rollouts'})",
+                           RULE)
 
 
 def seating_info(game: Game) -> SeatingInfo | None:

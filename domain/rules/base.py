@@ -2,7 +2,68 @@
 
 A rule system is a pure, deterministic decider: nothing in it does I/O, reads a clock,
 the environment or ``random``. Every die and shuffle comes from the :class:`~domain.rng.Rng`
-handed to :meth:`RuleSystem.decide`.
+handed to :meth:`RuleSystem.decide`. It holds no module state: what it knows between two
+calls is in the state the events fold to.
+
+The contract, all of it by declaration (nothing is found by a module's name, a key's name or
+by reading the source). A rule system is one package under ``domain/rules/`` whose
+``engine.py`` subclasses :class:`RuleSystem`, and one line in ``domain/rules/registry.py``;
+:func:`check_declared` (run by the registry at import) refuses one that leaves out a
+declaration, and tests/rules/conformance.py holds every registered one to the same checks.
+
+- **Required attributes.** ``id`` (the record's ``rules``), ``version`` (semver: a change in
+  play bumps it), ``title``, ``scenarios`` (:class:`Scenario` by id), ``die_kinds``,
+  ``command_type`` (a tagged union of frozen msgspec Structs, tag field ``type``),
+  ``package_dir``; ``violations``: every code its refusals (:class:`RuleViolation`) carry
+  (``<id>.<reason>``, besides :data:`SHARED_VIOLATIONS`), each a :class:`Violation` (what the detail says,
+  the rulebook sections), read from the package's ``violations.json`` by
+  :func:`declared_violations`: the problem pages (``GET /problems/<code>``) are made from it, a
+  test finds every code the package raises declared, and the conformance suite every code
+  raised in play; ``section_fields``: the state's fields of the turn (or round, or day) and the
+  phase the move list groups play by (``(None, None)``: none), unless :meth:`RuleSystem.section`
+  is written.
+- **Required methods.** :meth:`~RuleSystem.setup`, :meth:`~RuleSystem.to_act`,
+  :meth:`~RuleSystem.legal_commands`, :meth:`~RuleSystem.decide` (raise :class:`RuleViolation`),
+  :meth:`~RuleSystem.evolve` (the fold: assignment only), :meth:`~RuleSystem.outcome`;
+  :meth:`~RuleSystem.view` (or a ``board`` that gives it, below) and ``determinize`` (its own,
+  :func:`keeps_no_secrets` or :func:`offers_no_rollouts`: "Rollouts" below). A rule system
+  with secrets says how its view shows them all once the seed is revealed
+  (:meth:`~RuleSystem.open_view`, or its ``board``).
+- **Optional declarations** (default in brackets). ``board`` [None]: the package's ``view.py``
+  when its ``view(state, seat, everything)`` and ``render_text(state, names, everything)`` take
+  the :class:`Board` protocol's arguments, which then give :meth:`~RuleSystem.view`,
+  :meth:`~RuleSystem.open_view` and :meth:`~RuleSystem.render_text`; ``view_type`` and
+  ``choice_type`` [None]: the types :meth:`~RuleSystem.view` and each of
+  :meth:`~RuleSystem.legal_choices` convert to, for the OpenAPI contract; ``labels`` [None: the
+  command's type and fields in words]: the package's ``labels.py`` (:class:`Labels`: ``label``,
+  ``prompt``); ``narration`` [None: the command's type, the generic event wording]: its
+  ``narrate.py`` (:class:`Narration`: ``describe_command``, ``describe_event``);
+  ``rollout_policy`` [None: rollouts play ``random`` only]: its habit for rollouts (a
+  :data:`Policy`, in its ``policy.py``, pure given the ``rnd`` it is handed: :func:`any_of` and
+  :func:`best` help), the analysis's ``heuristic``; ``flexible_seats`` [False],
+  ``owner_data_option`` [None], ``legal_complete`` [False], ``older_versions`` and
+  ``voids_keep_order`` [()] (each documented where declared below).
+- **Optional methods** (each documented below, with its default): :meth:`~RuleSystem.window`,
+  :meth:`~RuleSystem.legal_choices`, :meth:`~RuleSystem.listing_complete`,
+  :meth:`~RuleSystem.play` and :meth:`~RuleSystem.play_listed` (a rollout's faster path),
+  :meth:`~RuleSystem.time_outcome`, :meth:`~RuleSystem.section`, :meth:`~RuleSystem.invariants`
+  (what must always hold, checked after every event of the conformance suite's games),
+  :meth:`~RuleSystem.decks_in_play`, :meth:`~RuleSystem.readers`,
+  :meth:`~RuleSystem.command_readers`, :meth:`~RuleSystem.at_version`,
+  :meth:`~RuleSystem.game_die_kinds`, :meth:`~RuleSystem.owner_data_schema`,
+  :meth:`~RuleSystem.check_owner_data`, :meth:`~RuleSystem.data_hash`,
+  :meth:`~RuleSystem.recorded_command`, :meth:`~RuleSystem.parse_command`, and the wording ones
+  when neither ``labels``, ``narration`` nor ``board`` fits (:meth:`~RuleSystem.label`,
+  :meth:`~RuleSystem.prompt`, :meth:`~RuleSystem.describe_command`,
+  :meth:`~RuleSystem.describe_event`, :meth:`~RuleSystem.render_text`).
+- **Given, not overridden.** :meth:`~RuleSystem.scenario`, :attr:`~RuleSystem.has_secrets` (it
+  declares ``readers`` or ``command_readers``), :attr:`~RuleSystem.offers_rollouts`.
+- **A new hidden-hand card game** touches its own package (``engine.py`` with the declarations
+  above, ``commands.py``, ``state.py``, ``events.py``, ``rules.py``, ``evolve.py``, ``view.py``,
+  ``view_types.py``, ``labels.py``, ``narrate.py``, ``hidden.py`` for ``determinize``,
+  ``policy.py`` if it has a habit, ``invariants`` if it declares them, ``data.py`` and its data
+  files, ``violations.json``, ``RULES_NOTES.md``) and one line of the registry; nothing in
+  analysis/, projections/ or api/ names it.
 
 Hidden information (DESIGN.md, "Hidden information"), the pattern every rule system follows:
 
@@ -37,7 +98,10 @@ Hidden information (DESIGN.md, "Hidden information"), the pattern every rule sys
   offers no rollouts declares ``determinize = offers_no_rollouts``. :func:`check_declared` (run
   by the registry at import) refuses a rule system that keeps secrets (it declares
   :meth:`RuleSystem.readers`) and declares neither its own ``determinize`` nor
-  ``offers_no_rollouts``, and one that declares nothing at all.
+  ``offers_no_rollouts``, one that declares nothing at all, and one that declares a
+  ``rollout_policy`` and ``offers_no_rollouts``. A rule system that offers rollouts plays the
+  policy ``random``, and ``heuristic`` when it declares its ``rollout_policy``
+  (analysis/rollout.py asks it: ``policies``).
 - **Which events ``evolve`` receives:** ``DecisionTaken``, ``DiceRolled`` (and ``DiceForced``),
   ``CardsShuffled``, ``GameEnded``, ``SeedRevealed`` and the rule system's own events, in
   record order; never the audit events (``Annotated``, disputes, rulings, ``AbandonAgreed``,
@@ -76,11 +140,9 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
-import importlib
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
-from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -92,7 +154,6 @@ from domain.rng import Rng
 from domain.rules.words import NO_NAMES, Names, plural  # noqa: F401 - plural: for labels.py
 
 State = TypeVar("State")
-TURN_KEYS = ("turn", "round", "day")  # where a view says its turn, by default (RuleSystem.section)
 Command = TypeVar("Command")
 
 
@@ -115,10 +176,78 @@ def accepted(check: Callable[[State, str, Any], object], state: State, seat: str
     return out
 
 
-# Violation codes shared by every rule system (STYLE.md, "What this adds up to").
+class Violation(msgspec.Struct, frozen=True):
+    """One code a rule system's :class:`RuleViolation` carries, as its problem page explains it
+    (``GET /problems/<code>``): what the detail says (``summary``, as written: ``…`` stands for
+    what the command names) and the rulebook sections it is raised under."""
+
+    summary: str
+    rules: tuple[str, ...] = ()
+
+
+def declared_violations(path: Path) -> dict[str, Violation]:
+    """A rule system's :attr:`RuleSystem.violations` as its package writes them, in
+    ``violations.json``: each code with its ``summary`` and its ``rules`` (sections)."""
+    return msgspec.json.decode(path.read_bytes(), type=dict[str, Violation])
+
+
+# Violation codes shared by every rule system (STYLE.md, "What this adds up to"); a rule
+# system's own are ``<its id>.<reason>``, declared in its :attr:`RuleSystem.violations`.
 NOT_YOUR_TURN = "not_your_turn"
 GAME_OVER = "game_over"
 UNKNOWN_COMMAND = "unknown_command"
+UNKNOWN_SCENARIO = "unknown_scenario"
+SHARED_VIOLATIONS: Mapping[str, Violation] = {
+    NOT_YOUR_TURN: Violation("… may not act now"),
+    GAME_OVER: Violation("the game has ended"),
+    UNKNOWN_COMMAND: Violation("malformed command: …"),
+    UNKNOWN_SCENARIO: Violation("… has no scenario …; it has …"),
+}
+
+
+class Labels(Protocol):
+    """What :attr:`RuleSystem.labels` declares (a rule system's ``labels.py``): each legal
+    command and the game's question to a seat, in words."""
+
+    def label(self, state: Any, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str: ...
+
+    def prompt(self, state: Any, seat: str, players: Mapping[str, str]) -> str | None: ...
+
+
+class Board(Protocol):
+    """What :attr:`RuleSystem.board` declares (a rule system's ``view.py``): what ``seat`` (None:
+    a spectator) may see, or ``everything`` once the seed is revealed; and the board as text."""
+
+    def view(self, state: Any, seat: str | None, everything: bool = False) -> Any: ...
+
+    def render_text(self, state: Any, names: Names, everything: bool = False) -> str: ...
+
+
+class Narration(Protocol):
+    """What :attr:`RuleSystem.narration` declares (a rule system's ``narrate.py``): a recorded
+    command and one of its own events, each in one line, players named by ``names``."""
+
+    def describe_command(self, command: dict[str, Any], names: Names) -> str: ...
+
+    def describe_event(self, event_type: str, data: dict[str, Any], names: Names) -> str | None: ...
+
+
+# A rollout policy (:attr:`RuleSystem.rollout_policy`): the rule system, the (determinized)
+# state, the seat to act, its listed commands and the rollout's ``random.Random``; one of them.
+Policy = Callable[[Any, Any, str, list[Any], Any], Any]
+
+
+def any_of(commands: list[Any], rnd: Any) -> Any:
+    """Any of ``commands``, each as likely (random-legal play; ``rnd``: a ``random.Random``)."""
+    return commands[int(rnd.random() * len(commands))]
+
+
+def best(commands: list[Any], score: Callable[[Any], float], rnd: Any) -> Any:
+    """A command of the highest ``score``, ties broken at random by ``rnd``."""
+    scores = [score(c) for c in commands]
+    top = max(scores)
+    tied = [c for c, s in zip(commands, scores) if s == top]
+    return tied[rnd.randrange(len(tied))]
 
 
 class Window(msgspec.Struct, frozen=True):
@@ -163,7 +292,8 @@ class Scenario(msgspec.Struct, frozen=True):
 
 class RuleSystem(Generic[State, Command]):
     """Base class of every rule system. Subclasses set the class attributes and implement
-    the six methods; the registry holds one instance of each."""
+    the methods the module's docstring ("The contract") names required; the registry holds one
+    instance of each and :func:`check_declared` refuses one that leaves out a declaration."""
 
     id: ClassVar[str]
     version: ClassVar[str]
@@ -187,6 +317,26 @@ class RuleSystem(Generic[State, Command]):
     # Versions recorded before a void shuffled the decks in play again (issue 30): their voids
     # record no VoidedCardsReshuffled, and their records replay so.
     voids_keep_order: ClassVar[tuple[str, ...]] = ()
+    # Every code its RuleViolations carry but the shared ones (SHARED_VIOLATIONS), each with what
+    # its problem page says: ``declared_violations`` of the package's ``violations.json``. Required.
+    violations: ClassVar[Mapping[str, Violation]]
+    # The state's fields the move list groups play by (:meth:`section`): its turn (or round, or
+    # day) and its phase, None for one it has not. Required unless ``section`` is written.
+    section_fields: ClassVar[tuple[str | None, str | None]]
+    # The types of what :meth:`view` and each of :meth:`legal_choices` return (their JSON converts
+    # to them), for the OpenAPI contract (domain/rules/schemas.py); None: not declared / no choices.
+    view_type: ClassVar[Any] = None
+    choice_type: ClassVar[Any] = None
+    # What each seat sees, and the board as text (:meth:`view`, :meth:`open_view`, :meth:`render_text`):
+    # the package's view.py, when its functions take the Board protocol's arguments.
+    board: ClassVar[Board | None] = None
+    # Legal commands and questions in words (:meth:`label`, :meth:`prompt`): the package's labels.py.
+    labels: ClassVar[Labels | None] = None
+    # Recorded commands and events in words (:meth:`describe_command`, :meth:`describe_event`).
+    narration: ClassVar[Narration | None] = None
+    # The rule system's own habit for rollouts (the policy ``heuristic``), pure and deterministic
+    # given the ``rnd`` it is handed; None: rollouts play ``random`` only (module docstring, "Rollouts").
+    rollout_policy: ClassVar[Policy | None] = None
 
     def at_version(self, version: str) -> "RuleSystem[State, Command]":
         """This rule system as it plays a record made under ``version`` (its own, or one of
@@ -260,22 +410,25 @@ class RuleSystem(Generic[State, Command]):
         return loss_on_time(seats, seat)
 
     def view(self, state: State, seat: str | None) -> Any:
-        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins. No default:
-        a hand is another seat's secret unless this rule system says it is not."""
-        raise NotImplementedError(f"{type(self).__name__} must say what each seat may see (view)")
+        """What ``seat`` (or a spectator, for None) may see: JSON-ready builtins. No default that
+        shows everything: the declared :attr:`board`'s ``view``, else the rule system's own (a hand
+        is another seat's secret unless this rule system says it is not)."""
+        if self.board is None:
+            raise NotImplementedError(f"{type(self).__name__} must say what each seat may see (view)")
+        return self.board.view(state, seat)
 
     def section(self, state: State) -> tuple[int | None, str | None]:
         """The turn (or round, or day) and the phase a spectator sees the game in: where the
-        viewer's move list groups play (projections/outline.py). Read from the spectator's view's
-        top-level ``turn``/``round``/``day`` and ``phase`` by default; a rule system whose view
-        is costly to build says the same two values directly."""
-        view = self.view(state, None)
-        if not isinstance(view, dict):
-            return None, None
-        turn = next((view[k] for k in TURN_KEYS if isinstance(view.get(k), int) and not isinstance(view.get(k), bool)),
-                    None)
-        phase = view.get("phase")
-        return turn, phase if isinstance(phase, str) else None
+        viewer's move list groups play (projections/outline.py). The state's
+        :attr:`section_fields`; a rule system whose turn is not one field writes its own."""
+        turn, phase = self.section_fields
+        return (getattr(state, turn) if turn else None), (getattr(state, phase) if phase else None)
+
+    def invariants(self, state: State) -> list[str]:
+        """Every way ``state`` breaks what must always hold in a game of this rule system (every
+        card in exactly one place; no count below zero), in words; [] by default (none declared).
+        tests/rules/conformance.py checks them after every event of its seeded games."""
+        return []
 
     def determinize(self, state: State, seen: frozenset[str], rnd: Any) -> State:
         """``state`` as the readers ``seen`` may know it, every card they may not see dealt again
@@ -303,65 +456,56 @@ class RuleSystem(Generic[State, Command]):
     def render_text(self, state: State, names: Names = NO_NAMES, everything: bool = False) -> str:
         """A board a person can read at a glance, for ``herald replay show`` and the viewer;
         ``names``: how to name each seat's player (domain/rules/words.py); ``everything``: every
-        hand, objective and card shown, as once the seed is revealed (else a spectator's board)."""
+        hand, objective and card shown, as once the seed is revealed (else a spectator's board).
+        The declared :attr:`board`'s; without one, the view as indented JSON."""
+        if self.board is not None:
+            return self.board.render_text(state, names, everything)
         view = self.open_view(state) if everything else self.view(state, None)
         return msgspec.json.format(msgspec.json.encode(view)).decode()
 
     def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
         """A one-line narrative of a recorded command, for timelines; ``names`` says who sits in
-        each seat (seat id -> player name), so lines name players, not seat ids."""
-        return str(command.get("type", "?"))
+        each seat (seat id -> player name), so lines name players, not seat ids. The declared
+        :attr:`narration`'s; without one, the command's type."""
+        if self.narration is None:
+            return str(command.get("type", "?"))
+        return self.narration.describe_command(command, names)
 
     def label(self, state: State, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str:
         """One readable line for a legal command in its JSON form ("Henry II looses at Al-Afdal
         (1 Order)"): names from the data, not ids; ``players`` (seat -> player name) where known.
-        The wording lives in the rule system's ``labels.py`` (``label``); without one, the
-        command's type and fields in words."""
-        module = self._module("labels")
-        return module.label(state, seat, command, players) if module else default_label(command)
+        The declared :attr:`labels`' ``label``; without them, the command's type and fields in words."""
+        return self.labels.label(state, seat, command, players) if self.labels else default_label(command)
 
     def prompt(self, state: State, seat: str, players: Mapping[str, str]) -> str | None:
-        """What the game asks ``seat`` now, in words (``labels.py``'s ``prompt``); None when
-        nothing is asked of it, or the rule system does not say."""
-        module = self._module("labels")
-        return module.prompt(state, seat, players) if module and hasattr(module, "prompt") else None
-
-    @property
-    def view_type(self) -> Any:
-        """The type of what :meth:`view` returns (its JSON converts to it), for the OpenAPI
-        contract (domain/rules/schemas.py): ``View`` in the package's ``view_types.py``; None
-        when the rule system does not declare it."""
-        module = self._module("view_types")
-        return module.View if module else None
-
-    @property
-    def choice_type(self) -> Any:
-        """The type of each of :meth:`legal_choices` (its JSON converts to it), for the OpenAPI
-        contract: ``Choice`` in the package's ``choice_types.py``; None when the rule system
-        describes no choices."""
-        module = self._module("choice_types")
-        return module.Choice if module else None
-
-    def _module(self, name: str) -> ModuleType | None:
-        """A module of the rule system's package by the name the shared package layout gives it
-        (``labels``, ``view_types``, ``choice_types``), if the package has one."""
-        return _package_module(type(self).__module__.rpartition(".")[0], name)
+        """What the game asks ``seat`` now, in words (the declared :attr:`labels`' ``prompt``);
+        None when nothing is asked of it, or the rule system does not say."""
+        return self.labels.prompt(state, seat, players) if self.labels else None
 
     def open_view(self, state: State) -> Any:
         """The view once the seed is revealed, for every reader: every hand, objective and card
-        shown (what the record then proves each seat held). A rule system with secrets writes
-        its own; one without has nothing to show beyond a spectator's view."""
-        if self.has_secrets:
+        shown (what the record then proves each seat held). A rule system with secrets says it (its
+        :attr:`board`'s view of ``everything``, or its own); one without has nothing to show beyond
+        a spectator's view."""
+        if not self.has_secrets:
+            return self.view(state, None)
+        if self.board is None:
             raise NotImplementedError(f"{self.id} keeps secrets: it says how its view shows them all")
-        return self.view(state, None)
+        return self.board.view(state, None, everything=True)
 
     def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
         """A one-line narrative of one of this rule system's own events (or of a ``DiceRolled``
         it caused), in the rulebook's words ("Henry II looses at Ala Afdal: 1 lance"), naming
-        players by ``names``; None for the generic wording."""
-        return None
+        players by ``names`` (the declared :attr:`narration`'s); None for the generic wording."""
+        return None if self.narration is None else self.narration.describe_event(event_type, data, names)
 
     # -- shared helpers ---------------------------------------------------------------
+    @property
+    def offers_rollouts(self) -> bool:
+        """Whether analysis may play this rule system's positions on (it does not declare
+        ``determinize = offers_no_rollouts``): with ``random``, and its :attr:`rollout_policy`."""
+        return type(self).determinize is not offers_no_rollouts
+
     @property
     def has_secrets(self) -> bool:
         """Whether this rule system keeps anything from some seats (it declares readers)."""
@@ -373,8 +517,7 @@ class RuleSystem(Generic[State, Command]):
             return self.scenarios[scenario_id]
         except KeyError:
             raise RuleViolation(
-                "unknown_scenario",
-                f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
+                UNKNOWN_SCENARIO, f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}",
             ) from None
 
     def game_die_kinds(self, options: dict[str, Any] | None) -> dict[str, DieKind]:
@@ -433,8 +576,20 @@ def offers_no_rollouts(self: RuleSystem, state: Any, seen: frozenset[str], rnd: 
 
 def check_declared(rules: RuleSystem) -> RuleSystem:
     """``rules`` if it declares what the contract asks of every rule system by declaration
-    (module docstring, "Rollouts"); TypeError naming what it leaves out otherwise."""
-    hide = type(rules).determinize
+    (module docstring, "The contract" and "Rollouts"); TypeError naming what it leaves out otherwise."""
+    cls = type(rules)
+    if not isinstance(getattr(cls, "violations", None), Mapping):
+        raise TypeError(f"{rules.id} declares no violations (the codes its RuleViolations carry)")
+    foreign = [code for code in cls.violations if not code.startswith(f"{rules.id}.")]
+    if foreign:
+        raise TypeError(f"{rules.id} declares violations outside its own codes ({rules.id}.<reason>): {foreign[:3]}")
+    if cls.view is RuleSystem.view and cls.board is None:
+        raise TypeError(f"{rules.id} says neither its view nor its board: what each seat may see")
+    if cls.section is RuleSystem.section and not hasattr(cls, "section_fields"):
+        raise TypeError(f"{rules.id} says neither its section_fields nor its section (turn and phase)")
+    if cls.rollout_policy is not None and not rules.offers_rollouts:
+        raise TypeError(f"{rules.id} declares a rollout policy and offers_no_rollouts")
+    hide = cls.determinize
     if hide is RuleSystem.determinize:
         raise TypeError(f"{rules.id} declares no determinize: its own, keeps_no_secrets or offers_no_rollouts")
     if rules.has_secrets and hide is keeps_no_secrets:
@@ -451,16 +606,6 @@ def _at_version(rules: RuleSystem, version: str) -> RuleSystem:
     earlier = copy.copy(rules)
     earlier.version = version
     return earlier
-
-
-@functools.cache
-def _package_module(package: str, name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"{package}.{name}")
-    except ModuleNotFoundError as missing:
-        if missing.name != f"{package}.{name}":
-            raise
-        return None
 
 
 def default_label(command: Mapping[str, Any]) -> str:

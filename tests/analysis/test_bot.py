@@ -24,7 +24,7 @@ def a_position_with_hands(seed: int = 3):
     rnd = random.Random(seed)
     rng = RolloutRng(rnd)
     state = RULES.setup("standard", ("p1", "p2"), {})
-    policy = policy_for(RULES.id, "random")
+    policy = policy_for(RULES, "random")
     for _ in range(200):
         to_act = RULES.to_act(state)
         if to_act == ["p1"] and state.hands["p2"] and state.hands["p1"] and len(RULES.legal_commands(state, "p1")) > 1:

@@ -86,7 +86,7 @@ def test_the_last_board_of_an_ended_game_is_certain():
     after = SALADIN.play(s, "ayyubids", SALADIN.parse_command({"type": "pass"}),
                          __import__("analysis.rollout", fromlist=["RolloutRng"]).RolloutRng(random.Random(1)))[1]
     assert SALADIN.outcome(after).winner == "ayyubids"
-    assert play_out(SALADIN, after, policy_for("saladin", "random"), random.Random(2)) == "ayyubids"
+    assert play_out(SALADIN, after, policy_for(SALADIN, "random"), random.Random(2)) == "ayyubids"
 
 
 def test_swings_name_the_decision_that_moved_the_chances():
@@ -148,9 +148,9 @@ def test_determinization_never_reads_the_hidden_cards():
 def test_every_rule_system_that_plays_itself_has_both_policies():
     for system in ("saladin", "kingdoms-of-crusaders", "saline", "saxon-shore"):
         assert system in RULE_SYSTEMS
-        policy_for(system, "random"), policy_for(system, "heuristic")
+        policy_for(RULE_SYSTEMS[system], "random"), policy_for(RULE_SYSTEMS[system], "heuristic")
     with pytest.raises(KeyError):
-        policy_for("open-table", "random")
+        policy_for(RULE_SYSTEMS["open-table"], "random")
 
 
 def test_saline_determinization_never_reads_the_hidden_cards():

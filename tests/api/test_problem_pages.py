@@ -9,22 +9,47 @@ import html
 import pytest
 
 from api.problems import EXPLAINED, catalogue, scan
+from domain.rules.base import SHARED_VIOLATIONS
+from domain.rules.registry import RULE_SYSTEMS
 
 
 def test_the_catalogue_finds_every_code_the_source_raises():
-    """Every place that raises a problem gives its code where the source says it (a literal, a
-    constant, a rule system's ``violation("reason", …)``), except the ones that pass on a code
-    already raised elsewhere (a RuleViolation's, as the service translates it)."""
+    """Every place outside the rule systems that raises a problem gives its code where the source
+    says it (a literal, a constant), except the ones that pass on a code already raised elsewhere
+    (a RuleViolation's, as the service translates it); the rule systems' codes are their own
+    declarations (``RuleSystem.violations``)."""
     found, unresolved = scan()
     assert {u.code for u in unresolved} <= {"error.code"}, unresolved
     codes = {code for code, _, _ in found}
-    for expected in ("saladin.not_enough_orders", "not_your_turn", "stale_version", "not_found",
-                     "malformed_json", "unsupported_media_type", "audit.bad_at_version", "kingdoms-of-crusaders.sector_full"):
+    for expected in ("not_your_turn", "stale_version", "not_found", "malformed_json", "unsupported_media_type",
+                     "audit.bad_at_version"):
         assert expected in codes, expected
-    assert any(code.startswith(("saxon-shore.", "saxon_shore.")) for code in codes)
+    assert not any(site.module.startswith("domain.rules.") for _, site, _ in found)
+    problems = catalogue()
+    for expected in ("saladin.not_enough_orders", "kingdoms-of-crusaders.sector_full", "saxon-shore.bad_map"):
+        assert problems[expected].rule_system == expected.partition(".")[0] and problems[expected].rules, expected
     service_codes = {code for code in codes if "." not in code}
     unexplained = sorted(service_codes - set(EXPLAINED))
     assert not unexplained, f"problems with no words in api/problems.py EXPLAINED: {unexplained}"
+
+
+def test_every_code_a_rule_system_raises_is_declared_by_it():
+    """base.py, "The contract": a rule system declares every code its RuleViolations carry. Every
+    code its package's source raises (``RuleViolation(code, …)``, its ``violation(reason, …)``)
+    is one it declares, or a shared one; and every code it declares is raised there (none stale)."""
+    found, unresolved = scan(("domain/rules",), skip=None)
+    assert not unresolved, unresolved
+    raised: dict[str, set[str]] = {}
+    for code, site, _ in found:
+        if site.module.startswith("domain.rules."):
+            raised.setdefault(site.module.split(".")[2], set()).add(code)
+    for system in RULE_SYSTEMS.values():
+        package = type(system).__module__.split(".")[2]
+        own = raised.get(package, set()) - set(SHARED_VIOLATIONS)
+        assert own <= set(system.violations), f"{system.id} raises undeclared codes: {sorted(own - set(system.violations))}"
+        assert set(system.violations) <= own, f"{system.id} declares codes it never raises: {sorted(set(system.violations) - own)}"
+    base = raised.get("base", set())
+    assert base <= set(SHARED_VIOLATIONS), base
 
 
 def test_every_problem_type_answers_with_a_page(client):

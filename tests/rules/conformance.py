@@ -23,9 +23,13 @@ commands, at every step:
   sealed for some seats carries (a card drawn) and that no public event has carried so far is in
   no other seat's view, nor the spectator's (a rule system's words, such as Saline's colours,
   are in sealed and public data alike, so this weaker scan is kept for those without a redeal);
-- **rollouts never see a hidden card**: where the rule system has a rollout policy, two
-  positions a seat cannot tell apart give it the same determinized state, so the same policy
-  choice (issue 19, "never a peek at hidden information").
+- **rollouts never see a hidden card**: where the rule system offers rollouts, two positions a
+  seat cannot tell apart give it the same determinized state, so the same choice by every policy
+  it plays (issue 19, "never a peek at hidden information");
+- **every refusal is declared**: each RuleViolation a probe meets carries a code the rule system
+  declares (``RuleSystem.violations``, or a shared one), so its problem page exists;
+- **its invariants hold after every event** (``RuleSystem.invariants``: every card in one place,
+  no count below zero, as the rule system declares them).
 
 And each game's record **replays byte for byte**: its stored events, encoded and decoded again,
 fold to a state whose encoding is the same as the game's, and its decisions, decided again with
@@ -46,11 +50,12 @@ from uuid import UUID
 import msgspec
 import pytest
 
-from analysis.rollout import HEURISTICS, policy_for
+from analysis.rollout import policies, policy_for
 from domain.events import GameCreated, SeatInfo
 from domain.game import Game, Recorded, create_game, project_game, take_decision
 from domain.rng import SeededRng
 from domain.rules.base import (
+    SHARED_VIOLATIONS,
     RuleSystem,
     RuleViolation,
     check_declared,
@@ -90,10 +95,18 @@ def new_game(rules: RuleSystem, game: int) -> Game:
     return project_game(None, create_game(UUID(int=game), created, NOW))
 
 
-def accepts(rules: RuleSystem, state: Any, seat: str, command: Any) -> bool:
+def accepts(rules: RuleSystem, state: Any, seat: str, command: Any, refused: set[str] | None = None) -> bool:
+    """Whether ``decide`` accepts ``command``; a refusal's code is one ``rules`` declares (added
+    to ``refused``)."""
     try:
         rules.decide(state, seat, rules.parse_command(command), PROBE_RNG)
-    except (RuleViolation, ValueError, KeyError, TypeError):
+    except RuleViolation as error:
+        assert error.code in rules.violations or error.code in SHARED_VIOLATIONS, \
+            f"{rules.id} refuses {command} with {error.code!r}, a code it does not declare (violations.json)"
+        if refused is not None:
+            refused.add(error.code)
+        return False
+    except (ValueError, KeyError, TypeError):
         return False
     return True
 
@@ -108,6 +121,7 @@ class Tally(msgspec.Struct):
     incomplete: int = 0
     shown_incomplete: int = 0
     leak_checks: int = 0
+    refused: set[str] = msgspec.field(default_factory=set)  # the codes of the probes' refusals
 
 
 class Secrets:
@@ -172,7 +186,7 @@ def check_listing(rules: RuleSystem, state: Any, seat: str, listed: list[dict], 
         tried += [{**command, field: value} for field in command if field != "type"
                   for value in (*pool[field].values(), *([FRESH] if isinstance(command[field], str) else []))]
     tried = [c for c in {key(c): c for c in tried}.values() if key(c) not in mine]
-    extra = [c for c in rnd.sample(tried, min(len(tried), PROBES)) if accepts(rules, state, seat, c)]
+    extra = [c for c in rnd.sample(tried, min(len(tried), PROBES)) if accepts(rules, state, seat, c, tally.refused)]
     if rules.listing_complete(state, seat):
         tally.complete += 1
         unreached = [c for c in extra if c.get("type") not in described]
@@ -185,12 +199,12 @@ def check_listing(rules: RuleSystem, state: Any, seat: str, listed: list[dict], 
 def check_rollouts_blind(rules: RuleSystem, state: Any, seat: str, listed: list[Any]) -> None:
     """Two positions ``seat`` cannot tell apart (the truth, and the truth dealt again for it)
     give the same determinized state, so the same policy choice."""
-    if rules.id not in HEURISTICS or not listed:
+    if not rules.offers_rollouts or not listed:
         return
     seen = frozenset({seat})
     twin = rules.determinize(state, seen, random.Random("twin"))
-    for name in ("random", "heuristic"):
-        policy = policy_for(rules.id, name)
+    for name in policies(rules):
+        policy = policy_for(rules, name)
         for i in range(2):
             a = rules.determinize(state, seen, random.Random(i))
             b = rules.determinize(twin, seen, random.Random(i))
@@ -207,7 +221,7 @@ def played(system_id: str, game_number: int, decisions: int, habit: bool = False
     where it has one (a game that heads for its end: Saxon Shore's random games outlast 12,000
     decisions)."""
     rules = RULE_SYSTEMS[system_id]
-    policy = policy_for(system_id, "heuristic") if habit and system_id in HEURISTICS else None
+    policy = policy_for(rules, "heuristic") if habit and rules.rollout_policy is not None else None
     game = new_game(rules, game_number)
     stored = create_game(game.id, game.created, NOW)
     rnd = random.Random(f"{system_id}|{game_number}")
@@ -232,7 +246,10 @@ def played(system_id: str, game_number: int, decisions: int, habit: bool = False
         events = take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
         secrets.add(events)
         stored += events
-        game = project_game(game, events)
+        for event in events:
+            game = project_game(game, [event])
+            broken = rules.invariants(game.state)
+            assert not broken, f"{system_id}: after {event.type} (version {game.version}): {broken[:3]}"
     return game, stored, tally
 
 
@@ -268,8 +285,9 @@ def test_every_rule_system_declares_what_a_rollout_may_not_see(system_id):
     assert check_declared(rules) is rules
     hide = type(rules).determinize
     assert hide is not RuleSystem.determinize
-    if rules.id in HEURISTICS:
+    if rules.rollout_policy is not None:
         assert hide is not offers_no_rollouts, f"{system_id} has a rollout policy and refuses rollouts"
+        assert policies(rules) == ("random", "heuristic")
     if rules.has_secrets:
         assert hide is not keeps_no_secrets
 
@@ -280,14 +298,19 @@ def test_a_rule_system_with_secrets_that_declares_nothing_is_refused():
     first use its rollouts fail loudly rather than read the true hands."""
     base = RULE_SYSTEMS["kingdoms-of-crusaders"]
 
-    class Forgetful(RuleSystem):
+    class Declared(RuleSystem):
+        violations: dict = {}
+        section_fields = (None, None)
+        board = base.board
+
+    class Forgetful(Declared):
         id = "forgetful"
         readers = type(base).readers  # it keeps hands secret ...
 
     class SaysOpen(Forgetful):
         determinize = keeps_no_secrets  # ... and claims a rollout may read them
 
-    class Open(RuleSystem):
+    class Open(Declared):
         id = "open"
 
     for undeclared in (Forgetful(), SaysOpen(), Open()):
@@ -299,6 +322,60 @@ def test_a_rule_system_with_secrets_that_declares_nothing_is_refused():
     assert check_declared(Open()).determinize("state", frozenset(), random.Random(0)) == "state"
 
 
+def test_a_rule_system_that_leaves_out_a_declaration_is_refused():
+    """base.py, "The contract": the codes of its refusals, its turn and phase (``section_fields`` or
+    ``section``) and its rollout policy are declarations; :func:`check_declared` names what is missing."""
+
+    class Bare(RuleSystem):
+        id = "bare"
+        determinize = keeps_no_secrets
+        board = RULE_SYSTEMS["kingdoms-of-crusaders"].board
+
+    class Silent(Bare):
+        section_fields = ("turn", "phase")
+
+    class Borrows(Silent):
+        violations = {"saladin.bad_seats": RULE_SYSTEMS["saladin"].violations["saladin.bad_seats"]}
+
+    class Refuses(Silent):
+        violations: dict = {}
+        determinize = offers_no_rollouts
+        rollout_policy = RULE_SYSTEMS["saladin"].rollout_policy
+        readers = RULE_SYSTEMS["kingdoms-of-crusaders"].readers
+
+    for bare, missing in ((Bare(), "violations"), (Silent(), "violations"), (Borrows(), "outside its own codes"),
+                          (Refuses(), "rollout policy")):
+        with pytest.raises(TypeError, match=missing):
+            check_declared(bare)
+    Bare.violations = {}
+    with pytest.raises(TypeError, match="section"):
+        check_declared(Bare())
+
+
+@pytest.mark.parametrize("system_id", [s for s in SYSTEMS if type(RULE_SYSTEMS[s]).invariants is not RuleSystem.invariants])
+def test_the_declared_invariants_catch_a_broken_state(system_id):
+    """The invariants are checked after every event of the games below; a rule system that
+    declares them is shown to report a state that breaks them (a card in two places; a salt cube
+    more than the 80; a counter at a place off the map), so that check can fail."""
+    rules = RULE_SYSTEMS[system_id]
+    game, _, _ = played(system_id, 1, BOUNDED)
+    state = game.state
+    assert rules.invariants(state) == []
+    if system_id == "kingdoms-of-crusaders":
+        seat = next(s for s in state.seats if state.hands[s])
+        card = state.hands[seat][0]
+        other = next(s for s in state.seats if s != seat)
+        broken = msgspec.structs.replace(state, hands={**state.hands, other: state.hands[other] + (card,)})
+    elif system_id == "saline":
+        broken = msgspec.structs.replace(state, salt_reserve=state.salt_reserve + 1)
+    elif system_id == "saxon-shore":
+        unit = next(iter(state.units.values()))
+        broken = msgspec.structs.replace(state, units={**state.units, unit.id: msgspec.structs.replace(unit, loc="Atlantis")})
+    else:
+        pytest.fail(f"{system_id} declares invariants: break its state here")
+    assert rules.invariants(broken)
+
+
 # -- the games ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
@@ -306,6 +383,7 @@ def test_a_rule_system_with_secrets_that_declares_nothing_is_refused():
 def test_a_bounded_game_keeps_the_contract_at_every_step(system_id, game_number):
     game, _, tally = played(system_id, game_number, BOUNDED)
     assert game.version > 1
+    assert tally.refused, f"{system_id}: no probe was refused, so no refusal's code was checked"
     if RULE_SYSTEMS[system_id].has_secrets and type(RULE_SYSTEMS[system_id]).determinize is not offers_no_rollouts:
         assert tally.leak_checks, f"{system_id}: no view was checked against a redeal"
 

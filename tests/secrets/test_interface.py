@@ -22,8 +22,22 @@ def test_the_base_view_shows_nothing():
 
 @pytest.mark.parametrize("system", sorted(RULE_SYSTEMS))
 def test_every_rule_system_says_what_each_seat_sees(system):
+    """Its own ``view``, or its declared ``board``'s (base.py, "The contract")."""
     rules = RULE_SYSTEMS[system]
-    assert type(rules).view is not RuleSystem.view, f"{system} must write its own view"
+    assert type(rules).view is not RuleSystem.view or rules.board is not None, f"{system} must write its own view"
+
+
+def test_a_rule_system_that_says_no_view_is_refused():
+    from domain.rules.base import check_declared, keeps_no_secrets
+
+    class Blind(RuleSystem):
+        id = "blind"
+        violations: dict = {}
+        section_fields = (None, None)
+        determinize = keeps_no_secrets
+
+    with pytest.raises(TypeError, match="view"):
+        check_declared(Blind())
 
 
 def test_which_rule_systems_keep_secrets():

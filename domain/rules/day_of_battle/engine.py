@@ -14,9 +14,9 @@ import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, offers_no_rollouts
+from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, declared_violations, offers_no_rollouts
 from domain.rules.day_of_battle import events as ev
-from domain.rules.day_of_battle import narrate, rules
+from domain.rules.day_of_battle import choice_types, labels, narrate, rules
 from domain.rules.day_of_battle import view as board
 from domain.rules.day_of_battle.commands import DayOfBattleCommand, beyond_1, recorded
 from domain.rules.day_of_battle.data import (
@@ -25,7 +25,6 @@ from domain.rules.day_of_battle.data import (
     armies_problems, validate_armies,
 )
 from domain.rules.day_of_battle.state import DayOfBattleState
-from domain.rules.words import NO_NAMES, Names
 
 SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
 
@@ -57,6 +56,11 @@ class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
     die_kinds = {"d20": D20}
     command_type = DayOfBattleCommand
     view_type = board.DayOfBattleView
+    choice_type = choice_types.Choice
+    board = board  # its view() and open_view() give the view as builtins
+    labels = labels
+    narration = narrate
+    violations = declared_violations(PACKAGE / "violations.json")
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
 
@@ -156,17 +160,12 @@ class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
     def view(self, state: DayOfBattleState, seat: str | None) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, seat))
 
+    def section(self, state: DayOfBattleState) -> tuple[int | None, str | None]:
+        """The game move once the battle begins (the view's ``turn``), and the phase."""
+        return (state.move if state.phase in ("battle", "over") else None), state.phase
+
     def open_view(self, state: DayOfBattleState) -> dict[str, Any]:
         return msgspec.to_builtins(board.view(state, None, everything=True))
-
-    def render_text(self, state: DayOfBattleState, names: Names = NO_NAMES, everything: bool = False) -> str:
-        return board.render_text(state, names, everything)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        return narrate.describe_event(event_type, data, names)
 
 
 class DayOfBattle1(DayOfBattle):

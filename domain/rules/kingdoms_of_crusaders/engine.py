@@ -14,9 +14,9 @@ import msgspec
 
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, declared_violations
 from domain.rules.kingdoms_of_crusaders import hidden
-from domain.rules.kingdoms_of_crusaders import narrate, rules
+from domain.rules.kingdoms_of_crusaders import labels, narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
 from domain.rules.kingdoms_of_crusaders.commands import KingdomsOfCrusadersCommand
 from domain.rules.kingdoms_of_crusaders.data import (
@@ -24,8 +24,10 @@ from domain.rules.kingdoms_of_crusaders.data import (
     canonical_deck, deck_problems, validate_deck,
 )
 from domain.rules.kingdoms_of_crusaders.events import DrawnCards
+from domain.rules.kingdoms_of_crusaders.invariants import card_conservation
+from domain.rules.kingdoms_of_crusaders.policy import build_strongest
 from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
-from domain.rules.words import NO_NAMES, Names
+from domain.rules.kingdoms_of_crusaders.view_types import View
 
 
 UNITS_SHA256_1_0_0 = "012e51a4af2c05ab67c33d304c2af678f516aad48c41d061e18e6ff3d896ade5"
@@ -81,6 +83,14 @@ class KingdomsOfCrusaders(RuleSystem[KingdomsOfCrusadersState, KingdomsOfCrusade
     command_type = KingdomsOfCrusadersCommand
     package_dir = PACKAGE
     owner_data_option = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
+    violations = declared_violations(PACKAGE / "violations.json")
+    section_fields = ("turn", "phase")
+    view_type = View
+    board = board  # own hand face up, other hands as counts, the deck as a count; the territories open
+    labels = labels
+    narration = narrate
+    rollout_policy = build_strongest
+    invariants = card_conservation
 
     def owner_data_schema(self) -> dict[str, Any]:
         """The JSON Schema of a unit-deck file (``units.json`` follows it)."""
@@ -152,18 +162,3 @@ class KingdomsOfCrusaders(RuleSystem[KingdomsOfCrusadersState, KingdomsOfCrusade
         """The other seats' hands dealt again from the cards the reader cannot tell apart."""
         return hidden.determinize(state, seen, rnd)
 
-    def view(self, state: KingdomsOfCrusadersState, seat: str | None) -> dict[str, Any]:
-        """Own hand face up, other hands as counts, the deck as a count; the territories open."""
-        return board.view(state, seat)
-
-    def open_view(self, state: KingdomsOfCrusadersState) -> dict[str, Any]:
-        return board.view(state, None, everything=True)
-
-    def render_text(self, state: KingdomsOfCrusadersState, names: Names = NO_NAMES, everything: bool = False) -> str:
-        return board.render_text(state, names, everything)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        return narrate.describe_event(event_type, data, names)

@@ -16,14 +16,14 @@ from typing import Any
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, Scenario, offers_no_rollouts
-from domain.rules.open_table import narrate, rules
+from domain.rules.base import RuleSystem, Scenario, declared_violations, offers_no_rollouts
+from domain.rules.open_table import labels, narrate, rules
 from domain.rules.open_table import view as board
 from domain.rules.open_table.commands import OpenTableCommand
 from domain.rules.open_table.data import MAX_SEATS, PACKAGE, SYSTEM
 from domain.rules.open_table.evolve import evolve
 from domain.rules.open_table.state import OpenTableState
-from domain.rules.words import NO_NAMES, Names
+from domain.rules.open_table.view_types import View
 
 
 class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
@@ -47,6 +47,14 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     command_type = OpenTableCommand
     flexible_seats = True
     package_dir = PACKAGE
+    violations = declared_violations(PACKAGE / "violations.json")
+    section_fields = (None, None)  # no turns, no phases: the move list is one section
+    view_type = View
+    # everything on the table is open but the hands: a seat sees its own hand, every other hand is a
+    # count, until the end reveals them all; deck orders are never in the state
+    board = board
+    labels = labels
+    narration = narrate
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> OpenTableState:
         """Seats as named; the standard deck plus any custom dice and decks in ``options``."""
@@ -85,19 +93,3 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
         """The outcome every seat agreed on, once they all have."""
         return state.ended
 
-    def view(self, state: OpenTableState, seat: str | None) -> dict[str, Any]:
-        """Everything on the table is open but the hands: ``seat`` sees its own hand, every
-        other hand is a count, until the end reveals them all. Deck orders are never in the state."""
-        return board.view(state, seat)
-
-    def open_view(self, state: OpenTableState) -> dict[str, Any]:
-        return board.view(state, None, everything=True)
-
-    def render_text(self, state: OpenTableState, names: Names = NO_NAMES, everything: bool = False) -> str:
-        return board.render_text(state, names, everything)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        return narrate.describe_event(event_type, data, names)

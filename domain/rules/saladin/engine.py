@@ -13,15 +13,17 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
-from domain.rules.saladin import narrate, owner_cards
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, declared_violations, keeps_no_secrets
+from domain.rules.saladin import labels, narrate, owner_cards
 from domain.rules.saladin import view as board
 from domain.rules.saladin.commands import SaladinCommand
 from domain.rules.saladin.data import DATA_FILES, PACKAGE, SEATS, TABLES
 from domain.rules.saladin.evolve import evolve
 from domain.rules.saladin.play import Step, execute, initiative
+from domain.rules.saladin.policy import attack
 from domain.rules.saladin.rules import check, legal
 from domain.rules.saladin.state import BannerState, Options, SaladinState, SideState
+from domain.rules.saladin.view_types import View
 from domain.rules.words import NO_NAMES, Names
 
 
@@ -65,6 +67,12 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     command_type = SaladinCommand
     package_dir = PACKAGE
     owner_data_option = "cards"
+    violations = declared_violations(PACKAGE / "violations.json")
+    section_fields = ("turn", "phase")
+    view_type = View
+    labels = labels
+    narration = narrate
+    rollout_policy = attack
 
     def owner_data_schema(self) -> dict[str, Any]:
         """The JSON Schema of a Saladin card-data file (``arsuf.json`` and ``hattin.json`` follow it)."""
@@ -138,11 +146,3 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     def render_text(self, state: SaladinState, names: Names = NO_NAMES, everything: bool = False) -> str:
         """The board as text: Order pools, lance tracks, markers, who acts."""
         return board.render_text(state, names)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        """A one-line narrative of a recorded command."""
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        """A one-line narrative of a ``saladin.*`` event, with the banners' and leaders' names."""
-        return narrate.describe_event(event_type, data, names)

@@ -14,18 +14,20 @@ import msgspec
 from domain.dice import DieKind
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window, declared_violations
 from domain.rules.saline import hidden
-from domain.rules.saline import legality, narrate, rules
+from domain.rules.saline import labels, legality, narrate, rules
 from domain.rules.saline import view as board
 from domain.rules.saline.commands import Discard, SalineCommand
 from domain.rules.saline.data import (
     CATALOGUE, DATA_FILE, DIE_KINDS, FIRST_PLAYER_DICE, PACKAGE, SCHEMA, SEATS, SYSTEM, catalogue, problems, validate,
 )
 from domain.rules.saline.evolve import evolve
+from domain.rules.saline.invariants import conservation
 from domain.rules.saline.events import DrawnEventCards, EventCardDiscarded, SecretObjectiveDealt
+from domain.rules.saline.policy import move_on
 from domain.rules.saline.state import SalineState
-from domain.rules.words import NO_NAMES, Names
+from domain.rules.saline.view_types import View
 
 
 class SalineOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -72,6 +74,14 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     command_type = SalineCommand
     package_dir = PACKAGE
     owner_data_option = "cards"  # the owner's printed components; their hash is the game's data_hash
+    violations = declared_violations(PACKAGE / "violations.json")
+    section_fields = ("day", "phase")
+    view_type = View
+    board = board
+    labels = labels
+    narration = narrate
+    rollout_policy = move_on
+    invariants = conservation
 
     def game_die_kinds(self, options: dict[str, Any] | None) -> dict[str, DieKind]:
         """The météo dice printed in the owner's cards (option ``cards``) when given."""
@@ -149,25 +159,11 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
         """A discard to the hand limit is secret (the card goes face down on the discards)."""
         return frozenset({seat}) if isinstance(command, Discard) else None
 
-    def view(self, state: SalineState, seat: str | None) -> dict[str, Any]:
-        return board.view(state, seat)
-
     def determinize(self, state: SalineState, seen: frozenset[str], rnd: Any) -> SalineState:
         """The other seats' hands, the undrawn event cards and the unclaimed secret objectives
         dealt again from what the reader cannot tell apart."""
         return hidden.determinize(state, seen, rnd)
 
-    def open_view(self, state: SalineState) -> dict[str, Any]:
-        return board.view(state, None, everything=True)
-
-    def render_text(self, state: SalineState, names: Names = NO_NAMES, everything: bool = False) -> str:
-        return board.render_text(state, names, everything)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        return narrate.describe_event(event_type, data, names)
 
 
 class Saline10(Saline):

@@ -15,17 +15,21 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, declared_violations, keeps_no_secrets
 from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
+from domain.rules.saxon_shore import choice_types, labels
 from domain.rules.saxon_shore.data import BOARD, MAP_FILE, MAP_SCHEMA, PACKAGE, Board, problems
 from domain.rules.saxon_shore import older
 from domain.rules.saxon_shore.evolve import evolve
+from domain.rules.saxon_shore.invariants import counts_and_counters
 from domain.rules.saxon_shore.commands import Choose, SaxonCommand
 from domain.rules.saxon_shore.phases import PHASES, hires, legal_in_phase
 from domain.rules.saxon_shore.rules import decide, option_ok
 from domain.rules.saxon_shore.state import CONTROL_DERIVED, VERSION, Options, SaxonState
 from domain.rules.saxon_shore.choices import choices
+from domain.rules.saxon_shore.policy import expand
+from domain.rules.saxon_shore.view_types import View
 from domain.rules.saxon_shore.view import render_text, view
 
 SEATS = ("p1", "p2", "p3", "p4", "p5")
@@ -50,6 +54,14 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     package_dir = PACKAGE
     owner_data_option = "map"
     legal_complete = True  # every accepted command is listed or described (tests/rules/saxon_shore/test_legal_complete.py)
+    violations = declared_violations(PACKAGE / "violations.json")
+    section_fields = ("turn", "phase")  # the view's, without building the whole board
+    view_type = View
+    choice_type = choice_types.Choice
+    labels = labels
+    narration = narrate
+    rollout_policy = expand
+    invariants = counts_and_counters
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SaxonState:
         """§10: seats in game order pick starting provinces; options are §12 and the turn limit."""
@@ -139,18 +151,5 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     def view(self, state: SaxonState, seat: str | None) -> dict[str, Any]:
         return view(state, seat)
 
-    def section(self, state: SaxonState) -> tuple[int | None, str | None]:
-        """The view's ``turn`` and ``phase``, without building the whole board."""
-        return state.turn, state.phase
-
     def render_text(self, state: SaxonState, names: Names = NO_NAMES, everything: bool = False) -> str:
         return render_text(state, names)
-
-    def describe_command(self, command: dict[str, Any], names: Names = NO_NAMES) -> str:
-        """A recorded command in words; players by ``names`` (seat -> name)."""
-        return narrate.describe_command(command, names)
-
-    def describe_event(self, event_type: str, data: dict[str, Any], names: Names = NO_NAMES) -> str | None:
-        """A one-line narrative of a ``saxon-shore.*`` event, from its fields: the map's names,
-        counters by kind, players by ``names`` (seat -> name)."""
-        return narrate.describe_event(event_type, data, names)
