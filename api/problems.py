@@ -33,7 +33,6 @@ from api.http import doc, respond
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("domain", "api", "projections", "replays", "analysis")
 DECLARED = "domain/rules"  # the rule systems: their codes are declared (RuleSystem.violations), not scanned
-ERROR_BASES = {"HeraldError", "RuleViolation"}
 
 
 class Site(msgspec.Struct, frozen=True):
