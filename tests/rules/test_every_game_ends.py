@@ -80,7 +80,7 @@ def test_every_rule_system_has_a_case_that_ends_by_its_own_rules():
 
 def fixed_game(monkeypatch, seed: int) -> None:
     """The next game created gets id ``UUID(int=seed + 1)`` and server seed ``bytes(range(32))``."""
-    import api.services.games as games
+    import api.services.games.commands as games  # where a game is created
 
     class Seeds:
         @staticmethod
