@@ -10,14 +10,14 @@ import ast
 import re
 from pathlib import Path
 
-import msgspec
 import pytest
 
 from domain.rules.saladin import scenarios
 from domain.rules.saladin.data import PACKAGE, TABLES
 from domain.rules.saladin.rules import horns_required, leader_action_usable
 from domain.rules.saladin.scenarios import ARSUF_1191, HATTIN_1187, SCENARIOS
-from tests.rules.saladin.helpers import new_game
+from tests.rules.saladin.helpers import (below_five_with_the_leader_ordered, finish_turn, last_order_at_arsuf,
+                                         new_game, start)
 
 RULEBOOK = " ".join((Path(__file__).parent / "rulebook.txt").read_text(encoding="utf-8").split())
 
@@ -81,11 +81,13 @@ def test_every_hook_quotes_the_rulebook_paragraph_it_implements(hook):
 def test_the_horns_are_hattins_alone(scenario):
     """Hattin — Lusignan (Leader): "This Action becomes mandatory as soon as the sum of the
     Orders in the Available Orders Pool and the Spent Orders Pool of the Crusaders player is
-    strictly less than 5". Arsuf has no such action: with 4 Orders the Crusaders owe nothing."""
-    opening = new_game(scenario).state  # the scenario's hook asked of a state with 4 Orders (pure functions;
-    # tests/rules/saladin/test_hattin.py reaches such a position by play)
-    crusaders = msgspec.structs.replace(opening.sides["crusaders"], available=4, spent=0)
-    state = msgspec.structs.replace(opening, sides={**opening.sides, "crusaders": crusaders})
+    strictly less than 5". Arsuf has no such action: below 5 Orders the Crusaders owe nothing."""
+    # by play: the Crusaders below 5 Orders with Lusignan's card Deployed (Hattin, turn 3), and
+    # with 1 Order left (Arsuf, turn 3)
+    game = start(finish_turn(below_five_with_the_leader_ordered()), "crusaders") if scenario == "hattin" \
+        else last_order_at_arsuf()
+    state = game.state
+    assert state.sides["crusaders"].orders < 5
     assert horns_required(state, "crusaders") is (scenario == "hattin")
     assert horns_required(state, "ayyubids") is False
     assert leader_action_usable(state, "crusaders", "horns") is (scenario == "hattin")
