@@ -37,7 +37,7 @@ RECORD_DEPTH = 64  # nesting of a portable record sent to be verified or viewed
 # more (after ':', ',', '[' or '-'; a digit run inside a hash follows a letter or a quote), and
 # an upper bound of the nesting (brackets inside strings count too: only a walk is wasted).
 _NUMBER_SHAPE = bytes.maketrans(b"0123456789,[-", b"0000000000:::")
-_LONG_RUN = b":" + b"0" * 19
+_LONG_RUN = b":" + b"0" * 19  # 19 digits after a ":", "," "[" or "-" (or at the start of the body)
 _BRACKETS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 _NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
 
@@ -254,7 +254,7 @@ async def read_raw(receive: Any, declared: str | None, limit: int, encoding: str
 def decode_body(raw: bytes, type_: type[T], depth: int = MAX_DEPTH) -> T:
     """Decode a JSON body as ``type_``: malformed JSON is a 400, a wrong shape a 422, and so
     is text no backend can store (a NUL character) or nesting deeper than ``depth``."""
-    if b"\\u0000" in raw or _nesting_at_most(raw) > depth or _LONG_RUN in raw.translate(_NUMBER_SHAPE, b" \t\r\n"):
+    if b"\\u0000" in raw or _nesting_at_most(raw) > depth or _LONG_RUN in b":" + raw.translate(_NUMBER_SHAPE, b" \t\r\n"):
         inspect_json(raw, depth)  # the full walk only when a cheap look says it may be needed
     try:
         decoded = msgspec.json.decode(raw, type=type_)

@@ -27,7 +27,7 @@ def test_analyse_a_record_file(client, tmp_path):
     body = json.loads(done.stdout)
     assert body["policy"] == "random" and body["rollouts"] == 2 and body["complete"]
     winner = client.get(f"/games/{game['id']}").json()["outcome"]["winner"]
-    assert body["points"][-1]["win"][winner] == 1.0
+    assert body["points"][-1]["win"][winner or "draw"] == 1.0  # a game's dice follow its id: some runs end drawn
     assert "rollouts" in done.stderr and "100%" in done.stderr  # the progress bar
     # the same analysis as the route's, rollout for rollout (same seeds)
     assert finished(client, f"/games/{game['id']}/analysis", {"rollouts": 2})["points"] == body["points"]

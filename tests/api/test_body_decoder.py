@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -86,3 +87,13 @@ def test_any_nesting_past_the_limit_is_a_400(depth):
             assert error.code == "too_deep"
         else:
             raise AssertionError("nesting past the limit was taken")
+
+
+@pytest.mark.parametrize("raw", [b"9223372036854775808", b" 9223372036854775808\n", b"-9223372036854775809",
+                                 b"18446744073709551615"])
+def test_a_whole_body_that_is_an_integer_past_64_bits_is_refused(raw):
+    """The cheap look for long numbers missed one standing alone, before any ":", "," or "["
+    (hypothesis found 2**63 so, once in a fresh CI-like run)."""
+    with pytest.raises(HeraldError) as refused:
+        decode_body(raw, Any)
+    assert (refused.value.status, refused.value.code) == (400, "integer_out_of_range")
