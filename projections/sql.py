@@ -3,7 +3,9 @@ the same database (SQLite or PostgreSQL) and commit with their tracking position
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import re
 import threading
 import zlib
@@ -59,12 +61,24 @@ class Database:
             yield Session(self, cursor)
 
     @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A transaction that writes after it reads. On SQLite it takes the write lock first
+        (waiting up to the lock timeout), since a transaction that read before another
+        process wrote cannot write at all: SQLite refuses it at once ("database is locked")."""
+        with self.transaction() as session:
+            if self.dialect == "sqlite":
+                session.execute("UPDATE herald_tracking SET position = position WHERE 0 = 1")
+            yield session
+
+    @contextmanager
     def exclusive(self, name: str) -> Iterator[None]:
-        """Run the block while no other process runs one with the same ``name``: a
-        PostgreSQL session advisory lock, released at the end or when the process dies.
-        SQLite: one process owns the file, the caller's own lock suffices."""
+        """Run the block while no other process runs one with the same ``name``, a lock
+        released at the end or when the process dies: on PostgreSQL a session advisory lock;
+        on SQLite an exclusive ``flock`` of a file beside the database (a running server and
+        ``herald projections rebuild`` share the file). An in-memory database has one process."""
         if self.dialect != "postgres":
-            yield
+            with self._file_lock(name):
+                yield
             return
         key = advisory_key(name)
         with self._datastore.get_connection() as conn:
@@ -73,6 +87,21 @@ class Database:
                 yield
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
+    @contextmanager
+    def _file_lock(self, name: str) -> Iterator[None]:
+        pool = self._datastore.pool
+        if pool.is_sqlite_memory_mode:
+            yield
+            return
+        path = f"{pool.db_name}.{re.sub(r'[^A-Za-z0-9_-]', '-', name)}.lock"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
 
 def advisory_key(name: str) -> int:
@@ -237,7 +266,7 @@ class TrackedProjection:
 
     def _apply_batch(self, batch: list[tuple[int, Any]]) -> None:
         prepared = self.prepare(batch)
-        with self._db.transaction() as s:
+        with self._db.writing() as s:
             for seq, event in batch:
                 self.apply(s, seq, event, prepared)
             set_position(s, self.name, batch[-1][0])
@@ -250,7 +279,7 @@ class TrackedProjection:
     def _skip(self, seq: int, error: Exception) -> None:
         what = f"{type(error).__name__}: {error}"[:500].replace("\x00", "\\x00")
         log.error("read model %s skips notification %d it cannot apply: %s", self.name, seq, what)
-        with self._db.transaction() as s:
+        with self._db.writing() as s:
             s.execute("INSERT INTO herald_skipped (projection, position, error) VALUES (%(p)s, %(n)s, %(e)s) "
                       "ON CONFLICT (projection, position) DO UPDATE SET error = %(e)s",
                       {"p": self.name, "n": seq, "e": what})

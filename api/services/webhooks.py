@@ -140,7 +140,7 @@ class Webhooks:
         check_url(url, self.allow_private)
         self.turns.catch_up()
         last = self.turns.after_last(player)
-        with self._db.transaction() as s:
+        with self._db.writing() as s:
             rows = s.rows("SELECT generation FROM herald_webhooks WHERE player = %(p)s", {"p": player})
             generation = int(rows[0]["generation"]) + 1 if rows else 1
             s.execute("INSERT INTO herald_webhooks (player, url, generation, delivered, set_at) "
