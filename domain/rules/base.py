@@ -16,15 +16,17 @@ declaration, and tests/rules/conformance.py holds every registered one to the sa
   ``command_type`` (a tagged union of frozen msgspec Structs, tag field ``type``),
   ``package_dir``; ``violations``: every code its refusals (:class:`RuleViolation`) carry
   (``<id>.<reason>``, besides :data:`SHARED_VIOLATIONS`), each a :class:`Violation` (what the detail says,
-  the rulebook sections), read from the package's ``violations.json`` by
-  :func:`declared_violations`: the problem pages (``GET /problems/<code>``) are made from it, a
+  the rulebook sections), read from ``violations.json`` in ``package_dir`` when the class is made
+  (:func:`declared_violations`): the problem pages (``GET /problems/<code>``) are made from it, a
   test finds every code the package raises declared, and the conformance suite every code
   raised in play; ``section_fields``: the state's fields of the turn (or round, or day) and the
   phase the move list groups play by (``(None, None)``: none), unless :meth:`RuleSystem.section`
   is written.
 - **Required methods.** :meth:`~RuleSystem.setup`, :meth:`~RuleSystem.to_act`,
   :meth:`~RuleSystem.legal_commands`, :meth:`~RuleSystem.decide` (raise :class:`RuleViolation`),
-  :meth:`~RuleSystem.evolve` (the fold: assignment only), :meth:`~RuleSystem.outcome`;
+  :meth:`~RuleSystem.evolve` (the fold: assignment only), :meth:`~RuleSystem.outcome`; where the
+  package's pure function already takes the method's arguments the engine names it
+  (``to_act = staticmethod(rules.to_act)``) rather than writing a method that forwards;
   :meth:`~RuleSystem.view` (or a ``board`` that gives it, below) and ``determinize`` (its own,
   :func:`keeps_no_secrets` or :func:`offers_no_rollouts`: "Rollouts" below). A rule system
   with secrets says how its view shows them all once the seed is revealed
@@ -318,7 +320,7 @@ class RuleSystem(Generic[State, Command]):
     # record no VoidedCardsReshuffled, and their records replay so.
     voids_keep_order: ClassVar[tuple[str, ...]] = ()
     # Every code its RuleViolations carry but the shared ones (SHARED_VIOLATIONS), each with what
-    # its problem page says: ``declared_violations`` of the package's ``violations.json``. Required.
+    # its problem page says: read from ``package_dir / "violations.json"`` (``__init_subclass__``).
     violations: ClassVar[Mapping[str, Violation]]
     # The state's fields the move list groups play by (:meth:`section`): its turn (or round, or
     # day) and its phase, None for one it has not. Required unless ``section`` is written.
@@ -337,6 +339,13 @@ class RuleSystem(Generic[State, Command]):
     # The rule system's own habit for rollouts (the policy ``heuristic``), pure and deterministic
     # given the ``rnd`` it is handed; None: rollouts play ``random`` only (module docstring, "Rollouts").
     rollout_policy: ClassVar[Policy | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A rule system's package declares its violation codes in its ``violations.json``: read
+        once, when the class that declares ``package_dir`` is made (an explicit ``violations`` wins)."""
+        super().__init_subclass__(**kwargs)
+        if "package_dir" in cls.__dict__ and "violations" not in cls.__dict__:
+            cls.violations = declared_violations(cls.package_dir / "violations.json")
 
     def at_version(self, version: str) -> "RuleSystem[State, Command]":
         """This rule system as it plays a record made under ``version`` (its own, or one of

@@ -13,8 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
-from domain.rng import Rng
-from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, declared_violations, offers_no_rollouts
+from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, offers_no_rollouts
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import choice_types, labels, narrate, rules
 from domain.rules.day_of_battle import view as board
@@ -60,7 +59,6 @@ class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
     board = board  # its view() and open_view() give the view as builtins
     labels = labels
     narration = narrate
-    violations = declared_violations(PACKAGE / "violations.json")
     package_dir = PACKAGE
     owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
 
@@ -117,13 +115,9 @@ class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
             armies = validate_armies(opts.armies, seat_armies(scenario))
         return rules.opening(scenario, spec.seats, {x.seat: x.edge for x in data.seats}, armies, self.edition)
 
-    def to_act(self, state: DayOfBattleState) -> list[str]:
-        return rules.to_act(state)
-
-    def legal_commands(self, state: DayOfBattleState, seat: str) -> list[Any]:
-        """Every command ``seat`` may send now, each one decide accepts (positions and ranges
-        are a large space: ``legal_choices`` describes them)."""
-        return rules.legal(state, seat)
+    to_act = staticmethod(rules.to_act)
+    # positions and ranges are a large space: legal_choices describes them
+    legal_commands = staticmethod(rules.legal)
 
     def legal_choices(self, state: DayOfBattleState, seat: str) -> list[dict[str, Any]]:
         return rules.choices(state, seat)
@@ -136,11 +130,8 @@ class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
     def recorded_command(self, command: DayOfBattleCommand) -> dict[str, Any]:
         return recorded(command, self.edition)
 
-    def decide(self, state: DayOfBattleState, seat: str, command: Any, rng: Rng) -> list[EventData]:
-        return rules.decide(state, seat, command, rng)
-
-    def evolve(self, state: DayOfBattleState, event: EventData) -> DayOfBattleState:
-        return rules.evolve(state, event)
+    decide = staticmethod(rules.decide)
+    evolve = staticmethod(rules.evolve)
 
     def outcome(self, state: DayOfBattleState) -> Outcome | None:
         return state.result

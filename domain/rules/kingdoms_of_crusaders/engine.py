@@ -13,8 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.events import EventData, Outcome
-from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, declared_violations
+from domain.rules.base import RuleSystem, RuleViolation, Scenario
 from domain.rules.kingdoms_of_crusaders import hidden
 from domain.rules.kingdoms_of_crusaders import labels, narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
@@ -83,7 +82,6 @@ class KingdomsOfCrusaders(RuleSystem[KingdomsOfCrusadersState, KingdomsOfCrusade
     command_type = KingdomsOfCrusadersCommand
     package_dir = PACKAGE
     owner_data_option = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
-    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("turn", "phase")
     view_type = View
     board = board  # own hand face up, other hands as counts, the deck as a count; the territories open
@@ -123,22 +121,10 @@ class KingdomsOfCrusaders(RuleSystem[KingdomsOfCrusadersState, KingdomsOfCrusade
             return super().data_hash(scenario_id, options)
         return hashlib.sha256(msgspec.json.encode(canonical_deck(deck), order="sorted")).hexdigest()
 
-    def to_act(self, state: KingdomsOfCrusadersState) -> list[str]:
-        """p1 prepares the game; then the player whose turn it is; nobody once it is over."""
-        return rules.to_act(state)
-
-    def legal_commands(self, state: KingdomsOfCrusadersState, seat: str) -> list[KingdomsOfCrusadersCommand]:
-        """Every command ``seat`` may send now, each exactly one that decide accepts."""
-        return rules.legal(state, seat)
-
-    def decide(self, state: KingdomsOfCrusadersState, seat: str, command: KingdomsOfCrusadersCommand,
-               rng: Rng) -> list[EventData]:
-        """Check the command, then play it out: draws, territories won, the next turn, the end."""
-        return rules.decide(state, seat, command, rng)
-
-    def evolve(self, state: KingdomsOfCrusadersState, event: EventData) -> KingdomsOfCrusadersState:
-        """Fold one event: the only way state changes."""
-        return rules.evolve(state, event)
+    to_act = staticmethod(rules.to_act)  # p1 prepares the game; then the player whose turn it is
+    legal_commands = staticmethod(rules.legal)
+    decide = staticmethod(rules.decide)  # draws, territories won, the next turn, the end
+    evolve = staticmethod(rules.evolve)
 
     def outcome(self, state: KingdomsOfCrusadersState) -> Outcome | None:
         """Set when the last victory marker is placed."""

@@ -15,8 +15,7 @@ from typing import Any
 
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
-from domain.rng import Rng
-from domain.rules.base import RuleSystem, Scenario, declared_violations, offers_no_rollouts
+from domain.rules.base import RuleSystem, Scenario, offers_no_rollouts
 from domain.rules.open_table import labels, narrate, rules
 from domain.rules.open_table import view as board
 from domain.rules.open_table.commands import OpenTableCommand
@@ -47,7 +46,6 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
     command_type = OpenTableCommand
     flexible_seats = True
     package_dir = PACKAGE
-    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = (None, None)  # no turns, no phases: the move list is one section
     view_type = View
     # everything on the table is open but the hands: a seat sees its own hand, every other hand is a
@@ -61,21 +59,10 @@ class OpenTable(RuleSystem[OpenTableState, OpenTableCommand]):
         self.scenario(scenario)
         return rules.setup(seats, options)
 
-    def to_act(self, state: OpenTableState) -> list[str]:
-        """Every seat may record at any time until the game ends."""
-        return rules.to_act(state)
-
-    def legal_commands(self, state: OpenTableState, seat: str) -> list[OpenTableCommand]:
-        """One ready-to-post example of each command form open to ``seat`` now."""
-        return rules.legal(state, seat)
-
-    def decide(self, state: OpenTableState, seat: str, command: OpenTableCommand, rng: Rng) -> list[EventData]:
-        """Record the command; roll, shuffle or draw as it asks."""
-        return rules.decide(state, seat, command, rng)
-
-    def evolve(self, state: OpenTableState, event: EventData) -> OpenTableState:
-        """Count decisions and rolls, move cards, gather end proposals."""
-        return evolve(state, event)
+    to_act = staticmethod(rules.to_act)  # every seat, at any time until the game ends
+    legal_commands = staticmethod(rules.legal)  # one ready-to-post example of each command form
+    decide = staticmethod(rules.decide)  # record the command; roll, shuffle or draw as it asks
+    evolve = staticmethod(evolve)
 
     def decks_in_play(self, state: OpenTableState) -> list[tuple[str, int]]:
         """Every shuffled deck with two cards or more left, by name: a void shuffles each again."""

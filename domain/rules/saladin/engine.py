@@ -13,7 +13,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, declared_violations, keeps_no_secrets
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
 from domain.rules.saladin import labels, narrate, owner_cards
 from domain.rules.saladin import view as board
 from domain.rules.saladin.commands import SaladinCommand
@@ -67,7 +67,6 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     command_type = SaladinCommand
     package_dir = PACKAGE
     owner_data_option = "cards"
-    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("turn", "phase")
     view_type = View
     labels = labels
@@ -110,9 +109,7 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         """The one seat with a decision, or nobody once the game is over."""
         return [] if state.result is not None or state.active is None else [state.active]
 
-    def legal_commands(self, state: SaladinState, seat: str) -> list[SaladinCommand]:
-        """Every command ``seat`` may send now, each exactly one that decide accepts."""
-        return legal(state, seat)
+    legal_commands = staticmethod(legal)  # each exactly one that decide accepts
 
     def decide(self, state: SaladinState, seat: str, command: SaladinCommand, rng: Rng) -> list[EventData]:
         """Check the command, then play it out (dice, automatic phases) as events."""
@@ -131,9 +128,7 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         execute(step, seat, command)
         return step.events, step.state
 
-    def evolve(self, state: SaladinState, event: EventData) -> SaladinState:
-        """Fold one event: the only way state changes."""
-        return evolve(state, event)
+    evolve = staticmethod(evolve)
 
     def outcome(self, state: SaladinState) -> Outcome | None:
         """Set when a side placed its last Order in the box."""

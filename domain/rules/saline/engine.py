@@ -13,8 +13,7 @@ import msgspec
 
 from domain.dice import DieKind
 from domain.events import EventData, Outcome
-from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window, declared_violations
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window
 from domain.rules.saline import hidden
 from domain.rules.saline import labels, legality, narrate, rules
 from domain.rules.saline import view as board
@@ -74,7 +73,6 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     command_type = SalineCommand
     package_dir = PACKAGE
     owner_data_option = "cards"  # the owner's printed components; their hash is the game's data_hash
-    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("day", "phase")
     view_type = View
     board = board
@@ -114,11 +112,8 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     def window(self, state: SalineState) -> Window | None:
         return state.window
 
-    def to_act(self, state: SalineState) -> list[str]:
-        return legality.to_act(state)
-
-    def legal_commands(self, state: SalineState, seat: str) -> list[SalineCommand]:
-        return legality.legal(state, seat)
+    to_act = staticmethod(legality.to_act)
+    legal_commands = staticmethod(legality.legal)
 
     def listing_complete(self, state: SalineState, seat: str) -> bool:
         """Complete, unless the owner's cards print an instruction (``as_printed``): its play is listed
@@ -135,11 +130,8 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
             del out["outcome"]
         return out
 
-    def decide(self, state: SalineState, seat: str, command: SalineCommand, rng: Rng) -> list[EventData]:
-        return rules.decide(state, seat, command, rng)
-
-    def evolve(self, state: SalineState, event: EventData) -> SalineState:
-        return evolve(state, event)
+    decide = staticmethod(rules.decide)
+    evolve = staticmethod(evolve)
 
     def outcome(self, state: SalineState) -> Outcome | None:
         return state.result

@@ -15,7 +15,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, declared_violations, keeps_no_secrets
+from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
 from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
 from domain.rules.saxon_shore import choice_types, labels
@@ -54,7 +54,6 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     package_dir = PACKAGE
     owner_data_option = "map"
     legal_complete = True  # every accepted command is listed or described (tests/rules/saxon_shore/test_legal_complete.py)
-    violations = declared_violations(PACKAGE / "violations.json")
     section_fields = ("turn", "phase")  # the view's, without building the whole board
     view_type = View
     choice_type = choice_types.Choice
