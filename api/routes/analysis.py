@@ -5,19 +5,18 @@ a study fork, and the commands of one step ranked, by seeded rollouts in the wor
 from __future__ import annotations
 
 from typing import Annotated, Any
-from uuid import UUID
 
-from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from analysis.pool import Job
+from api.routes.params import GameId, Token
 from api.errors import HeraldError
 from api.http import MAX_INT, PROBLEM, Problem, _ref, bearer, doc, respond
 from api.services.analysis import Analyses, analyst_from_env
 from api.wire.analysis import Analysis, AnalysisProgress, RankedCommands
 
-GameId = Annotated[UUID, Path(description="The game's UUID")]
 Policy = Annotated[str, Query(pattern="^(random|heuristic)$",
                               description="`random` (random-legal play) or `heuristic` (the rule system's "
                                           "simple habit, docs/analysis.md)")]
@@ -76,7 +75,7 @@ def analysis_router() -> APIRouter:
 
     @router.get("/games/{game_id}/analysis", **running(doc(response=Analysis, errors=(401, 403, 404, 422, 429, 503), token="accepts")))
     async def game_analysis(request: Request, game_id: GameId, policy: Policy = "random", rollouts: Rollouts = 200,
-                            authorization: Annotated[str | None, Header()] = None) -> Response:
+                            authorization: Token = None) -> Response:
         """Each seat's chance of winning (and a draw's) from every board a decision was taken
         from, then the last, with 95 % Wilson intervals, by ``rollouts`` seeded rollouts each
         with ``policy``; the biggest swings named with the decision that caused them. For an
@@ -92,7 +91,7 @@ def analysis_router() -> APIRouter:
     async def ranked_commands(request: Request, game_id: GameId,
                               version: Annotated[int, Path(ge=1, le=MAX_INT, description="a point's version")],
                               policy: Policy = "random", rollouts: Rollouts = 200,
-                              authorization: Annotated[str | None, Header()] = None) -> Response:
+                              authorization: Token = None) -> Response:
         """The legal commands of the seat to act on the board at ``version`` (a point of the
         analysis), best first by that seat's chance after each, the one played marked. 403 for
         a reader who may not see that seat's hidden cards, which its commands name."""

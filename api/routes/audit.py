@@ -3,13 +3,12 @@ statistics and the server's public keys (issue 5)."""
 
 from __future__ import annotations
 
-from typing import Annotated
-from uuid import UUID
 
-from fastapi import APIRouter, Header, Path, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from api.routes.params import GameId, Token
 from api.config import Settings
 from api.http import bearer, doc, read_body, respond
 from api.services.games import Games
@@ -32,7 +31,6 @@ from api.wire.games import (
 from projections.dice import DiceReport
 from replays.signature import key_id
 
-GameId = Annotated[UUID, Path(description="The game's UUID")]
 
 
 def audit_router(settings: Settings) -> APIRouter:
@@ -43,29 +41,30 @@ def audit_router(settings: Settings) -> APIRouter:
 
     meta_errors = (400, 401, 403, 404, 409, 413, 422)
 
-    @router.post("/games/{game_id}/annotations", **doc(body=AnnotationRequest, limit=settings.max_command_body,
-                                                       response=MetaResponse, status=201, token="needs",
-                                                       errors=meta_errors))
-    async def annotate(request: Request, game_id: GameId,
-                       authorization: Annotated[str | None, Header()] = None) -> Response:
-        """A study note (or arrow) at a version, by a seat or the umpire; it changes no state."""
-        body = await read_body(request, AnnotationRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(games(request).annotate, game_id, body, bearer(authorization)), 201)
+    def seat_act(path: str, name: str, body_type: type, summary: str, response: type = MetaResponse,
+                 action: str | None = None) -> None:
+        """The POST ``name`` (its OpenAPI operation): one audit act (``Games.<action>``, by default
+        ``Games.<name>``) by a seat, the umpire or the director, answered 201."""
+        async def act(request: Request, game_id: GameId,
+                      authorization: Token = None) -> Response:
+            body = await read_body(request, body_type, settings.max_command_body)
+            recorded = await run_in_threadpool(getattr(games(request), action or name), game_id, body, bearer(authorization))
+            return respond(recorded, 201)
+
+        router.add_api_route(path, act, methods=["POST"], name=name, description=summary,
+                             **doc(body=body_type, limit=settings.max_command_body, response=response, status=201,
+                                   token="needs", errors=meta_errors))
+
+    seat_act("/games/{game_id}/annotations", "annotate", AnnotationRequest,
+             "A study note (or arrow) at a version, by a seat or the umpire; it changes no state.")
 
     @router.get("/games/{game_id}/annotations", **doc(response=Entries, errors=(404,)))
     def annotations(request: Request, game_id: GameId) -> Response:
         """Every annotation of a game, in order."""
         return respond(Entries(games(request).events_of_type(game_id, ("Annotated",))))
 
-    @router.post("/games/{game_id}/disputes", **doc(body=DisputeRequest, limit=settings.max_command_body,
-                                                    response=MetaResponse, status=201, token="needs",
-                                                    errors=meta_errors))
-    async def dispute(request: Request, game_id: GameId,
-                      authorization: Annotated[str | None, Header()] = None) -> Response:
-        """A seat disputes the play at a version (``freeze`` stops play until the ruling)."""
-        body = await read_body(request, DisputeRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(games(request).raise_dispute, game_id, body, bearer(authorization)),
-                       201)
+    seat_act("/games/{game_id}/disputes", "dispute", DisputeRequest,
+             "A seat disputes the play at a version (``freeze`` stops play until the ruling).", action="raise_dispute")
 
     @router.get("/games/{game_id}/disputes", **doc(response=Entries, errors=(404,)))
     def disputes(request: Request, game_id: GameId) -> Response:
@@ -75,32 +74,19 @@ def audit_router(settings: Settings) -> APIRouter:
             game_id, ("DisputeRaised", "DisputeRuled", "DecisionsVoided", "VoidedCardsReshuffled", "FreezeReleaseAgreed",
                       "FreezeLifted", "FreezeLapsed"))))
 
-    @router.post("/games/{game_id}/rulings", **doc(body=RulingRequest, limit=settings.max_command_body,
-                                                   response=MetaResponse, status=201, token="needs",
-                                                   errors=meta_errors))
-    async def rule(request: Request, game_id: GameId,
-                   authorization: Annotated[str | None, Header()] = None) -> Response:
-        """An umpire's ruling: upheld or rejected; upheld may void play from a version on
-        (the voided events stay in the record) and may reveal the seed."""
-        body = await read_body(request, RulingRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(games(request).rule, game_id, body, bearer(authorization)), 201)
-
-    @router.post("/games/{game_id}/inspections", **doc(body=InspectionRequest, limit=settings.max_command_body,
-                                                       response=Inspection, status=201, token="needs",
-                                                       errors=meta_errors))
-    async def inspection(request: Request, game_id: GameId,
-                         authorization: Annotated[str | None, Header()] = None) -> Response:
-        """The umpire's inspection (admin token or the tournament's director): the full state at
-        a version, every hand included. Recorded first as an ``Inspected`` event naming who
-        looked and when, so the players see it."""
-        body = await read_body(request, InspectionRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(games(request).inspect, game_id, body, bearer(authorization)), 201)
+    seat_act("/games/{game_id}/rulings", "rule", RulingRequest,
+             "An umpire's ruling: upheld or rejected; upheld may void play from a version on\n"
+             "(the voided events stay in the record) and may reveal the seed.")
+    seat_act("/games/{game_id}/inspections", "inspection", InspectionRequest,
+             "The umpire's inspection (admin token or the tournament's director): the full state at\n"
+             "a version, every hand included. Recorded first as an ``Inspected`` event naming who\n"
+             "looked and when, so the players see it.", response=Inspection, action="inspect")
 
     @router.post("/games/{game_id}/disputes/{dispute}/release",
                  **doc(body=ReleaseRequest, limit=settings.max_command_body,
                        response=MetaResponse, status=201, errors=meta_errors, token="needs"))
     async def release(request: Request, game_id: GameId, dispute: int,
-                      authorization: Annotated[str | None, Header()] = None) -> Response:
+                      authorization: Token = None) -> Response:
         """With no umpire (no admin token configured, not a tournament game): a seat agrees that
         play frozen by ``dispute`` may go on. The freeze lifts when the seat that raised it
         agrees, or every other seat has; it also lapses on its own after
@@ -109,20 +95,14 @@ def audit_router(settings: Settings) -> APIRouter:
         return respond(await run_in_threadpool(games(request).release, game_id, dispute, body,
                                                bearer(authorization)), 201)
 
-    @router.post("/games/{game_id}/abandon", **doc(body=AbandonRequest, limit=settings.max_command_body,
-                                                   response=MetaResponse, status=201, token="needs",
-                                                   errors=meta_errors))
-    async def abandon(request: Request, game_id: GameId,
-                      authorization: Annotated[str | None, Header()] = None) -> Response:
-        """A seat agrees to abandon; once every seat has, the game ends with no winner and its seed is revealed."""
-        body = await read_body(request, AbandonRequest, settings.max_command_body)
-        return respond(await run_in_threadpool(games(request).abandon, game_id, body, bearer(authorization)), 201)
+    seat_act("/games/{game_id}/abandon", "abandon", AbandonRequest,
+             "A seat agrees to abandon; once every seat has, the game ends with no winner and its seed is revealed.")
 
     @router.post("/games/{game_id}/fork", **doc(body=ForkRequest, limit=settings.max_command_body,
                                                 response=GameCreatedResponse, status=201, token="accepts",
                                                 errors=(400, 401, 403, 404, 409, 413, 422)))
     async def fork(request: Request, game_id: GameId,
-                   authorization: Annotated[str | None, Header()] = None) -> Response:
+                   authorization: Token = None) -> Response:
         """A study game from a version of this one: ``same`` dice (once the seed is public),
         ``fresh`` dice (a new seed) or ``forced`` faces. The original is untouched. Before the
         seed is revealed, play holding sealed events is forked by an umpire only (403)."""

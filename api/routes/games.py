@@ -5,24 +5,23 @@ games service (:mod:`api.services.games`), encode. Recording a command is
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
 from inspect import cleandoc
 from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api import work
+from api.routes.params import GameId, After, Limit, Token
 from api.config import Settings
-from api.errors import Conflict, Invalid, NotFound
-from api.numbers import whole_number
-from api.http import MAX_INT, SECURITY, bearer, doc, error_body, read_body, read_json, read_record, respond
-from api.live import Live
+from api.errors import Conflict, NotFound
+from api.http import MAX_INT, bearer, doc, error_body, read_body, read_json, read_record, respond
 from api.past_states import RenderedStates
 from api.past_states import answer as past_answer
+from api.routes.streams import EventStream, live_stream, resume_after
 from api.services.games import Games
 from api.services.players import check_seat_names
 from api.wire.games import (
@@ -44,33 +43,8 @@ from domain.rules.base import RuleViolation
 from replays.record_format import PortableRecord, decode_record, encode_record
 from replays.verify import Verdict
 
-GameId = Annotated[UUID, Path(description="The game's UUID")]
-KEEP_ALIVE_SECONDS = 15  # an idle live stream sends a comment this often
 COMMAND_EXAMPLE = {"seat": "alice", "command": {"type": "roll", "label": "opening roll", "dice": "2d6"}}
 GAME_EXAMPLE = {"rules": "open-table", "seats": {"alice": {"player": "Alice"}, "bob": {"player": "Bob"}}}
-
-
-class LiveResponse(StreamingResponse):
-    """A live stream that gives its slot back however it ends (even before its first byte)."""
-
-    def __init__(self, content: Any, release: Callable[[], None], **kwargs: Any) -> None:
-        super().__init__(content, **kwargs)
-        self._release = release
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            self._release()
-
-
-class EventStream(StreamingResponse):
-    """Server-Sent Events (text/event-stream): each event of the game as ``id: <version>``,
-    ``event: <type>`` and ``data: <the event as JSON, as GET /games/{id}/events gives it>``, a
-    blank line between events; ``: keep-alive`` comments while nothing happens."""
-
-    media_type = "text/event-stream"
-    documented = {"security": SECURITY["accepts"]}
 
 
 class CommandRouteResponse(Response):
@@ -82,14 +56,6 @@ class CommandRouteResponse(Response):
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         await self.route(scope, receive, send)
-
-
-def _last_event_id(value: str) -> int:
-    """A Last-Event-ID header: the version of an event Herald sent (ASCII digits, 64 bits)."""
-    version = whole_number(value)
-    if version is None:
-        raise Invalid(f"Last-Event-ID is the version of an event, not {value[:40]!r}", code="bad_last_event_id")
-    return version
 
 
 def games_router(settings: Settings) -> APIRouter:
@@ -136,13 +102,13 @@ def games_router(settings: Settings) -> APIRouter:
         return respond(GamesPage(rows, cursor))
 
     @router.get("/games/{game_id}", **doc(response=GameSummary, errors=(404,), token="accepts"))
-    def get_game(request: Request, game_id: GameId, authorization: Annotated[str | None, Header()] = None) -> Response:
+    def get_game(request: Request, game_id: GameId, authorization: Token = None) -> Response:
         """One game: status, version, who is to act, the current view (a seat's token shows its own view)."""
         return respond(service(request).summary(game_id, bearer(authorization)))
 
     @router.get("/games/{game_id}/legal-commands", **doc(response=LegalCommands, errors=(401, 403, 404, 422), token="accepts"))
     def legal_commands(request: Request, game_id: GameId, seat: str,
-                       authorization: Annotated[str | None, Header()] = None) -> Response:
+                       authorization: Token = None) -> Response:
         """Every command ``seat`` may send now: ``commands``, each ready to post as it is, and
         ``choices``, larger spaces described as choices a client composes (the command
         ``type``, a ``description``, the values each field may take; see the rule system's
@@ -176,7 +142,7 @@ def games_router(settings: Settings) -> APIRouter:
                                                           response=CheckResult, token="needs",
                                                        errors=(400, 401, 403, 404, 413, 422)))
     async def check_command(request: Request, game_id: GameId,
-                            authorization: Annotated[str | None, Header()] = None) -> Response:
+                            authorization: Token = None) -> Response:
         """Would this command be recorded now? The same body as ``POST /games/{id}/commands``
         (with the seat's token): 200 with ``accepted`` and, if not, the ``problem`` the command
         would get (its code and the rule it breaks). Nothing is recorded, no die is drawn."""
@@ -188,13 +154,8 @@ def games_router(settings: Settings) -> APIRouter:
         return respond(CheckResult(True))
 
     @router.get("/games/{game_id}/events", **doc(response=EventsPage, errors=(404, 422), token="accepts"))
-    def list_events(
-        request: Request,
-        game_id: GameId,
-        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-        authorization: Annotated[str | None, Header()] = None,
-    ) -> Response:
+    def list_events(request: Request, game_id: GameId, after: After = 0, limit: Limit = 100,
+                    authorization: Token = None) -> Response:
         """The history, oldest first: each event with its hash link. An event sealed for
         seats the reader (by its token) is not comes as ``{"sealed", "for"}``."""
         games = service(request)
@@ -207,11 +168,11 @@ def games_router(settings: Settings) -> APIRouter:
     async def stream_events(
         request: Request,
         game_id: GameId,
-        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        after: After = 0,
         last_event_id: Annotated[str | None, Header(
             pattern="^[0-9]{1,19}$",
             description="the id of the last event received: the stream resumes after it")] = None,
-        authorization: Annotated[str | None, Header()] = None,
+        authorization: Token = None,
     ) -> StreamingResponse:
         """Server-Sent Events: every event after ``after`` (or Last-Event-ID), then live ones,
         each as this connection's reader (by its token) may see it. The stream closes once
@@ -220,45 +181,27 @@ def games_router(settings: Settings) -> APIRouter:
         games = service(request)
         await run_in_threadpool(games.game, game_id)  # 404 before the stream starts
         reader = await run_in_threadpool(games.reader, game_id, bearer(authorization))
-        start = after if last_event_id is None else _last_event_id(last_event_id)
-        live: Live = request.app.state.live
-        client = request.client.host if request.client else "unknown"
-        request.app.state.stream_slots.take(client)
+        sent = resume_after(after, last_event_id)
 
-        def read(sent: int) -> tuple[EventsPage, bool]:
-            """The next page, and whether the game has ended with nothing left to send."""
+        def read() -> tuple[list[bytes], bool, bool]:
+            """The next page's frames, redacted for this connection's reader; whether more are
+            waiting; whether the game has ended with nothing left to send."""
+            nonlocal sent
             game = games.game(game_id)
-            page = games.events(game_id, sent, 500, reader)  # redacted for this connection's reader
-            last = page.events[-1].version if page.events else sent
-            return page, game.ended and last >= game.version
+            page = games.events(game_id, sent, 500, reader)
+            frames = [f"id: {e.version}\nevent: {e.type}\ndata: ".encode() + msgspec.json.encode(e) + b"\n\n"
+                      for e in page.events]
+            sent = page.events[-1].version if page.events else sent
+            return frames, page.next is not None, game.ended and sent >= game.version
 
-        async def events() -> AsyncIterator[bytes]:
-            sent = start
-            with live.listen(game_id) as listener:  # registered before the first read: no write is missed
-                while True:
-                    listener.changed.clear()
-                    page, ended = await run_in_threadpool(read, sent)
-                    for event in page.events:
-                        yield (f"id: {event.version}\nevent: {event.type}\ndata: ".encode()
-                               + msgspec.json.encode(event) + b"\n\n")
-                        sent = event.version
-                    if ended:
-                        return
-                    if page.next is not None:
-                        continue
-                    if not await listener.wait(KEEP_ALIVE_SECONDS):
-                        yield b": keep-alive\n\n"
-
-        return LiveResponse(events(), lambda: request.app.state.stream_slots.give_back(client),
-                            media_type=EventStream.media_type,
-                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return live_stream(request, request.app.state.live.listen(game_id), read)
 
     @router.get("/games/{game_id}/state", **doc(response=StateAt, errors=(404, 422, 429), token="accepts"))
     def state_at(
         request: Request,
         game_id: GameId,
         at: Annotated[int | None, Query(ge=1, le=MAX_INT, description="a version; the latest when omitted")] = None,
-        authorization: Annotated[str | None, Header()] = None,
+        authorization: Token = None,
     ) -> Response:
         """The board as it stood at version ``at``."""
         games = service(request)
@@ -272,20 +215,15 @@ def games_router(settings: Settings) -> APIRouter:
         return Response(body, media_type="application/json")
 
     @router.get("/games/{game_id}/timeline", **doc(response=TimelinePage, errors=(404, 422), token="accepts"))
-    def timeline(
-        request: Request,
-        game_id: GameId,
-        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-        authorization: Annotated[str | None, Header()] = None,
-    ) -> Response:
+    def timeline(request: Request, game_id: GameId, after: After = 0, limit: Limit = 100,
+                 authorization: Token = None) -> Response:
         """The game told as one readable line per event; a sealed event is told as sealed."""
         games = service(request)
         return respond(games.timeline(game_id, after, limit, games.reader(game_id, bearer(authorization))))
 
     @router.get("/games/{game_id}/record", **doc(response=PortableRecord, errors=(404,), token="accepts"))
     def get_record(request: Request, game_id: GameId,
-                   authorization: Annotated[str | None, Header()] = None) -> Response:
+                   authorization: Token = None) -> Response:
         """The portable record (``herald-record/2``, docs/record-format.md): header, seed
         commitment (and seed once revealed), the signed chain head, every event; sealed events as
         the reader (by its token) may see them, whole once the seed is revealed."""
@@ -310,7 +248,7 @@ def games_router(settings: Settings) -> APIRouter:
     @router.post("/records/import", **doc(body=PortableRecord, response=RecordImported, status=201,
                                           errors=(400, 401, 403, 409, 413, 415, 422), token="needs",
                                           limit=settings.max_record_body, setting="HERALD_MAX_RECORD_BODY"))
-    async def import_record(request: Request, authorization: Annotated[str | None, Header()] = None) -> Response:
+    async def import_record(request: Request, authorization: Token = None) -> Response:
         """Store a finished game's record (either format, its seed revealed) as a game of this
         server, after verifying it whole (admin token). It keeps its id, events and hashes; its
         record is then exported again as ``herald-record/2``."""

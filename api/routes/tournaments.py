@@ -12,6 +12,7 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from api.routes.params import After, Limit
 from api.http import MAX_INT, bearer, doc, read_body, respond
 from api.services.tournaments import Tournaments
 from api.wire.tournaments import (
@@ -178,8 +179,8 @@ def get_crosstable(request: Request, tournament_id: TournamentId, format: Format
 def tournament_events(
     request: Request,
     tournament_id: TournamentId,
-    after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    after: After = 0,
+    limit: Limit = 100,
 ) -> Response:
     """The tournament's history, oldest first, hash-chained: every pairing, bye, result,
     forfeit and adjustment with its reason."""

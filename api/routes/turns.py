@@ -4,7 +4,6 @@ flag's fall. The services are :mod:`api.services.turns` and :mod:`api.services.g
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Annotated
 from uuid import UUID
 
@@ -13,16 +12,10 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from api.routes.params import After, Token
 from api.config import Settings
 from api.http import bearer, doc, read_body, respond
-from api.live import Live
-from api.numbers import MAX_INT
-from api.routes.games import (
-    KEEP_ALIVE_SECONDS,
-    EventStream,
-    LiveResponse,
-    _last_event_id,
-)
+from api.routes.streams import EventStream, live_stream, resume_after
 from api.services.turns import TurnsPage, YourTurn
 from api.services.webhooks import Deliveries, WebhookRequest, WebhookSet
 from api.wire.games import AdjudicationRequest, MetaResponse
@@ -38,7 +31,7 @@ def turns_router(settings: Settings) -> APIRouter:
         return request.app.state.herald.your_turn
 
     @router.get("/players/{name}/turns", **doc(response=TurnsPage, errors=(401, 403, 404, 422), token="needs"))
-    def turns(request: Request, name: PlayerName, after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+    def turns(request: Request, name: PlayerName, after: After = 0,
               limit: Annotated[int, Query(ge=1, le=500)] = 100, authorization: PlayerToken = None) -> Response:
         """Your move: each time one of ``name``'s games came to wait on them (a seat of theirs to
         act, at that version), after id ``after``; with ``name``'s player token only."""
@@ -53,7 +46,7 @@ def turns_router(settings: Settings) -> APIRouter:
                         "Each notice as `id: <id>`, `event: turn`, `data: <the notice as JSON, as GET "
                         "/players/{name}/turns gives it>`; `: keep-alive` comments while nothing happens."}}}},
                     **doc(errors=(401, 403, 404, 429))["responses"]})
-    async def stream(request: Request, name: PlayerName, after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+    async def stream(request: Request, name: PlayerName, after: After = 0,
                      last_event_id: Annotated[str | None, Header(
                          pattern="^[0-9]{1,19}$",
                          description="the id of the last notice received: the stream resumes after it")] = None,
@@ -63,28 +56,18 @@ def turns_router(settings: Settings) -> APIRouter:
         PostgreSQL database included). With ``name``'s player token only."""
         service = your_turn(request)
         player = await run_in_threadpool(service.authorize, name, bearer(authorization))
-        start = after if last_event_id is None else _last_event_id(last_event_id)
-        live: Live = request.app.state.live
-        client = request.client.host if request.client else "unknown"
-        request.app.state.stream_slots.take(client)
+        sent = resume_after(after, last_event_id)
 
-        async def notices() -> AsyncIterator[bytes]:
-            sent = start
-            with live.listen_any() as listener:  # registered before the first read: no write is missed
-                while True:
-                    listener.changed.clear()
-                    page = await run_in_threadpool(service.page, player, sent, 500)
-                    for turn in page.turns:
-                        yield f"id: {turn.id}\nevent: turn\ndata: ".encode() + msgspec.json.encode(turn) + b"\n\n"
-                    sent = page.last
-                    if len(page.turns) == 500:
-                        continue
-                    if not await listener.wait(KEEP_ALIVE_SECONDS):
-                        yield b": keep-alive\n\n"
+        def read() -> tuple[list[bytes], bool, bool]:
+            """The next notices' frames, and whether more are waiting (a notice stream never ends)."""
+            nonlocal sent
+            page = service.page(player, sent, 500)
+            sent = page.last
+            frames = [f"id: {t.id}\nevent: turn\ndata: ".encode() + msgspec.json.encode(t) + b"\n\n"
+                      for t in page.turns]
+            return frames, len(page.turns) == 500, False
 
-        return LiveResponse(notices(), lambda: request.app.state.stream_slots.give_back(client),
-                            media_type=EventStream.media_type,
-                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return live_stream(request, request.app.state.live.listen_any(), read)
 
     @router.post("/players/{name}/webhook", **doc(body=WebhookRequest, limit=settings.max_command_body,
                                                   response=WebhookSet, status=201, token="needs",
@@ -119,7 +102,7 @@ def turns_router(settings: Settings) -> APIRouter:
                        status=201, token="needs", errors=(400, 401, 403, 404, 409, 413, 422),
                        example={"outcome": {"winner": "p2", "reason": "p1's flag fell; adjudicated a win"}}))
     async def adjudication(request: Request, game_id: Annotated[UUID, Path(description="The game's UUID")],
-                           authorization: Annotated[str | None, Header()] = None) -> Response:
+                           authorization: Token = None) -> Response:
         """An umpire's result (admin token or the tournament's director) for a game stopped by
         a flag's fall: recorded as ``Adjudicated``, then ``GameEnded`` with that outcome."""
         body = await read_body(request, AdjudicationRequest, settings.max_command_body)

@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from api import work
+from api.routes.params import After
 from api.budgets import Ticket
 from api.config import Settings
 from api.errors import Invalid, NotFound, TooLarge
@@ -175,7 +176,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         return opened
 
     @router.get("/viewer/records/{key}/events", include_in_schema=False)
-    def viewer_record_events(key: str, after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+    def viewer_record_events(key: str, after: After = 0,
                              limit: Annotated[int, Query(ge=1, le=PAGE)] = 1000) -> Response:
         """A page of an opened record's events, as the file holds them (each with its version
         and recomputed hash links)."""
@@ -183,7 +184,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         return respond(EventsPage(events, following))
 
     @router.get("/viewer/records/{key}/timeline", include_in_schema=False)
-    def viewer_record_timeline(key: str, after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+    def viewer_record_timeline(key: str, after: After = 0,
                                limit: Annotated[int, Query(ge=1, le=PAGE)] = 1000) -> Response:
         """A page of an opened record's lines of narrative."""
         entries, following = held(key).timeline_page(after, limit)
