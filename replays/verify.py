@@ -30,7 +30,7 @@ from domain.errors import SetupRefused
 from domain.rules.base import RuleViolation
 from domain.rules.registry import RULE_SYSTEMS
 from domain.seals import is_sealed_form
-from replays.record import FORMAT_2, FORMATS, Record, chained_data, derive_record, from_record_event
+from replays.record import FORMAT_2, FORMATS, Record, RecordEvent, chained_data, derive_record, from_record_event
 from replays.record_format import PortableRecord, decode_record
 from replays.signature import check, key_id
 
@@ -337,6 +337,20 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str],
     except SetupRefused as error:
         return [RecordProblem(1, None, f"the rules refuse this creation: {error.code}: {error.message}")]
     seed_hex = seed.hex() if seed is not None else None
+
+    def matched(produced: list[tuple[EventData, tuple[str, ...] | None]],
+                recorded: list[Recorded]) -> RecordProblem | None:
+        """How ``produced`` differs from the ``recorded`` events, if it does; else the game
+        with the recorded ones folded in."""
+        nonlocal game
+        differs = _differs(produced, recorded)
+        if differs is None:
+            for e in recorded[:len(produced)]:
+                game = voids.fold(game, e)
+                if witness is not None:
+                    witness(game)
+        return differs
+
     expected_draw = 0
     i = 1
     while i < len(events):
@@ -360,23 +374,13 @@ def replay_problems(record: Record, seed: bytes | None, notes: list[str],
             expected_draw += 1
         try:
             produced = _produce(game, event, block, seed, seed_hex)
-            differs = _differs(produced, block)
-            if differs is not None:
+            if (differs := matched(produced, block)) is not None:
                 return [differs]
-            for e in block[:len(produced)]:
-                game = voids.fold(game, e)
-                if witness is not None:
-                    witness(game)
             if event.type == "DisputeRuled":  # a void's reshuffles follow from the game it leaves
                 rest = block[len(produced):]
                 more = [(e, None) for e in reshuffle_after_void(game, _rng(game, event, rest, seed))]
-                differs = _differs(more, rest)
-                if differs is not None:
+                if (differs := matched(more, rest)) is not None:
                     return [differs]
-                for e in rest[:len(more)]:
-                    game = voids.fold(game, e)
-                    if witness is not None:
-                        witness(game)
                 produced += more
         except RuleViolation as error:
             what = "decision" if event.type == "DecisionTaken" else event.type
