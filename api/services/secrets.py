@@ -7,8 +7,6 @@ a tournament game's seat tokens are derived from the server's key and never stor
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from datetime import datetime
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -17,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from eventsourcing.utils import register_topic
 
 from api import clock
+from api.lru import Lru
 from api.errors import Forbidden, NotFound, Unauthorized
 from api.signing import derived_key
 from api.store import GameSecrets, HeraldStore
@@ -63,26 +62,20 @@ class Secrets:
         self.store = store
         self.admin_token = admin_token
         self._token_key = derived_key(key, "seat tokens")
-        self._games: OrderedDict[UUID, GameSecrets] = OrderedDict()
-        self._lock = threading.Lock()
+        self._games: Lru[UUID, GameSecrets] = Lru(CACHED_GAMES)
 
     # -- games ------------------------------------------------------------------------------------
     def game(self, game_id: UUID, *, fresh: bool = False) -> GameSecrets:
         """A game's private stream (cached: it changes only when a seat is claimed, before play
         starts; ``fresh`` reads it again, as a command does until play has started, so a
         token another process replaced stops acting here too)."""
-        with self._lock:
-            found = None if fresh else self._games.get(game_id)
-            if found is not None:
-                self._games.move_to_end(game_id)
-                return found
+        found = None if fresh else self._games.get(game_id)
+        if found is not None:
+            return found
         found = self.store.secrets(game_id)
         if found is None:
             raise NotFound(f"no game {game_id}")
-        with self._lock:
-            self._games[game_id] = found
-            while len(self._games) > CACHED_GAMES:
-                self._games.popitem(last=False)
+        self._games.put(game_id, found)
         return found
 
     def cached(self, game_id: UUID) -> bool:

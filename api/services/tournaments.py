@@ -9,7 +9,6 @@ results process (:mod:`projections.standings`) reading ``GameEnded``."""
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
@@ -18,6 +17,7 @@ import msgspec
 from eventsourcing.utils import get_topic
 
 from api import clock
+from api.lru import Lru
 from api.errors import Conflict, Forbidden, HeraldError, Invalid, NotFound, Unauthorized
 from api.services.games import Games
 from api.services.results import ResultsFollower
@@ -97,10 +97,8 @@ class Tournaments:
         self.ratings = Ratings(db, lambda start, limit: self._log(start, limit, rated), self._game_info)
         self.follower = ResultsFollower(self.results.catch_up, lambda: self.store.recorder.max_notification_id() or 0)
         self._locks = [threading.RLock() for _ in range(32)]
-        self._cache: OrderedDict[UUID, Tournament] = OrderedDict()
-        self._created_of: OrderedDict[UUID, GameCreated] = OrderedDict()  # games' GameCreated (_created)
-        self._created_lock = threading.Lock()
-        self._cache_lock = threading.Lock()
+        self._cache: Lru[UUID, Tournament] = Lru(256)
+        self._created_of: Lru[UUID, GameCreated] = Lru(CREATED_KEPT)  # games' GameCreated (_created)
 
     def directs_game(self, game_id: UUID, token: str) -> bool:
         """Whether ``token`` is the director's of the tournament ``game_id`` was paired in."""
@@ -150,8 +148,7 @@ class Tournaments:
 
     def tournament(self, tournament_id: UUID) -> Tournament:
         """The current tournament: cached, fast-forwarded from the store."""
-        with self._cache_lock:
-            cached = self._cache.get(tournament_id)
+        cached = self._cache.get(tournament_id)
         newer = list(self.store.events.get(tournament_id, gt=cached.version if cached else None))
         if any(not isinstance(e, TournamentRecorded) for e in newer):
             raise NotFound(f"no tournament {tournament_id}")
@@ -161,11 +158,7 @@ class Tournaments:
             raise NotFound(f"no tournament {tournament_id}") from None
         if found is None:
             raise NotFound(f"no tournament {tournament_id}")
-        with self._cache_lock:
-            self._cache[tournament_id] = found
-            self._cache.move_to_end(tournament_id)
-            while len(self._cache) > 256:
-                self._cache.popitem(last=False)
+        self._cache.put(tournament_id, found)
         return found
 
     def authorize_director(self, tournament_id: UUID, token: str | None) -> None:
@@ -198,21 +191,16 @@ class Tournaments:
     def _created(self, game_id: UUID) -> GameCreated | None:
         """A game's GameCreated (kept: it never changes), None when not a game (not kept:
         a game may yet be stored under that id)."""
-        with self._created_lock:
-            found = self._created_of.get(game_id)
-            if found is not None:
-                self._created_of.move_to_end(game_id)
-                return found
+        found = self._created_of.get(game_id)
+        if found is not None:
+            return found
         first = next(iter(self.store.events.get(game_id, limit=1)), None)
         if not isinstance(first, Recorded) or first.type != "GameCreated":
             return None
         created = first.typed()
         if not isinstance(created, GameCreated):
             return None
-        with self._created_lock:
-            self._created_of[game_id] = created
-            while len(self._created_of) > CREATED_KEPT:
-                self._created_of.popitem(last=False)
+        self._created_of.put(game_id, created)
         return created
 
     def _on_game_event(self, event: Recorded) -> None:

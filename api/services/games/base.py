@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from eventsourcing.application import AggregateNotFoundError
 
 from api import clock
+from api.lru import Lru
 from api.committer import Committer
 from api.errors import NotFound
 from api.services.players import PlayerRegistry
@@ -67,7 +68,7 @@ class GamesBase:
         self.freeze_lapse_seconds = freeze_lapse_seconds  # a freeze with no umpire lapses (0: never)
         self._seen: OrderedDict[UUID, int] = OrderedDict()  # a game's highest version known stored (_latest)
         self._seen_lock = threading.Lock()
-        self._revealed: OrderedDict[UUID, bool] = OrderedDict()  # games whose seed is known public (it stays)
+        self._revealed: Lru[UUID, bool] = Lru(SEEN_GAMES)  # games whose seed is known public (it stays)
         # past boards: checkpoints in memory, backed by the database's (projections/board_store.py)
         self.boards = Boards(lambda g, after, upto: self.store.stream(g, after, upto),
                              stored=StoredBoards(Database.of(store.recorder)))

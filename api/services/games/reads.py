@@ -132,10 +132,7 @@ class Reads(GamesBase):
         return False
 
     def _remember_revealed(self, game_id: UUID) -> None:
-        with self._seen_lock:
-            self._revealed[game_id] = True
-            while len(self._revealed) > SEEN_GAMES:
-                self._revealed.popitem(last=False)
+        self._revealed.put(game_id, True)
 
     def revealed(self, game_id: UUID) -> bool:
         """Whether the game's seed is public: known here, or the index has the game ended (an
