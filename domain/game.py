@@ -385,29 +385,15 @@ def charge(game: Game, seat: str, now: datetime) -> TimeUsed:
     return used
 
 
-def take_decision(
-    game: Game,
-    seat: str,
-    raw_command: Any,
-    rng: Rng,
-    now: datetime,
-    server_seed: bytes | None,
-    idempotency_key: str | None = None,
-) -> list[Recorded]:
+def take_decision(game: Game, seat: str, raw_command: Any, rng: Rng, now: datetime, server_seed: bytes | None,
+                  idempotency_key: str | None = None) -> list[Recorded]:
     """Decide a seat's command: the DecisionTaken, the events the rules cause, and, if the
     game ends, GameEnded and SeedRevealed. Raises RuleViolation; changes nothing."""
     return resolve_decision(game, seat, raw_command, rng, now, server_seed, idempotency_key).events
 
 
-def resolve_decision(
-    game: Game,
-    seat: str,
-    raw_command: Any,
-    rng: Rng,
-    now: datetime,
-    server_seed: bytes | None,
-    idempotency_key: str | None = None,
-) -> Decision:
+def resolve_decision(game: Game, seat: str, raw_command: Any, rng: Rng, now: datetime, server_seed: bytes | None,
+                     idempotency_key: str | None = None) -> Decision:
     """:func:`take_decision`, also returning the game its events leave (folded once)."""
     if game.ended:
         raise RuleViolation(GAME_OVER, "the game has ended; no more commands are taken")
