@@ -20,14 +20,13 @@ import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.conftest import start_server  # noqa: E402
-from tests.read_load import ROUTES, Stage, bystander, game_record, loaded, quantile, verify_record  # noqa: E402
+from tests.read_load import NO_WRITE_LIMITS, ROUTES, Stage, bystander, game_record, loaded, quantile, verify_record  # noqa: E402
 
 
 def cpu_of(pid: int) -> float:
@@ -45,7 +44,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         record, big = game_record(), verify_record(tmp)
-        server = start_server(tmp, {"HERALD_ANALYSIS_BUDGET": "5", "HERALD_READ_WORKERS": str(args.workers)})
+        server = start_server(tmp, {**NO_WRITE_LIMITS, "HERALD_ANALYSIS_BUDGET": "5",
+                                   "HERALD_READ_WORKERS": str(args.workers)})
         try:
             stage = Stage(server.url, record)
             before = cpu_of(server.process.pid)
