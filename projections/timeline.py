@@ -109,7 +109,7 @@ def _core(rules: RuleSystem, kind: str, d: dict[str, Any], names: Names) -> str 
             return f"{who} gives its seed: {d['seed']}"
         case "BotPlayed":
             tried = f" after {d['rollouts']} rollouts of each of {d['candidates']} commands" if d["rollouts"] else ""
-            return f"the bot of {d['seat']} chooses by its {d['policy']} policy{tried}"
+            return f"the bot of {who} chooses by its {d['policy']} policy{tried}"
         case "Inspected":
             why = f": {d['reason']}" if d.get("reason") else ""
             return f"the {d['by']} looks at every hidden thing as of version {d['at_version']}{why}"

@@ -110,6 +110,9 @@ def test_a_bots_rollouts_are_bounded_and_recorded(server):
         assert played["data"]["policy"] == "heuristic"
         assert 0 <= played["data"]["rollouts"] <= 3
         assert played["data"]["rollouts"] * played["data"]["candidates"] <= 64  # analysis/bot.py BUDGET
+        told = next(t["text"] for t in http.get(f"/games/{made['id']}/timeline").json()["entries"]
+                    if t["type"] == "BotPlayed")
+        assert told.startswith("the bot of ") and "ayyubids" not in told, told  # issue 27: players, not seat ids
         # nobody sends a bot seat's commands: it has no token, and no other token acts for it
         sent = http.post(f"/games/{made['id']}/commands", json={"seat": "ayyubids", "command": {"type": "pass"}},
                          headers={"Authorization": f"Bearer {made['seat_tokens']['crusaders']}"})
