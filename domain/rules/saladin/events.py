@@ -6,12 +6,12 @@ from domain.events import EventData, Outcome, event_type
 
 
 @event_type("saladin.TurnBegan")
-class TurnBegan(EventData, frozen=True):
+class TurnBegan(EventData):
     turn: int
 
 
 @event_type("saladin.OrdersBoxed")
-class OrdersBoxed(EventData, frozen=True):
+class OrdersBoxed(EventData):
     """Orders placed back in the box: from the Available pool first, then the Spent pool."""
 
     side: str
@@ -21,7 +21,7 @@ class OrdersBoxed(EventData, frozen=True):
 
 
 @event_type("saladin.OrdersSpent")
-class OrdersSpent(EventData, frozen=True):
+class OrdersSpent(EventData):
     """Orders moved from the Available to the Spent pool (a cost, a slash, a fire)."""
 
     side: str
@@ -30,7 +30,7 @@ class OrdersSpent(EventData, frozen=True):
 
 
 @event_type("saladin.OrdersRecovered")
-class OrdersRecovered(EventData, frozen=True):
+class OrdersRecovered(EventData):
     """Orders put in the Available pool from ``source``: ``spent``, ``box`` or ``arsuf``."""
 
     side: str
@@ -40,7 +40,7 @@ class OrdersRecovered(EventData, frozen=True):
 
 
 @event_type("saladin.InitiativeDetermined")
-class InitiativeDetermined(EventData, frozen=True):
+class InitiativeDetermined(EventData):
     """Who holds the initiative and who decides next (``phase``, ``active``)."""
 
     holder: str
@@ -50,7 +50,7 @@ class InitiativeDetermined(EventData, frozen=True):
 
 
 @event_type("saladin.LeaderActivated")
-class LeaderActivated(EventData, frozen=True):
+class LeaderActivated(EventData):
     """A leader's action; its card turns to the Ordered side."""
 
     side: str
@@ -60,12 +60,12 @@ class LeaderActivated(EventData, frozen=True):
 
 
 @event_type("saladin.ActivationBegan")
-class ActivationBegan(EventData, frozen=True):
+class ActivationBegan(EventData):
     first: str
 
 
 @event_type("saladin.ActionDeclared")
-class ActionDeclared(EventData, frozen=True):
+class ActionDeclared(EventData):
     side: str
     banner: str
     action: str
@@ -74,13 +74,13 @@ class ActionDeclared(EventData, frozen=True):
 
 
 @event_type("saladin.ReactionOffered")
-class ReactionOffered(EventData, frozen=True):
+class ReactionOffered(EventData):
     side: str
     banner: str
 
 
 @event_type("saladin.ReactionDeclared")
-class ReactionDeclared(EventData, frozen=True):
+class ReactionDeclared(EventData):
     side: str
     banner: str
     reaction: str
@@ -88,13 +88,13 @@ class ReactionDeclared(EventData, frozen=True):
 
 
 @event_type("saladin.ReactionDeclined")
-class ReactionDeclined(EventData, frozen=True):
+class ReactionDeclined(EventData):
     side: str
     banner: str
 
 
 @event_type("saladin.LancesLost")
-class LancesLost(EventData, frozen=True):
+class LancesLost(EventData):
     """Lances eliminated from a banner (or from Arsuf when ``banner`` is None), to the
     Losses Track or straight to the box."""
 
@@ -105,7 +105,7 @@ class LancesLost(EventData, frozen=True):
 
 
 @event_type("saladin.LossesTrackBoxed")
-class LossesTrackBoxed(EventData, frozen=True):
+class LossesTrackBoxed(EventData):
     """The 6th lance lost: the 6 lances of the Losses Track go to the box."""
 
     side: str
@@ -113,7 +113,7 @@ class LossesTrackBoxed(EventData, frozen=True):
 
 
 @event_type("saladin.LanceReplaced")
-class LanceReplaced(EventData, frozen=True):
+class LanceReplaced(EventData):
     """A lance taken from the Losses Track back to a banner (or to Arsuf when None).
     Made by version 1 only (its Reinforce); kept so those records still decode."""
 
@@ -122,7 +122,7 @@ class LanceReplaced(EventData, frozen=True):
 
 
 @event_type("saladin.LancePlaced")
-class LancePlaced(EventData, frozen=True):
+class LancePlaced(EventData):
     """Reinforce: ``banner`` "places 1 of its Lances on the location of the last lost Lance"
     of ``onto`` (a friendly banner, or ``arsuf``)."""
 
@@ -132,7 +132,7 @@ class LancePlaced(EventData, frozen=True):
 
 
 @event_type("saladin.StatusChanged")
-class StatusChanged(EventData, frozen=True):
+class StatusChanged(EventData):
     """The banner's status, and where its lances now stand."""
 
     banner: str
@@ -141,7 +141,7 @@ class StatusChanged(EventData, frozen=True):
 
 
 @event_type("saladin.MeleeJoined")
-class MeleeJoined(EventData, frozen=True):
+class MeleeJoined(EventData):
     """A Committed banner's action against an enemy: the two "fight in melee"."""
 
     crusader: str
@@ -149,7 +149,7 @@ class MeleeJoined(EventData, frozen=True):
 
 
 @event_type("saladin.MeleeLeft")
-class MeleeLeft(EventData, frozen=True):
+class MeleeLeft(EventData):
     """The two banners no longer fight each other in melee (a Regroup, a banner leaving play)."""
 
     crusader: str
@@ -158,7 +158,7 @@ class MeleeLeft(EventData, frozen=True):
 
 
 @event_type("saladin.SpecialRuleApplied")
-class SpecialRuleApplied(EventData, frozen=True):
+class SpecialRuleApplied(EventData):
     """A scenario rule that acts by itself (game options ``taqui_al_din: automatic``,
     ``true_cross: automatic``): ``rule`` names its paragraph."""
 
@@ -168,12 +168,12 @@ class SpecialRuleApplied(EventData, frozen=True):
 
 
 @event_type("saladin.BannerOrdered")
-class BannerOrdered(EventData, frozen=True):
+class BannerOrdered(EventData):
     banner: str
 
 
 @event_type("saladin.BannerEliminated")
-class BannerEliminated(EventData, frozen=True):
+class BannerEliminated(EventData):
     """A banner lost its last lance: given to ``given_to`` or, when None, to the box."""
 
     banner: str
@@ -181,54 +181,54 @@ class BannerEliminated(EventData, frozen=True):
 
 
 @event_type("saladin.BannerSetAside")
-class BannerSetAside(EventData, frozen=True):
+class BannerSetAside(EventData):
     """A banner with no enemy banner left to target is removed, without penalty."""
 
     banner: str
 
 
 @event_type("saladin.MarkerPlaced")
-class MarkerPlaced(EventData, frozen=True):
+class MarkerPlaced(EventData):
     marker: str
     banner: str
 
 
 @event_type("saladin.MarkerRemoved")
-class MarkerRemoved(EventData, frozen=True):
+class MarkerRemoved(EventData):
     marker: str
 
 
 @event_type("saladin.FireFed")
-class FireFed(EventData, frozen=True):
+class FireFed(EventData):
     banner: str
 
 
 @event_type("saladin.MovedToHorns")
-class MovedToHorns(EventData, frozen=True):
+class MovedToHorns(EventData):
     """Lusignan's lances move to the Horns of Hattin; the listed banners change cards."""
 
     cards: dict[str, str]
 
 
 @event_type("saladin.ActivationEnded")
-class ActivationEnded(EventData, frozen=True):
+class ActivationEnded(EventData):
     side: str
     next: str
 
 
 @event_type("saladin.Passed")
-class Passed(EventData, frozen=True):
+class Passed(EventData):
     side: str
     next: str | None
 
 
 @event_type("saladin.Redeployed")
-class Redeployed(EventData, frozen=True):
+class Redeployed(EventData):
     """Every card in play back to its Deployed side; spent Orders back to the Available pool."""
 
     returned: dict[str, int]
 
 
 @event_type("saladin.GameDecided")
-class GameDecided(EventData, frozen=True):
+class GameDecided(EventData):
     outcome: Outcome
