@@ -122,6 +122,23 @@ def test_no_decision_until_every_seat_is_taken(client):
     assert client.get(f"/games/{game['id']}").json()["version"] == 2
 
 
+def test_a_fork_of_a_game_whose_seats_are_awaited_waits_too(client):
+    """DECISIONS, "Seats taken at a distance": "Forking a game before its seats were taken gives a
+    fork that waits too (not refused)". The fork copies the offer; its seats wait as its parent's."""
+    register(client, "Alice")
+    game = client.post("/games", json={**ARSUF, "seats": {"crusaders": {"player": "Alice", "invite": True},
+                                                          "ayyubids": {"player": "Bob"}}}).json()
+    forked = client.post(f"/games/{game['id']}/fork", json={"version": game["head"]["version"]},
+                         headers=bearer(game["seat_tokens"]["ayyubids"]))
+    assert forked.status_code == 201, forked.text
+    fork = forked.json()
+    listed = client.get(f"/games/{fork['id']}/legal-commands", params={"seat": "ayyubids"}).json()
+    assert listed["commands"] == [] and "awaited: crusaders" in listed["waiting"], listed
+    sent = client.post(f"/games/{fork['id']}/commands", headers=bearer(fork["seat_tokens"]["ayyubids"]),
+                       json={"seat": "ayyubids", "command": {"type": "pass"}})
+    assert sent.status_code == 422 and sent.json()["code"] == "seats_awaited", sent.text
+
+
 def test_blind_seeds_each_seat_gives_its_own_after_the_commitment_and_the_dice_follow_them(client):
     alice = register(client, "Alice")
     made = client.post("/games", json={**ARSUF, "blind_seeds": True,
