@@ -11,9 +11,9 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from analysis.pool import Job
-from api.routes.params import GameId, Token
 from api.errors import HeraldError
 from api.http import MAX_INT, PROBLEM, Problem, _ref, bearer, doc, respond
+from api.routes.params import GameId, Token
 from api.services.analysis import Analyses, analyst_from_env
 from api.wire.analysis import Analysis, AnalysisProgress, RankedCommands
 

@@ -8,9 +8,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from api.routes.params import GameId, Token
 from api.config import Settings
 from api.http import bearer, doc, read_body, respond
+from api.routes.params import GameId, Token
 from api.services.games import Games
 from api.wire.games import (
     AbandonRequest,

@@ -15,12 +15,12 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from api import work
-from api.routes.params import GameId, After, Limit, Token
 from api.config import Settings
 from api.errors import Conflict, NotFound
 from api.http import MAX_INT, bearer, doc, error_body, read_body, read_json, read_record, respond
 from api.past_states import RenderedStates
 from api.past_states import answer as past_answer
+from api.routes.params import GameId, After, Limit, Token
 from api.routes.streams import EventStream, live_stream, resume_after
 from api.services.games import Games
 from api.services.players import check_seat_names

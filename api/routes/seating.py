@@ -7,8 +7,8 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from api.routes.params import GameId
 from api.http import bearer, doc, read_body, respond
+from api.routes.params import GameId
 from api.wire.games import MetaResponse
 from api.wire.seating import DeclineSeat, GiveSeed, SeatTakenResponse, TakeSeat
 

@@ -12,8 +12,8 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.routes.params import After, Limit
 from api.http import MAX_INT, bearer, doc, read_body, respond
+from api.routes.params import After, Limit
 from api.services.tournaments import Tournaments
 from api.wire.tournaments import (
     Adjust,

@@ -12,9 +12,9 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.routes.params import After, Token
 from api.config import Settings
 from api.http import bearer, doc, read_body, respond
+from api.routes.params import After, Token
 from api.routes.streams import EventStream, live_stream, resume_after
 from api.services.turns import TurnsPage, YourTurn
 from api.services.webhooks import Deliveries, WebhookRequest, WebhookSet

@@ -24,11 +24,11 @@ from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from api import work
-from api.routes.params import After
 from api.budgets import Ticket
 from api.config import Settings
 from api.errors import Invalid, NotFound, TooLarge
 from api.http import MAX_INT, read_record, respond
+from api.routes.params import After
 from api.wire.games import EventsPage, TimelinePage
 from projections.outline import Section
 from replays.opened import OpenedRecord, OpenedRecords, RecordNotOpened
