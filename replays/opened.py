@@ -14,8 +14,6 @@ opens every seal.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from uuid import UUID
 
 import msgspec
@@ -141,26 +139,3 @@ class OpenedRecord:
     def timeline_page(self, after: int, limit: int) -> tuple[list[TimelineEntry], int | None]:
         page, following = self.events_page(after, limit)
         return [narrate(self.rules, from_record_event(self.game_id, e), self.names) for e in page], following
-
-
-class OpenedRecords:
-    """The records opened most recently, by key, holding at most ``max_events`` events in all."""
-
-    def __init__(self, max_events: int):
-        self.max_events = max_events
-        self._held: OrderedDict[str, OpenedRecord] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> OpenedRecord | None:
-        with self._lock:
-            found = self._held.get(key)
-            if found is not None:
-                self._held.move_to_end(key)
-            return found
-
-    def put(self, opened: OpenedRecord) -> None:
-        with self._lock:
-            self._held[opened.key] = opened
-            self._held.move_to_end(opened.key)
-            while len(self._held) > 1 and sum(o.head for o in self._held.values()) > self.max_events:
-                self._held.popitem(last=False)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID
@@ -28,10 +26,11 @@ from api.budgets import Ticket
 from api.config import Settings
 from api.errors import Invalid, NotFound, TooLarge
 from api.http import MAX_INT, read_record, respond
+from api.lru import Lru
 from api.routes.params import After
 from api.wire.games import EventsPage, TimelinePage
 from projections.outline import Section
-from replays.opened import OpenedRecord, OpenedRecords, RecordNotOpened
+from replays.opened import OpenedRecord, RecordNotOpened
 from replays.record import Record, RecordHeader
 from replays.record_format import decode_record
 from replays.verify import Verdict
@@ -77,14 +76,11 @@ class Outlines:
     for a long stretch, from the game where it was left, held here as its checkpoint row."""
 
     def __init__(self, games: int = 64):
-        self._games = games
-        self._held: OrderedDict[UUID, tuple[int, bytes | None, list[Section]]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._held: Lru[UUID, tuple[int, bytes | None, list[Section]]] = Lru(games)
 
     def of(self, herald: Any, game_id: UUID, ticket: Ticket) -> Outline:
         head = herald.games.head(game_id)  # 404 for a game that does not exist (the game is not folded)
-        with self._lock:
-            version, start, found = self._held.get(game_id) or (0, None, [])
+        version, start, found = self._held.get(game_id) or (0, None, [])
         if version < head:
             newer = herald.store.stream(game_id, version, head)
             if version and (start is None or any(e.type == "DecisionsVoided" for e in newer)):
@@ -95,11 +91,7 @@ class Outlines:
             start, more = ticket.run(work.outline, start, work.encode_events(newer),
                                      msgspec.json.encode(found[-1]) if found else None)
             found = found + work.decoded_sections(more)
-            with self._lock:
-                self._held[game_id] = (head, start, found)
-                self._held.move_to_end(game_id)
-                while len(self._held) > self._games:
-                    self._held.popitem(last=False)
+            self._held.put(game_id, (head, start, found))
         return Outline(head, found)
 
 
@@ -126,7 +118,8 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
     """The viewer's routes; include once in the app."""
     settings = settings or Settings.from_env()
     router = APIRouter()
-    records = OpenedRecords(settings.viewer_held_events)
+    # the records opened most recently, holding at most HERALD_VIEWER_HELD_EVENTS events in all
+    records: Lru[str, OpenedRecord] = Lru(settings.viewer_held_events, weight=lambda opened: opened.head)
     opening = asyncio.Semaphore(settings.viewer_concurrency)
     outlines = Outlines()
 
@@ -164,7 +157,7 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         if opened is None:
             async with opening:  # a few records at a time: CPU and memory stay within bounds
                 opened = records.get(key) or await run_in_threadpool(_open, key, record)
-            records.put(opened)
+            records.put(opened.key, opened)
         return respond(OpenedRecordSummary(opened.key, opened.header, opened.verdict, opened.head, opened.folded,
                                            opened.blocked, opened.seed))
 
