@@ -92,12 +92,9 @@ class Analyses:
                 return parent_id
         return None
 
-    def _boards(self, key: tuple[Any, ...], game_id: UUID, ticket: Ticket) -> Job | list[Any]:
-        """The job already made for ``key``, if any; else the game's boards, folded in a worker on
-        the request's ``ticket`` once it is admitted and the analyst has room for a new job."""
-        found = self.analyst.cached(key)
-        if found is not None:
-            return found
+    def _boards(self, game_id: UUID, ticket: Ticket) -> list[Any]:
+        """The game's boards for a new job, folded in a worker on the request's ``ticket`` once it
+        is admitted and the analyst has room for a new job."""
         ticket.admit()
         _refuse_if_busy(self.analyst)
         return ticket.run(work.positions, work.encode_events(self.games.store.stream(game_id)))
@@ -107,9 +104,10 @@ class Analyses:
         client's share of the expensive reads, api/budgets.py), which pays for its boards' fold."""
         game, seen = self._game(game_id, token, policy, ticket)
         key = ("game", game_id, game.version, policy, rollouts, seen)
-        boards = self._boards(key, game_id, ticket)
-        if isinstance(boards, Job):
-            return boards
+        found = self.analyst.cached(key)
+        if found is not None:
+            return found
+        boards = self._boards(game_id, ticket)
         seats = tuple(game.created.seats)
         units = engine.game_units(game.rules, boards, seen, policy, rollouts, str(game_id))
         return _start(self.analyst, key, units, len(boards), lambda tallies, complete: engine.game_analysis(
@@ -120,9 +118,10 @@ class Analyses:
         """The job of one step's ranked commands, started as :meth:`analysis` starts one."""
         game, seen = self._game(game_id, token, policy, ticket)
         key = ("commands", game_id, game.version, version, policy, rollouts, seen)
-        boards = self._boards(key, game_id, ticket)
-        if isinstance(boards, Job):
-            return boards
+        found = self.analyst.cached(key)
+        if found is not None:
+            return found
+        boards = self._boards(game_id, ticket)
         board = next((b for b in boards if b.version == version), None)
         if board is None:
             raise NotFound(f"no decision was taken from version {version}: the boards analysed are "
