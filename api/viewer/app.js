@@ -562,7 +562,11 @@ function drawResult(st) {
   box.hidden = false;
   if (S.ratings === undefined && MODE !== "record") { // what the game did to its players' ratings (issue 29)
     S.ratings = null;
-    getJSON(`/games/${GAME_ID}/ratings`).then((r) => { S.ratings = r.changes; drawResult(st); }).catch(() => {});
+    const at = S.version; // an answer that comes after the reader stepped away redraws nothing
+    getJSON(`/games/${GAME_ID}/ratings`).then((r) => {
+      S.ratings = r.changes;
+      if (S.version === at) drawResult(st);
+    }).catch(() => {});
   }
 }
 

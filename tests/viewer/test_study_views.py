@@ -187,6 +187,26 @@ def test_the_end_banner_names_the_winner_and_the_score(page, server, api, arsuf)
     assert banner.is_hidden()
 
 
+def test_a_late_ratings_answer_does_not_show_the_end_on_an_earlier_step(page, server, api, arsuf):
+    """The end banner asks for the game's ratings once; CI once saw that answer arrive after the
+    reader had stepped back to version 1, and the banner drawn again there. The answer is held
+    here until the reader is at version 1, then let through."""
+    held = []
+    page.route("**/ratings", lambda route: held.append(route))
+    version = api.get(f"/games/{arsuf['id']}").json()["version"]
+    page.goto(f"{server.url}/viewer/{arsuf['id']}")
+    at_version(page, version)
+    page.wait_for_function("() => !document.querySelector('#result').hidden")
+    page.keyboard.press("Home")
+    at_version(page, 1)
+    page.wait_for_function("() => document.querySelector('#result').hidden")
+    assert held, "the viewer asked for the ratings"
+    for route in held:
+        route.continue_()
+    page.wait_for_timeout(500)  # the answer is in; nothing may draw the banner again
+    assert page.locator("#result").is_hidden()
+
+
 def test_annotations_draw_their_arrows_and_circles(page, server, api):
     game = create(api, "saladin", {"crusaders": "Guy", "ayyubids": "Saladin"}, "hattin")
     play_random(api, game, random.Random(5), limit=4)
