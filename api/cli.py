@@ -414,14 +414,14 @@ def _check_owner_data(args: argparse.Namespace) -> int:
     if args.rules is not None and args.rules not in RULE_SYSTEMS:
         sys.exit(f"herald: no rule system {args.rules!r}; known: {', '.join(sorted(RULE_SYSTEMS))}")
     systems = [RULE_SYSTEMS[args.rules]] if args.rules else [r for _, r in sorted(RULE_SYSTEMS.items())
-                                                             if r.owner_data_option]
+                                                             if r.owner_data]
     found = {}
     for rules in systems:
         problems = rules.check_owner_data(data, args.scenario)
         if not problems:
-            print(f"{args.file}: usable as {rules.id} {rules.owner_data_option} (option "
-                  f"{rules.owner_data_option!r} of POST /games); data hash "
-                  f"{rules.data_hash(args.scenario or '', {rules.owner_data_option: data})}")
+            option = rules.owner_data.option
+            print(f"{args.file}: usable as {rules.id} {option} (option {option!r} of POST /games); data hash "
+                  f"{rules.data_hash(args.scenario or '', {option: data})}")
             if args.scenario is None:
                 fits = [s for s in rules.scenarios if not rules.check_owner_data(data, s)]
                 print(f"  for scenario{'s' if len(fits) > 1 else ''} {', '.join(fits)} (--scenario checks one)")

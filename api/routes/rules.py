@@ -24,8 +24,8 @@ def _rules_info(system_id: str) -> RuleSystemInfo:
         ],
         die_kinds={k: list(d.faces) for k, d in sorted(rules.die_kinds.items())},
         command_schema=msgspec.json.schema(rules.command_type),
-        owner_data=({"option": rules.owner_data_option, "schema": rules.owner_data_schema()}
-                    if rules.owner_data_option else None),
+        owner_data=({"option": rules.owner_data.option, "schema": rules.owner_data.schema}
+                    if rules.owner_data else None),
     )
 
 

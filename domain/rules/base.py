@@ -43,7 +43,7 @@ declaration, and tests/rules/conformance.py holds every registered one to the sa
   ``rollout_policy`` [None: rollouts play ``random`` only]: its habit for rollouts (a
   :data:`Policy`, in its ``policy.py``, pure given the ``rnd`` it is handed: :func:`any_of` and
   :func:`best` help), the analysis's ``heuristic``; ``flexible_seats`` [False],
-  ``owner_data_option`` [None], ``legal_complete`` [False], ``older_versions`` and
+  ``owner_data`` [None: it takes none] (an :class:`OwnerData`), ``legal_complete`` [False], ``older_versions`` and
   ``voids_keep_order`` [()] (each documented where declared below).
 - **Optional methods** (each documented below, with its default): :meth:`~RuleSystem.window`,
   :meth:`~RuleSystem.legal_choices`, :meth:`~RuleSystem.listing_complete`,
@@ -52,14 +52,15 @@ declaration, and tests/rules/conformance.py holds every registered one to the sa
   (what must always hold, checked after every event of the conformance suite's games),
   :meth:`~RuleSystem.decks_in_play`, :meth:`~RuleSystem.readers`,
   :meth:`~RuleSystem.command_readers`, :meth:`~RuleSystem.at_version`,
-  :meth:`~RuleSystem.game_die_kinds`, :meth:`~RuleSystem.owner_data_schema`,
-  :meth:`~RuleSystem.check_owner_data`, :meth:`~RuleSystem.data_hash`,
+  :meth:`~RuleSystem.game_die_kinds`, :meth:`~RuleSystem.data_hash`,
   :meth:`~RuleSystem.recorded_command`, :meth:`~RuleSystem.parse_command`, and the wording ones
   when neither ``labels``, ``narration`` nor ``board`` fits (:meth:`~RuleSystem.label`,
   :meth:`~RuleSystem.prompt`, :meth:`~RuleSystem.describe_command`,
   :meth:`~RuleSystem.describe_event`, :meth:`~RuleSystem.render_text`).
 - **Given, not overridden.** :meth:`~RuleSystem.scenario`, :attr:`~RuleSystem.has_secrets` (it
-  declares ``readers`` or ``command_readers``), :attr:`~RuleSystem.offers_rollouts`.
+  declares ``readers`` or ``command_readers``), :attr:`~RuleSystem.offers_rollouts`,
+  :meth:`~RuleSystem.check_owner_data`; for ``setup``, :meth:`~RuleSystem.options_as` and
+  :meth:`~RuleSystem.first_seats` (the refusals ``<id>.bad_option`` and ``<id>.bad_seats``).
 - **A new hidden-hand card game** touches its own package (``engine.py`` with the declarations
   above, ``commands.py``, ``state.py``, ``events.py``, ``rules.py``, ``evolve.py``, ``view.py``,
   ``view_types.py``, ``labels.py``, ``narrate.py``, ``hidden.py`` for ``determinize``,
@@ -144,7 +145,7 @@ import functools
 import hashlib
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -157,6 +158,7 @@ from domain.rules.words import NO_NAMES, Names, plural  # noqa: F401 - plural: f
 
 State = TypeVar("State")
 Command = TypeVar("Command")
+T = TypeVar("T")
 
 
 class RuleViolation(DomainError):
@@ -281,6 +283,16 @@ class Window(msgspec.Struct, frozen=True):
         return msgspec.structs.replace(self, seats=seats, waiting=seats)
 
 
+class OwnerData(NamedTuple):
+    """The owner's own data a game may be played with (:attr:`RuleSystem.owner_data`)."""
+
+    option: str  # the option of POST /games (and of GameCreated) that carries it
+    schema: dict[str, Any]  # its JSON Schema, served by GET /rules
+    # every way a file breaks the schema or the rulebook's constraints for a scenario (None: for
+    # some scenario); empty: usable
+    problems: Callable[[Any, str | None], list[str]]
+
+
 class Scenario(msgspec.Struct, frozen=True):
     """A scenario a rule system offers: its seats and how many players it takes."""
 
@@ -308,7 +320,7 @@ class RuleSystem(Generic[State, Command]):
     # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that
     # carries the owner's own data file, which then replaces the scenario's data file; its
     # hash is the game's data hash, and the record carries the data itself.
-    owner_data_option: ClassVar[str | None] = None
+    owner_data: ClassVar[OwnerData | None] = None
     # Whether legal_commands (with legal_choices) reaches every command decide accepts: a rule
     # system claims it only when a test enumerates what decide accepts and finds each there.
     legal_complete: ClassVar[bool] = False
@@ -534,19 +546,38 @@ class RuleSystem(Generic[State, Command]):
         whose owner data gives dice of its own (their faces) says so here."""
         return self.die_kinds
 
-    def owner_data_schema(self) -> dict[str, Any] | None:
-        """The JSON Schema of the owner's data file (None when the rule system takes none)."""
-        return None
-
     def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
-        """Every way ``data`` breaks the schema or the rulebook's constraints (empty: usable)."""
-        return [f"{self.id} takes no owner-supplied data"]
+        """Every way ``data`` breaks the schema or the rulebook's constraints for ``scenario_id``
+        (None: for some scenario), by :attr:`owner_data`'s ``problems`` (empty: usable)."""
+        if self.owner_data is None:
+            return [f"{self.id} takes no owner-supplied data"]
+        if scenario_id is not None and scenario_id not in self.scenarios:
+            return [f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}"]
+        return self.owner_data.problems(data, scenario_id)
+
+    def options_as(self, options: dict[str, Any] | None, options_type: type[T], rule: str) -> T:
+        """``options`` as ``options_type`` (a Struct of the rule system's options), or the
+        ``<id>.bad_option`` refusal citing ``rule``."""
+        try:
+            return msgspec.convert(options or {}, options_type)
+        except msgspec.ValidationError as error:
+            raise RuleViolation(f"{self.id}.bad_option", f"options: {error}", rule) from None
+
+    def first_seats(self, scenario_id: str, seats: tuple[str, ...], rule: str) -> tuple[str, ...]:
+        """``seats`` when they are the first of the scenario's, in its order, as many as it takes;
+        otherwise the ``<id>.bad_seats`` refusal citing ``rule``."""
+        spec = self.scenario(scenario_id)
+        seats = tuple(seats)
+        if seats != spec.seats[:len(seats)] or not spec.min_players <= len(seats) <= spec.max_players:
+            raise RuleViolation(f"{self.id}.bad_seats", f"{spec.min_players} to {spec.max_players} players in seats "
+                                f"{', '.join(spec.seats)}, in that order", rule)
+        return seats
 
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
-        """SHA-256 of the data the game plays with: the owner's data (``owner_data_option``,
+        """SHA-256 of the data the game plays with: the owner's data (``owner_data.option``,
         canonical JSON with sorted keys) when given, else the scenario's data file (or the rule
         system's id and version)."""
-        owned = (options or {}).get(self.owner_data_option) if self.owner_data_option else None
+        owned = (options or {}).get(self.owner_data.option) if self.owner_data else None
         if owned is not None:
             return hashlib.sha256(msgspec.json.encode(owned, order="sorted")).hexdigest()
         data_file = self.scenario(scenario_id).data_file

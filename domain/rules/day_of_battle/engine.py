@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
-from domain.rules.base import UNKNOWN_COMMAND, RuleSystem, RuleViolation, Scenario, offers_no_rollouts
+from domain.rules.base import UNKNOWN_COMMAND, OwnerData, RuleSystem, RuleViolation, Scenario, offers_no_rollouts
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import choice_types, labels, narrate, rules
 from domain.rules.day_of_battle import view as board
@@ -31,6 +31,22 @@ SECRET = (ev.LeaderAttributesDrawn, ev.InitiativeChecked, ev.CommandCardsDrawn)
 def seat_armies(scenario: str) -> dict[str, str]:
     """Each seat of ``scenario`` and the army (its id in an armies file) it fields."""
     return {x.seat: x.army for x in SCENARIOS[scenario].seats}
+
+
+def profiles_problems(data: Any, scenario_id: str | None) -> list[str]:
+    """Every way the profiles break the schema or the rules (points, Note 8, Eastern spearmen…)
+    for ``scenario_id``'s seats; with no scenario, none when some scenario takes them and
+    otherwise what every scenario refuses (the profiles, or the seats none is fought by)."""
+    if scenario_id is not None:
+        return armies_problems(data, seat_armies(scenario_id))
+    if any(not armies_problems(data, seat_armies(s)) for s in SCENARIOS):
+        return []
+    problems = armies_problems(data)
+    if problems:
+        return problems
+    fought_by = "; ".join(f"{s} ({', '.join(x.seat for x in spec.seats)})" for s, spec in SCENARIOS.items())
+    return [(f"armies: one profile for each seat of a scenario, not for {', '.join(sorted(data)) or 'none'}; "
+             f"the scenarios' seats: {fought_by}")]
 
 
 class DayOfBattleOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -60,39 +76,18 @@ class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
     labels = labels
     narration = narrate
     package_dir = PACKAGE
-    owner_data_option = "armies"  # the players' Army Profiles; their hash is the game's data_hash
+    owner_data = OwnerData("armies", ARMY_SCHEMA, profiles_problems)  # the players' Army Profiles
 
     def at_version(self, version: str) -> RuleSystem:
         """2.0.0 (issue 25) records the melee, every response to a charge and positions; a 1.0.0
         record replays under the 1.0.0 rules (``DayOfBattleState.edition`` 1), as it was made."""
         return DAY_OF_BATTLE_1 if version == DayOfBattle1.version else super().at_version(version)
 
-    def owner_data_schema(self) -> dict[str, Any]:
-        """The JSON Schema of the option ``armies``: seat → Army Profile (``armies.json``'s shape)."""
-        return ARMY_SCHEMA
-
-    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
-        """Every way the profiles break the schema or the rules (points, Note 8, Eastern spearmen…)
-        for ``scenario_id``'s seats; with no scenario, none when some scenario takes them and
-        otherwise what every scenario refuses (the profiles, or the seats none is fought by)."""
-        if scenario_id is not None:
-            if scenario_id not in self.scenarios:
-                return [f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}"]
-            return armies_problems(data, seat_armies(scenario_id))
-        if any(not armies_problems(data, seat_armies(s)) for s in self.scenarios):
-            return []
-        problems = armies_problems(data)
-        if problems:
-            return problems
-        fought_by = "; ".join(f"{s} ({', '.join(spec.seats)})" for s, spec in self.scenarios.items())
-        return [(f"armies: one profile for each seat of a scenario, not for {', '.join(sorted(data)) or 'none'}; "
-                 f"the scenarios' seats: {fought_by}")]
-
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
         """SHA-256 over the data the battle is fought with: the armies (the players' profiles as
         canonical JSON, else ``armies.json``), then ``charts.json`` and ``scenarios.json``, so a
         record pins the charts it was resolved by as well as its armies."""
-        owned = (options or {}).get(self.owner_data_option)
+        owned = (options or {}).get(self.owner_data.option)
         digest = hashlib.sha256(msgspec.json.encode(owned, order="sorted") if owned is not None
                                 else (PACKAGE / ARMIES_FILE).read_bytes())
         for name in (CHARTS_FILE, SCENARIOS_FILE):
@@ -104,10 +99,7 @@ class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
         spec = self.scenario(scenario)
         if tuple(sorted(seats)) != tuple(sorted(spec.seats)):
             raise RuleViolation(f"{SYSTEM}.bad_seats", f"{scenario} is fought by {', '.join(spec.seats)}", "1-1")
-        try:
-            opts = msgspec.convert(options, DayOfBattleOptions)
-        except msgspec.ValidationError as error:
-            raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "1-1") from None
+        opts = self.options_as(options, DayOfBattleOptions, "1-1")
         data = SCENARIOS[scenario]
         if opts.armies is None:
             armies = Armies({x.seat: ARMIES[x.army] for x in data.seats}, WEAPONS)

@@ -65,11 +65,12 @@ def symbols(card_shape: int) -> list[str]:
     return [k for i, k in enumerate(KINDS) for _ in range(card_shape >> (4 * i) & 15)]
 
 
-def deck_problems(raw: Any) -> list[str]:
+def deck_problems(raw: Any, scenario_id: str | None = None) -> list[str]:
     """Every way ``raw`` is not a unit deck the rules can play (empty: usable). The text gives
     neither the deck's size nor its symbols per card: at least :data:`MIN_DECK` cards, each
     numbered once (1 to :data:`MAX_DECK`), each with at least one symbol of the five kinds; a kind
-    may appear more than once on a card (at most :data:`MAX_OF_A_KIND` times, a format bound)."""
+    may appear more than once on a card (at most :data:`MAX_OF_A_KIND` times, a format bound).
+    The same deck plays every scenario (``scenario_id``: :class:`~domain.rules.base.OwnerData`)."""
     try:
         deck = msgspec.convert(raw, UnitDeck)
     except msgspec.ValidationError as error:

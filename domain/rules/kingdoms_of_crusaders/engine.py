@@ -13,7 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.events import EventData, Outcome
-from domain.rules.base import RuleSystem, RuleViolation, Scenario
+from domain.rules.base import OwnerData, RuleSystem, Scenario
 from domain.rules.kingdoms_of_crusaders import hidden
 from domain.rules.kingdoms_of_crusaders import labels, narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
@@ -81,7 +81,7 @@ class KingdomsOfCrusaders(RuleSystem[KingdomsOfCrusadersState, KingdomsOfCrusade
     die_kinds = FIRST_PLAYER_DICE
     command_type = KingdomsOfCrusadersCommand
     package_dir = PACKAGE
-    owner_data_option = "deck"  # the owner's printed unit deck; its hash is the game's data_hash
+    owner_data = OwnerData("deck", DECK_SCHEMA, deck_problems)  # the owner's printed unit deck (units.json's form)
     section_fields = ("turn", "phase")
     view_type = View
     board = board  # own hand face up, other hands as counts, the deck as a count; the territories open
@@ -90,31 +90,17 @@ class KingdomsOfCrusaders(RuleSystem[KingdomsOfCrusadersState, KingdomsOfCrusade
     rollout_policy = build_strongest
     invariants = card_conservation
 
-    def owner_data_schema(self) -> dict[str, Any]:
-        """The JSON Schema of a unit-deck file (``units.json`` follows it)."""
-        return DECK_SCHEMA
-
-    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
-        """Every way the deck breaks the schema or what the rules need (data.deck_problems)."""
-        return deck_problems(data)
-
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> KingdomsOfCrusadersState:
         """The Location cards empty, the deck (one, or two mixed for three or four) unshuffled."""
-        self.scenario(scenario)
-        if tuple(seats) != SEATS[:len(seats)] or not 2 <= len(seats) <= 4:
-            raise RuleViolation(f"{SYSTEM}.bad_seats", "2 to 4 players in seats p1, p2, p3, p4, in that order",
-                                "Turn sequence")
-        try:
-            opts = msgspec.convert(options, KingdomsOfCrusadersOptions)
-        except msgspec.ValidationError as error:
-            raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "Winner by the points") from None
-        return opening(tuple(seats), opts, self.version)
+        seated = self.first_seats(scenario, seats, "Turn sequence")
+        return opening(seated, self.options_as(options, KingdomsOfCrusadersOptions, "Winner by the points"),
+                       self.version)
 
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
         """:meth:`RuleSystem.data_hash`, the owner's deck hashed in its canonical form (cards by
         number, symbols weakest first): the same deck listed in another order hashes the same.
         Version 1.0.0 hashed the deck as listed, and its built-in file as it was then."""
-        deck = (options or {}).get(self.owner_data_option)
+        deck = (options or {}).get(self.owner_data.option)
         if deck is None and self.version == "1.0.0":
             return UNITS_SHA256_1_0_0  # the same cards; the file's header then said the text gave "56"
         if deck is None or self.version == "1.0.0" or deck_problems(deck):

@@ -13,7 +13,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
+from domain.rules.base import OwnerData, RuleSystem, RuleViolation, Scenario, keeps_no_secrets
 from domain.rules.saladin import labels, narrate, owner_cards
 from domain.rules.saladin import view as board
 from domain.rules.saladin.commands import SaladinCommand
@@ -66,20 +66,13 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
     die_kinds = {"saladin-combat": STANDARD_DICE["saladin-combat"]}
     command_type = SaladinCommand
     package_dir = PACKAGE
-    owner_data_option = "cards"
+    # the owner's printed cards (arsuf.json's and hattin.json's form), checked for the scenario
+    owner_data = OwnerData("cards", owner_cards.SCHEMA, owner_cards.problems)
     section_fields = ("turn", "phase")
     view_type = View
     labels = labels
     narration = narrate
     rollout_policy = attack
-
-    def owner_data_schema(self) -> dict[str, Any]:
-        """The JSON Schema of a Saladin card-data file (``arsuf.json`` and ``hattin.json`` follow it)."""
-        return owner_cards.SCHEMA
-
-    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
-        """Every way the card data breaks the schema or the rulebook's constraints."""
-        return owner_cards.problems(data, scenario_id)
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SaladinState:
         """The scenario's opening position; the seats are always crusaders and ayyubids."""

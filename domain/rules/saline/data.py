@@ -129,8 +129,9 @@ def weather_face(face: str) -> tuple[str, int]:
     return face, 0
 
 
-def problems(raw: Any) -> list[str]:
-    """Every way ``raw`` is not Saline's components as printed (empty: usable)."""
+def problems(raw: Any, scenario_id: str | None = None) -> list[str]:
+    """Every way ``raw`` is not Saline's components as printed (empty: usable); the same for
+    every scenario (``scenario_id``: :class:`~domain.rules.base.OwnerData`)."""
     try:
         data = msgspec.convert(raw, SalineData)
     except msgspec.ValidationError as error:

@@ -13,7 +13,7 @@ import msgspec
 
 from domain.dice import DieKind
 from domain.events import EventData, Outcome
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, Window
+from domain.rules.base import OwnerData, RuleSystem, Scenario, Window
 from domain.rules.saline import hidden
 from domain.rules.saline import labels, legality, narrate, rules
 from domain.rules.saline import view as board
@@ -72,7 +72,7 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
     die_kinds = DIE_KINDS
     command_type = SalineCommand
     package_dir = PACKAGE
-    owner_data_option = "cards"  # the owner's printed components; their hash is the game's data_hash
+    owner_data = OwnerData("cards", SCHEMA, problems)  # the owner's printed components
     section_fields = ("day", "phase")
     view_type = View
     board = board
@@ -88,22 +88,9 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
             return self.die_kinds
         return {**catalogue(validate(cards)).die_kinds(), **FIRST_PLAYER_DICE}
 
-    def owner_data_schema(self) -> dict[str, Any]:
-        return SCHEMA
-
-    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
-        return problems(data)
-
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SalineState:
-        self.scenario(scenario)
-        if tuple(seats) != SEATS[:len(seats)] or not 2 <= len(seats) <= 4:
-            raise RuleViolation(f"{SYSTEM}.bad_seats", "2 to 4 players in seats p1, p2, p3, p4, in that order",
-                                "Foire Aux Questions (FAQ)")
-        try:
-            opts = msgspec.convert(options, SalineOptions)
-        except msgspec.ValidationError as error:
-            raise RuleViolation(f"{SYSTEM}.bad_option", f"options: {error}", "Components") from None
-        return opening(tuple(seats), opts, legacy=self.legacy)
+        seated = self.first_seats(scenario, seats, "Foire Aux Questions (FAQ)")
+        return opening(seated, self.options_as(options, SalineOptions, "Components"), legacy=self.legacy)
 
     def at_version(self, version: str) -> RuleSystem:
         """1.0.0 has an engine of its own (no windows); 1.1.0 plays as 1.2.0 but for its voids."""

@@ -56,9 +56,10 @@ BOOK_WILDMEN = {1: "The Weald", 2: "The Fens", 3: "Powys", 4: "Cheviot", 5: "The
 BOOK_WILD = ("The Weald", "The Fens", "Powys", "The Pennines", "Cheviot", "Caledonia", "Connaught")  # §7
 
 
-def problems(raw: object) -> list[str]:
+def problems(raw: object, scenario_id: str | None = None) -> list[str]:
     """Every way ``raw`` (a decoded map.json) fails the rulebook's facts or the rules' needs;
-    empty when it is a usable Saxon Shore map."""
+    empty when it is a usable Saxon Shore map, the same for every scenario (``scenario_id``:
+    :class:`~domain.rules.base.OwnerData`)."""
     out: list[str] = []
     try:
         _problems(raw, out)

@@ -15,7 +15,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import RuleSystem, RuleViolation, Scenario, keeps_no_secrets
+from domain.rules.base import OwnerData, RuleSystem, RuleViolation, Scenario, keeps_no_secrets
 from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
 from domain.rules.saxon_shore import choice_types, labels
@@ -52,7 +52,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     die_kinds = {"d6": STANDARD_DICE["d6"]}
     command_type = SaxonCommand
     package_dir = PACKAGE
-    owner_data_option = "map"
+    owner_data = OwnerData("map", MAP_SCHEMA, problems)  # the owner's printed map (map.json's form)
     legal_complete = True  # every accepted command is listed or described (tests/rules/saxon_shore/test_legal_complete.py)
     section_fields = ("turn", "phase")  # the view's, without building the whole board
     view_type = View
@@ -67,10 +67,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         self.scenario(scenario)
         if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats) or any(s not in SEATS for s in seats):
             raise RuleViolation("saxon-shore.bad_seats", "Saxon Shore takes 2 to 5 of the seats p1..p5", "1")
-        try:
-            opts = msgspec.convert(options or {}, Options)
-        except msgspec.ValidationError as error:
-            raise RuleViolation("saxon-shore.bad_option", f"options: {error}", "12") from None
+        opts = self.options_as(options, Options, "12")
         if opts.turn_limit is not None and not 1 <= opts.turn_limit <= 1000:
             raise RuleViolation("saxon-shore.bad_option", "turn_limit (a house rule) is 1..1000 turns, or null", "1")
         state = turn.initial_state(tuple(seats), opts, self.board(opts.map))
@@ -79,7 +76,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
         """:meth:`RuleSystem.data_hash`; under 2.0.0 the built-in map's hash as it was then: the
         same map, whose header named the owner's option ``options.data`` (issue 26 point 9)."""
-        if self.version == "2.0.0" and not (options or {}).get(self.owner_data_option):
+        if self.version == "2.0.0" and not (options or {}).get(self.owner_data.option):
             return MAP_SHA256_2_0_0
         return super().data_hash(scenario_id, options)
 
@@ -93,14 +90,6 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
             raise RuleViolation("saxon-shore.bad_map", f"the map breaks {len(found)} rule(s): " + "; ".join(found[:3])
                                 + ("; …" if len(found) > 3 else ""), "1", problems=found)
         return Board(data)
-
-    def owner_data_schema(self) -> dict[str, Any]:
-        """The form of a map file: map.json's (checked in full by :meth:`check_owner_data`)."""
-        return MAP_SCHEMA
-
-    def check_owner_data(self, data: Any, scenario_id: str | None = None) -> list[str]:
-        """Every way a map breaks the rulebook's facts or the rules' needs (board.problems)."""
-        return problems(data)
 
     def to_act(self, state: SaxonState) -> list[str]:
         """The one seat the open prompt waits for."""

@@ -441,12 +441,12 @@ def test_points_standing_incomplete_armies_and_shared_places():
 
 def test_owner_deck_check_lists_every_problem():
     """Unit Cards: the owner-data hook checks a deck file before a game (herald rules check)."""
-    assert KOC.owner_data_option == "deck"
+    assert KOC.owner_data.option == "deck"
     assert KOC.check_owner_data(json.loads((PACKAGE / "units.json").read_text())) == []
     cards = [{"number": n, "symbols": ["axe"] if n < 3 else ["bow"]} for n in range(1, 57)]
     found = KOC.check_owner_data({"cards": cards})
     assert len(found) == 2 and all("unknown symbol" in p for p in found)
-    schema = KOC.owner_data_schema()
+    schema = KOC.owner_data.schema
     assert "UnitDeck" in json.dumps(schema)
 
 

@@ -154,7 +154,7 @@ def test_the_json_schema_is_published_and_the_data_files_follow_it():
     """GET /rules/saladin publishes it (api tests); the committed copy is current."""
     published = json.loads((PACKAGE / "cards.schema.json").read_text(encoding="utf-8"))
     assert published == json.loads(json.dumps(owner_cards.SCHEMA))
-    assert SALADIN.owner_data_schema() == owner_cards.SCHEMA
+    assert SALADIN.owner_data.schema == owner_cards.SCHEMA
 
 
 def test_herald_rules_check_offline(tmp_path):

@@ -26,9 +26,9 @@ def test_the_version_is_2_2_0_and_it_replays_2_1_0_and_2_0_0():
 
 def test_the_map_header_names_the_option_the_engine_reads():
     """Issue 26 point 9: the header tells owners to give their map as ``options.map``, the
-    rule system's ``owner_data_option``."""
+    rule system's ``owner_data.option``."""
     header = json.loads((Path(S.package_dir) / "map.json").read_text(encoding="utf-8"))["header"]
-    assert f"options.{S.owner_data_option}" in header and "options.data" not in header
+    assert f"options.{S.owner_data.option}" in header and "options.data" not in header
 
 
 def test_a_2_0_0_game_on_the_built_in_map_still_opens():
