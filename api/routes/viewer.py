@@ -11,14 +11,16 @@ reads it as it reads a game, a page or a step at a time, under ``/viewer/records
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import string
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from api import work
@@ -110,8 +112,17 @@ def _open(key: str, record: Record) -> OpenedRecord:
         raise Invalid(str(error), code=error.code, version=error.version) from None
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(VIEWER_DIR / name, media_type=CONTENT_TYPES[".html"], headers=NO_CACHE)
+def _page(page: str, title: str = "Herald viewer") -> HTMLResponse:
+    return HTMLResponse(_page_html(page, title), headers=NO_CACHE)
+
+
+@functools.cache
+def _page_html(page: str, title: str) -> str:
+    """The viewer's page ``page``: its body (``<page>.html``) in the one shell every page shares
+    (``page.html``: the head, the style sheet, the page's own module ``<page>.js``)."""
+    shell = string.Template((VIEWER_DIR / "page.html").read_text(encoding="utf-8"))
+    body = (VIEWER_DIR / f"{page}.html").read_text(encoding="utf-8")
+    return shell.substitute(title=title, script=f"{page}.js", page=page, body=body)
 
 
 def viewer_router(settings: Settings | None = None) -> APIRouter:
@@ -125,9 +136,9 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
 
     @router.get("/", include_in_schema=False)
     @router.get("/viewer", include_in_schema=False)
-    def viewer_home() -> FileResponse:
+    def viewer_home() -> HTMLResponse:
         """The home page: the game list, the portable-record opener and links to the docs."""
-        return _page("index.html")
+        return _page("home")
 
     @router.get("/viewer/assets/{path:path}", include_in_schema=False)
     def viewer_asset(path: str) -> FileResponse:
@@ -139,9 +150,9 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
         return FileResponse(target, media_type=CONTENT_TYPES[target.suffix], headers=NO_CACHE)
 
     @router.get("/viewer/record", include_in_schema=False)
-    def viewer_record_page() -> FileResponse:
+    def viewer_record_page() -> HTMLResponse:
         """The board of a portable record file opened from disk."""
-        return _page("game.html")
+        return _page("game")
 
     @router.post("/viewer/record", include_in_schema=False)
     async def viewer_record(request: Request) -> Response:
@@ -199,10 +210,10 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
 
     @router.get("/viewer/tournaments", include_in_schema=False)
     @router.get("/viewer/tournaments/{tournament_id}", include_in_schema=False)
-    def viewer_tournament(tournament_id: UUID | None = None) -> FileResponse:
+    def viewer_tournament(tournament_id: UUID | None = None) -> HTMLResponse:
         """The tournaments, or one tournament's standings, crosstable and pairings by round,
         each game linked to its replay (read from the public tournament routes)."""
-        return _page("tournament.html")
+        return _page("tournament", "Tournaments · Herald viewer")
 
     @router.get("/viewer/games/{game_id}/outline", include_in_schema=False)
     def viewer_outline(request: Request, game_id: UUID) -> Response:
@@ -213,8 +224,8 @@ def viewer_router(settings: Settings | None = None) -> APIRouter:
             return respond(outlines.of(request.app.state.herald, game_id, ticket))
 
     @router.get("/viewer/{game_id}", include_in_schema=False)
-    def viewer_game(game_id: UUID) -> FileResponse:
+    def viewer_game(game_id: UUID) -> HTMLResponse:
         """One game's board at any step (``?v=N``), its timeline, and live updates."""
-        return _page("game.html")
+        return _page("game")
 
     return router

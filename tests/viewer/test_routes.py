@@ -30,7 +30,7 @@ def test_pages_are_html(client, path):
     assert 'type="module"' in response.text
 
 
-@pytest.mark.parametrize("asset", ["app.js", "home.js", "dice.js", "dom.js", "viewer.css", "renderers/index.js",
+@pytest.mark.parametrize("asset", ["game.js", "home.js", "dice.js", "dom.js", "viewer.css", "renderers/index.js",
                                    "renderers/open-table.js", "renderers/saladin.js", "renderers/generic.js",
                                    "renderers/kingdoms-of-crusaders.js"])
 def test_assets_are_served_with_their_types(client, asset):

@@ -170,7 +170,7 @@ export function render(target, ctx) {
     `${status} · deck ${view.deck.left}/${view.deck.size}, ${view.deck.shuffles} shuffle${view.deck.shuffles === 1 ? "" : "s"}`,
     { class: "counts", "text-anchor": narrow ? "start" : "end" }));
   let y = PAD + (narrow ? 44 : 28);
-  // the end is said once, by the page's banner above the board (app.js, drawResult)
+  // the end is said once, by the page's banner above the board (game.js, drawResult)
   const [table, th] = tableView(view, PAD, y, W - 2 * PAD, battleMarks(view, ctx.events || []));
   out.push(table);
   y += th + PAD;

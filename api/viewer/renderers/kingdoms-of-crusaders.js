@@ -80,7 +80,7 @@ export function render(target, ctx) {
     out.push(text(W - PAD, y + 14, counts, { class: "counts", "text-anchor": "end" }));
   }
   y += 24;
-  // the end is said once, by the page's banner above the board (app.js, drawResult)
+  // the end is said once, by the page's banner above the board (game.js, drawResult)
   const columns = [];
   let colH = 0;
   view.territories.forEach((t, i) => {

@@ -23,7 +23,7 @@ export function render(target, ctx) {
   parts.push(text(W - pad, y + 14, `decisions ${view.decisions} · rolls ${view.rolls}`,
     { class: "counts", "text-anchor": "end", "data-decisions": view.decisions, "data-rolls": view.rolls }));
   y += 28;
-  // the end is said once, by the page's banner above the board (app.js, drawResult)
+  // the end is said once, by the page's banner above the board (game.js, drawResult)
 
   // Seats: one card each, with the decisions and rolls it made.
   const decided = {}, rolled = {}, lastSaid = {};

@@ -237,7 +237,7 @@ function centre(view, banners, width, game) {
   } else {
     parts.push(text(PAD, 16, line.join(" · "), { class: "subtitle" }));
   }
-  // the end is said once, by the page's banner above the board (app.js, drawResult)
+  // the end is said once, by the page's banner above the board (game.js, drawResult)
   if (blocks.length) {
     const f = flow(blocks, PAD, height, width - 2 * PAD);
     parts.push(f.svg);

@@ -91,7 +91,7 @@ export function render(target, ctx) {
   out.push(text(W - PAD, y + 14, `${status} · gabelle ${view.gabelle} · rain ${view.rain}/3`,
     { class: "counts", "text-anchor": "end", "data-gabelle": view.gabelle, "data-rain": view.rain }));
   y += 24;
-  // the end is said once, by the page's banner above the board (app.js, drawResult)
+  // the end is said once, by the page's banner above the board (game.js, drawResult)
   const spaceW = (Math.min(W, 520) - PAD * 5) / 4;
   const market = view.market.map((m, i) => {
     const x = PAD + i * (spaceW + PAD);

@@ -380,7 +380,7 @@ function head(view, ctx) {
   if (b) bits.push(`<span class="ss-battle" data-battle="${esc(b.prov)}">Battle in ${esc(b.prov)}: ${who(b.attacker)} against ${b.defender ? who(b.defender) : "the neutral defenders"}${b.round ? `, round ${esc(b.round)}` : ""}</span>`);
   const storms = Object.entries(view.sea_zones || {}).filter(([, z]) => z.storm).map(([n]) => n);
   if (storms.length) bits.push(`<span class="ss-storm">Storm: ${storms.map(esc).join(", ")}</span>`);
-  // the end is said once, by the page's banner above the board (app.js, drawResult)
+  // the end is said once, by the page's banner above the board (game.js, drawResult)
   return `<div class="ss-head">${bits.map((x) => `<span>${x}</span>`).join("")}</div>`;
 }
 
