@@ -215,7 +215,8 @@ class Labels(Protocol):
 
     def label(self, state: Any, seat: str, command: dict[str, Any], players: Mapping[str, str]) -> str: ...
 
-    def prompt(self, state: Any, seat: str, players: Mapping[str, str]) -> str | None: ...
+    def prompt(self, state: Any, seat: str, players: Mapping[str, str]) -> str | None:
+        """The game's question to ``seat``, one of the seats to act (it is asked of no other)."""
 
 
 class Board(Protocol):
@@ -499,9 +500,11 @@ class RuleSystem(Generic[State, Command]):
         return self.labels.label(state, seat, command, players) if self.labels else default_label(command)
 
     def prompt(self, state: State, seat: str, players: Mapping[str, str]) -> str | None:
-        """What the game asks ``seat`` now, in words (the declared :attr:`labels`' ``prompt``);
-        None when nothing is asked of it, or the rule system does not say."""
-        return self.labels.prompt(state, seat, players) if self.labels else None
+        """What the game asks ``seat`` now, in words (the declared :attr:`labels`' ``prompt``, asked
+        only of a seat to act); None when nothing is asked of it, or the rule system does not say."""
+        if self.labels is None or seat not in self.to_act(state):
+            return None
+        return self.labels.prompt(state, seat, players)
 
     def open_view(self, state: State) -> Any:
         """The view once the seed is revealed, for every reader: every hand, objective and card

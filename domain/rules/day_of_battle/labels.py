@@ -11,7 +11,7 @@ import msgspec
 from domain.rules.base import default_label
 from domain.rules.day_of_battle import commands as c
 from domain.rules.day_of_battle.data import CHARTS
-from domain.rules.day_of_battle.rules import fighting, to_act
+from domain.rules.day_of_battle.rules import fighting
 from domain.rules.day_of_battle.state import DayOfBattleState
 
 
@@ -124,9 +124,7 @@ def _free_fire(state: DayOfBattleState, command: c.Move | c.ChangeFormation) -> 
 
 
 def prompt(state: DayOfBattleState, seat: str, players: Mapping[str, str]) -> str | None:
-    """What ``seat`` is asked now, if anything."""
-    if seat not in to_act(state):
-        return None
+    """What ``seat``, one of the seats to act, is asked now."""
     who = players.get(seat) or seat
     if state.ruling is not None:
         return f"Does {who} accept ruling {state.ruling.number}: {state.ruling.proposal.get('decision')}?"

@@ -3,6 +3,7 @@ secret card is never named here: the line for a sealed event says only what is p
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from domain.rules.day_of_battle.data import PROFILE_NAMES, card_name
@@ -27,8 +28,7 @@ def _plural(n: int, word: str) -> str:
 def describe_command(command: dict[str, Any], names: Names = NO_NAMES) -> str:
     kind = command.get("type")
 
-    def who_(ref: Any) -> str:
-        return who(ref, names)
+    who_ = functools.partial(who, names=names)
 
     lines = {
         "draw-leader": lambda: f"draws the cards of {who_(command.get('leader'))}",
@@ -69,8 +69,7 @@ def describe_event(event_type: str, data: dict[str, Any], names: Names = NO_NAME
     name = event_type.removeprefix("day-of-battle.")
     d = data
 
-    def who_(ref: Any) -> str:
-        return who(ref, names)
+    who_ = functools.partial(who, names=names)
 
     def army(seat: Any) -> str:
         return f"{seat_name(names, seat)}'s army" if seat in names else f"the {seat} army"

@@ -8,7 +8,6 @@ from typing import Any
 
 from domain.rules.base import default_label, plural
 from domain.rules.kingdoms_of_crusaders.data import HAND, NAMES, SECTOR_CAPACITY, symbols
-from domain.rules.kingdoms_of_crusaders.rules import to_act
 from domain.rules.kingdoms_of_crusaders.state import KingdomsOfCrusadersState
 
 
@@ -28,9 +27,7 @@ def label(state: KingdomsOfCrusadersState, seat: str, command: dict[str, Any], p
 
 
 def prompt(state: KingdomsOfCrusadersState, seat: str, players: Mapping[str, str]) -> str | None:
-    """What ``seat`` is asked now, if anything."""
-    if seat not in to_act(state):
-        return None
+    """What ``seat``, one of the seats to act, is asked now."""
     who = players.get(seat) or seat
     if state.phase == "preparation":
         return f"Will {who} prepare the game to begin?"

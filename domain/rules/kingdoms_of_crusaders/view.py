@@ -3,6 +3,7 @@ deck as a count; the five territories with every army face up. Hands are shown a
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import msgspec
@@ -68,10 +69,7 @@ def render_text(state: KingdomsOfCrusadersState, names: Names = NO_NAMES, everyt
     """A board a person reads at a glance, players by name: every hand as a count until the end,
     or once the seed is revealed (``everything``) every hand card by card."""
     v = view(state, None, everything)
-
-    def who(seat: str) -> str:
-        return seat_name(names, seat)
-
+    who = functools.partial(seat_name, names)
     head = f"The Kingdoms of Crusaders — {v['phase']}, turn {v['turn']}"
     if v["to_act"]:
         head += f", {who(v['to_act'])} to act"

@@ -36,9 +36,7 @@ def label(state: Any, seat: str, command: dict[str, Any], players: Mapping[str, 
 
 
 def prompt(state: Any, seat: str, players: Mapping[str, str]) -> str | None:
-    """Every seat may record at any time; the question is what to record."""
-    if getattr(state, "ended", None) is not None or seat not in state.seats:
-        return None
+    """Every seat may record at any time until the end; the question is what to record."""
     waiting = [s for s in state.seats if s in state.proposals and s != seat]
     ask = f"What does {players.get(seat, seat)} record: a note, a roll, a card?"
     if waiting:

@@ -46,9 +46,7 @@ def label(state: SaladinState, seat: str, command: dict[str, Any], players: Mapp
 
 
 def prompt(state: SaladinState, seat: str, players: Mapping[str, str]) -> str | None:
-    """What the phase asks of ``seat``, if anything."""
-    if state.result is not None or state.active != seat:
-        return None
+    """What the phase asks of ``seat``, the active side."""
     who = f"the {_side(seat, players)}"
     if state.phase == "seize":
         return f"Turn {state.turn}: do {who} seize the initiative with their leader, or leave it?"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.rules.base import default_label, plural
-from domain.rules.saline.legality import favour_effects_named, to_act
+from domain.rules.saline.legality import favour_effects_named
 from domain.rules.saline.state import SalineState
 
 PLACES = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east", "S": "south", "SW": "south-west",
@@ -51,9 +51,7 @@ def label(state: SalineState, seat: str, command: dict[str, Any], players: Mappi
 
 
 def prompt(state: SalineState, seat: str, players: Mapping[str, str]) -> str | None:
-    """What ``seat`` is asked now, if anything."""
-    if seat not in to_act(state):
-        return None
+    """What ``seat``, one of the seats to act, is asked now."""
     who = players.get(seat) or seat
     if state.phase == "preparation":
         return f"Will {who} set up the game to begin?"

@@ -5,6 +5,7 @@ other secret objective as "one face down"; the decks as counts. Everything is sh
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import msgspec
@@ -82,10 +83,7 @@ def render_text(state: SalineState, names: Names = NO_NAMES, everything: bool = 
     """The game a person reads at a glance, players by name: hands as counts until the end, or
     once the seed is revealed (``everything``) every hand and secret objective by name."""
     v = view(state, None, everything)
-
-    def who(seat: str) -> str:
-        return seat_name(names, seat)
-
+    who = functools.partial(seat_name, names)
     head = f"Saline — {v['phase']}, day {v['day']}, gabelle {v['gabelle']}, rain {v['rain']}/3"
     if v["to_act"]:
         head += f", {who(v['to_act'])} to act"

@@ -89,10 +89,8 @@ def label(state: Any, seat: str, command: dict[str, Any], players: Mapping[str, 
 
 
 def prompt(state: Any, seat: str, players: Mapping[str, str]) -> str | None:
-    """The open question, when it is ``seat``'s."""
-    asked = getattr(state, "prompt", None)
-    if asked is None or getattr(asked, "seat", None) != seat:
-        return None
+    """The open question, ``seat``'s (the seat it waits for)."""
+    asked = state.prompt
     kind, args = str(getattr(asked, "kind", "")), tuple(getattr(asked, "args", ()) or ())
     who = _who(seat, players)
     if kind == "phase":
