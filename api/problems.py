@@ -386,7 +386,7 @@ def _name(func: ast.expr) -> str:
 def _helper(func: ast.FunctionDef) -> _Helper | None:
     """The function as a maker of RuleViolations from its parameters, if it is one."""
     params = [a.arg for a in func.args.args]
-    calls = [n for statement in func.body if isinstance(statement, (ast.Return, ast.Raise, ast.If))
+    calls = [n for statement in func.body if isinstance(statement, (ast.Return, ast.Raise, ast.If, ast.Try))
              for n in ast.walk(statement)]
     for node in calls:
         if isinstance(node, ast.Call) and _name(node.func) == "RuleViolation" and node.args:

@@ -59,8 +59,9 @@ declaration, and tests/rules/conformance.py holds every registered one to the sa
   :meth:`~RuleSystem.describe_event`, :meth:`~RuleSystem.render_text`).
 - **Given, not overridden.** :meth:`~RuleSystem.scenario`, :attr:`~RuleSystem.has_secrets` (it
   declares ``readers`` or ``command_readers``), :attr:`~RuleSystem.offers_rollouts`,
-  :meth:`~RuleSystem.check_owner_data`; for ``setup``, :meth:`~RuleSystem.options_as` and
-  :meth:`~RuleSystem.first_seats` (the refusals ``<id>.bad_option`` and ``<id>.bad_seats``).
+  :meth:`~RuleSystem.check_owner_data`; for ``setup``, :func:`options_as` and :func:`first_seats`
+  (the refusals ``<id>.bad_option`` and ``<id>.bad_seats``), and :func:`refused_data` for
+  owner data that breaks the rules.
 - **A new hidden-hand card game** touches its own package (``engine.py`` with the declarations
   above, ``commands.py``, ``state.py``, ``events.py``, ``rules.py``, ``evolve.py``, ``view.py``,
   ``view_types.py``, ``labels.py``, ``narrate.py``, ``hidden.py`` for ``determinize``,
@@ -164,6 +165,32 @@ T = TypeVar("T")
 class RuleViolation(DomainError):
     """A command the rules refuse: a stable ``code``, a human ``message`` and the rulebook
     ``rule`` (section) it breaks. Raising one leaves the record unchanged."""
+
+
+def options_as(system: str, options: dict[str, Any] | None, options_type: type[T], rule: str) -> T:
+    """A rule system's ``setup``: ``options`` as ``options_type`` (a Struct of its options), or the
+    ``<system>.bad_option`` refusal citing ``rule``."""
+    try:
+        return msgspec.convert(options or {}, options_type)
+    except msgspec.ValidationError as error:
+        raise RuleViolation(f"{system}.bad_option", f"options: {error}", rule) from None
+
+
+def first_seats(system: str, scenario: Scenario, seats: Iterable[str], rule: str) -> tuple[str, ...]:
+    """A rule system's ``setup``: ``seats`` when they are the first of the scenario's, in its order,
+    as many as it takes; otherwise the ``<system>.bad_seats`` refusal citing ``rule``."""
+    seats = tuple(seats)
+    if seats != scenario.seats[:len(seats)] or not scenario.min_players <= len(seats) <= scenario.max_players:
+        raise RuleViolation(f"{system}.bad_seats", f"{scenario.min_players} to {scenario.max_players} players in "
+                            f"seats {', '.join(scenario.seats)}, in that order", rule)
+    return seats
+
+
+def refused_data(code: str, what: str, problems: list[str], rule: str) -> RuleViolation:
+    """The refusal of owner-supplied data (:class:`OwnerData`): ``what``, then the first three of
+    its ``problems`` (… for more); the problem carries every one."""
+    shown = "; ".join(problems[:3]) + ("; …" if len(problems) > 3 else "")
+    return RuleViolation(code, f"{what}: {shown}", rule, problems=problems)
 
 
 def accepted(check: Callable[[State, str, Any], object], state: State, seat: str,
@@ -557,24 +584,6 @@ class RuleSystem(Generic[State, Command]):
         if scenario_id is not None and scenario_id not in self.scenarios:
             return [f"{self.id} has no scenario {scenario_id!r}; it has {', '.join(self.scenarios)}"]
         return self.owner_data.problems(data, scenario_id)
-
-    def options_as(self, options: dict[str, Any] | None, options_type: type[T], rule: str) -> T:
-        """``options`` as ``options_type`` (a Struct of the rule system's options), or the
-        ``<id>.bad_option`` refusal citing ``rule``."""
-        try:
-            return msgspec.convert(options or {}, options_type)
-        except msgspec.ValidationError as error:
-            raise RuleViolation(f"{self.id}.bad_option", f"options: {error}", rule) from None
-
-    def first_seats(self, scenario_id: str, seats: tuple[str, ...], rule: str) -> tuple[str, ...]:
-        """``seats`` when they are the first of the scenario's, in its order, as many as it takes;
-        otherwise the ``<id>.bad_seats`` refusal citing ``rule``."""
-        spec = self.scenario(scenario_id)
-        seats = tuple(seats)
-        if seats != spec.seats[:len(seats)] or not spec.min_players <= len(seats) <= spec.max_players:
-            raise RuleViolation(f"{self.id}.bad_seats", f"{spec.min_players} to {spec.max_players} players in seats "
-                                f"{', '.join(spec.seats)}, in that order", rule)
-        return seats
 
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:
         """SHA-256 of the data the game plays with: the owner's data (``owner_data.option``,

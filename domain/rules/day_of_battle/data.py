@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from domain.dice import STANDARD_DICE
-from domain.rules.base import RuleViolation
+from domain.rules.base import refused_data
 
 PACKAGE = Path(__file__).parent
 SYSTEM = "day-of-battle"
@@ -262,8 +262,7 @@ def validate_armies(raw: Any, seats: dict[str, str]) -> Armies:
     """The armies of the option ``armies`` for ``seats`` (seat → army id), or every problem."""
     problems = armies_problems(raw, seats)
     if problems:
-        raise RuleViolation(f"{SYSTEM}.bad_army_profile", "army profiles: " + "; ".join(problems[:3])
-                            + ("; …" if len(problems) > 3 else ""), R_PROFILE, problems=problems)
+        raise refused_data(f"{SYSTEM}.bad_army_profile", "army profiles", problems, R_PROFILE)
     if is_army_file(raw):
         owned = msgspec.convert(raw, ArmyFile)
         by_id = {a.id: a for a in owned.armies}

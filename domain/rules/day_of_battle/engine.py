@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
-from domain.rules.base import UNKNOWN_COMMAND, OwnerData, RuleSystem, RuleViolation, Scenario, offers_no_rollouts
+from domain.rules.base import UNKNOWN_COMMAND, OwnerData, RuleSystem, options_as, RuleViolation, Scenario, offers_no_rollouts
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import choice_types, labels, narrate, rules
 from domain.rules.day_of_battle import view as board
@@ -99,7 +99,7 @@ class DayOfBattle(RuleSystem[DayOfBattleState, DayOfBattleCommand]):
         spec = self.scenario(scenario)
         if tuple(sorted(seats)) != tuple(sorted(spec.seats)):
             raise RuleViolation(f"{SYSTEM}.bad_seats", f"{scenario} is fought by {', '.join(spec.seats)}", "1-1")
-        opts = self.options_as(options, DayOfBattleOptions, "1-1")
+        opts = options_as(SYSTEM, options, DayOfBattleOptions, "1-1")
         data = SCENARIOS[scenario]
         if opts.armies is None:
             armies = Armies({x.seat: ARMIES[x.army] for x in data.seats}, WEAPONS)

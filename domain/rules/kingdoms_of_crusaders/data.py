@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.dice import DieKind
-from domain.rules.base import RuleViolation
+from domain.rules.base import refused_data
 
 PACKAGE = Path(__file__).parent
 SYSTEM = "kingdoms-of-crusaders"
@@ -106,8 +106,7 @@ def validate_deck(raw: Any) -> UnitDeck:
     """The unit deck ``raw`` describes, or a RuleViolation listing every problem."""
     problems = deck_problems(raw)
     if problems:
-        raise RuleViolation(f"{SYSTEM}.bad_deck", "unit deck: " + "; ".join(problems[:3])
-                            + ("; …" if len(problems) > 3 else ""), R_UNITS, problems=problems)
+        raise refused_data(f"{SYSTEM}.bad_deck", "unit deck", problems, R_UNITS)
     return msgspec.convert(raw, UnitDeck)
 
 

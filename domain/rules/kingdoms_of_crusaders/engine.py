@@ -13,7 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.events import EventData, Outcome
-from domain.rules.base import OwnerData, RuleSystem, Scenario
+from domain.rules.base import OwnerData, RuleSystem, first_seats, options_as, Scenario
 from domain.rules.kingdoms_of_crusaders import hidden
 from domain.rules.kingdoms_of_crusaders import labels, narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board
@@ -92,8 +92,8 @@ class KingdomsOfCrusaders(RuleSystem[KingdomsOfCrusadersState, KingdomsOfCrusade
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> KingdomsOfCrusadersState:
         """The Location cards empty, the deck (one, or two mixed for three or four) unshuffled."""
-        seated = self.first_seats(scenario, seats, "Turn sequence")
-        return opening(seated, self.options_as(options, KingdomsOfCrusadersOptions, "Winner by the points"),
+        seated = first_seats(SYSTEM, self.scenario(scenario), seats, "Turn sequence")
+        return opening(seated, options_as(SYSTEM, options, KingdomsOfCrusadersOptions, "Winner by the points"),
                        self.version)
 
     def data_hash(self, scenario_id: str, options: dict[str, Any] | None = None) -> str:

@@ -13,7 +13,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import OwnerData, RuleSystem, RuleViolation, Scenario, keeps_no_secrets
+from domain.rules.base import OwnerData, RuleSystem, RuleViolation, Scenario, keeps_no_secrets, refused_data
 from domain.rules.saladin import labels, narrate, owner_cards
 from domain.rules.saladin import view as board
 from domain.rules.saladin.commands import SaladinCommand
@@ -84,9 +84,8 @@ class Saladin(RuleSystem[SaladinState, SaladinCommand]):
         if cards is not None:
             found = owner_cards.problems(cards, scenario)
             if found:
-                raise RuleViolation("saladin.bad_cards", f"the card data breaks {len(found)} rule(s): "
-                                    + "; ".join(found[:3]) + ("; …" if len(found) > 3 else ""),
-                                    "Owner-supplied card data (RULES_NOTES.md)", problems=found)
+                raise refused_data("saladin.bad_cards", f"the card data breaks {len(found)} rule(s)", found,
+                                   "Owner-supplied card data (RULES_NOTES.md)")
             cards = owner_cards.canonical(cards)
         if self.version == "2.0.0":
             options.setdefault("true_cross", "leader-action")

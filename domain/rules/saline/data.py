@@ -13,7 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.dice import DieKind
-from domain.rules.base import RuleViolation
+from domain.rules.base import refused_data
 
 PACKAGE = Path(__file__).parent
 SYSTEM = "saline"
@@ -203,8 +203,7 @@ def weather_dice(data: SalineData) -> list[tuple[str, ...]]:
 def validate(raw: Any) -> SalineData:
     found = problems(raw)
     if found:
-        raise RuleViolation(f"{SYSTEM}.bad_cards", "cards: " + "; ".join(found[:3]) + ("; …" if len(found) > 3 else ""),
-                            "Components", problems=found)
+        raise refused_data(f"{SYSTEM}.bad_cards", "cards", found, "Components")
     return msgspec.convert(raw, SalineData)
 
 

@@ -13,7 +13,7 @@ import msgspec
 
 from domain.dice import DieKind
 from domain.events import EventData, Outcome
-from domain.rules.base import OwnerData, RuleSystem, Scenario, Window
+from domain.rules.base import OwnerData, RuleSystem, first_seats, options_as, Scenario, Window
 from domain.rules.saline import hidden
 from domain.rules.saline import labels, legality, narrate, rules
 from domain.rules.saline import view as board
@@ -89,8 +89,8 @@ class Saline(RuleSystem[SalineState, SalineCommand]):
         return {**catalogue(validate(cards)).die_kinds(), **FIRST_PLAYER_DICE}
 
     def setup(self, scenario: str, seats: tuple[str, ...], options: dict[str, Any]) -> SalineState:
-        seated = self.first_seats(scenario, seats, "Foire Aux Questions (FAQ)")
-        return opening(seated, self.options_as(options, SalineOptions, "Components"), legacy=self.legacy)
+        seated = first_seats(SYSTEM, self.scenario(scenario), seats, "Foire Aux Questions (FAQ)")
+        return opening(seated, options_as(SYSTEM, options, SalineOptions, "Components"), legacy=self.legacy)
 
     def at_version(self, version: str) -> RuleSystem:
         """1.0.0 has an engine of its own (no windows); 1.1.0 plays as 1.2.0 but for its voids."""

@@ -15,7 +15,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import OwnerData, RuleSystem, RuleViolation, Scenario, keeps_no_secrets
+from domain.rules.base import OwnerData, RuleSystem, options_as, RuleViolation, Scenario, keeps_no_secrets, refused_data
 from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
 from domain.rules.saxon_shore import choice_types, labels
@@ -67,7 +67,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
         self.scenario(scenario)
         if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats) or any(s not in SEATS for s in seats):
             raise RuleViolation("saxon-shore.bad_seats", "Saxon Shore takes 2 to 5 of the seats p1..p5", "1")
-        opts = self.options_as(options, Options, "12")
+        opts = options_as("saxon-shore", options, Options, "12")
         if opts.turn_limit is not None and not 1 <= opts.turn_limit <= 1000:
             raise RuleViolation("saxon-shore.bad_option", "turn_limit (a house rule) is 1..1000 turns, or null", "1")
         state = turn.initial_state(tuple(seats), opts, self.board(opts.map))
@@ -87,8 +87,7 @@ class SaxonShore(RuleSystem[SaxonState, SaxonCommand]):
             return BOARD
         found = problems(data)
         if found:
-            raise RuleViolation("saxon-shore.bad_map", f"the map breaks {len(found)} rule(s): " + "; ".join(found[:3])
-                                + ("; …" if len(found) > 3 else ""), "1", problems=found)
+            raise refused_data("saxon-shore.bad_map", f"the map breaks {len(found)} rule(s)", found, "1")
         return Board(data)
 
     def to_act(self, state: SaxonState) -> list[str]:
