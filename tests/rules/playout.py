@@ -107,7 +107,7 @@ def nobody_else_acts(step: Step) -> None:
     """A seat not to act is listed nothing."""
     rules, state = step.rules, step.state
     acting = rules.to_act(state)
-    for other in state.seats:
+    for other in step.game.created.seats:
         if other not in acting:
             assert rules.legal_commands(state, other) == [], f"{other} is listed commands, not being to act"
 
