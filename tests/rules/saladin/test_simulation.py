@@ -6,7 +6,6 @@ Victory Conditions, Key Game Terms — Order and Lance: checked after every even
 from __future__ import annotations
 
 import random
-from uuid import UUID
 
 import msgspec
 import pytest

@@ -17,7 +17,6 @@ from domain.rng import RecordedRng, SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.saxon_shore.data import BOARD
 from domain.rules.saxon_shore.state import REGULAR_KINDS, owned
-
 from tests.rules.playout import Step, one_seat, playout
 
 from .bots import choose_command
