@@ -63,6 +63,7 @@ from domain.rules.base import (
     offers_no_rollouts,
 )
 from domain.rules.registry import RULE_SYSTEMS
+from tests.rules.playout import Step, playout, uniform
 from tests.rules.test_labels import NOW, SEED
 from tests.secrets.leak import string_leaves
 
@@ -223,34 +224,26 @@ def played(system_id: str, game_number: int, decisions: int, habit: bool = False
     rules = RULE_SYSTEMS[system_id]
     policy = policy_for(rules, "heuristic") if habit and rules.rollout_policy is not None else None
     game = new_game(rules, game_number)
-    stored = create_game(game.id, game.created, NOW)
-    rnd = random.Random(f"{system_id}|{game_number}")
     secrets = Secrets(string_leaves(msgspec.to_builtins(rules.view(game.state, None))), game.created.seats)
     tally = Tally()
     pool: dict[str, dict[bytes, Any]] = {}
     before: dict[bytes, dict] = {}
-    for step in range(decisions):
-        if game.ended:
-            break
-        check_views(rules, game, secrets, tally)
-        acting = [s for s in rules.to_act(game.state) if rules.legal_commands(game.state, s)]
-        assert acting, f"{system_id}: nobody may act at version {game.version}, and the game has not ended"
-        seat = rnd.choice(acting)
-        commands = rules.legal_commands(game.state, seat)
-        listed = msgspec.to_builtins(commands)
-        if step % PROBE_EVERY == 0:
-            check_listing(rules, game.state, seat, listed, pool, before, rnd, tally)
-            check_rollouts_blind(rules, game.state, seat, commands)
-        command = rnd.choice(listed) if policy is None else \
-            msgspec.to_builtins(policy(rules, game.state, seat, commands, rnd))
-        events = take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
-        secrets.add(events)
-        stored += events
-        for event in events:
-            game = project_game(game, [event])
-            broken = rules.invariants(game.state)
-            assert not broken, f"{system_id}: after {event.type} (version {game.version}): {broken[:3]}"
-    return game, stored, tally
+
+    def check(step: Step) -> None:
+        check_views(rules, step.game, secrets, tally)
+        if step.number % PROBE_EVERY == 0:
+            check_listing(rules, step.state, step.seat, step.listed, pool, before, step.rnd, tally)
+            check_rollouts_blind(rules, step.state, step.seat, step.commands)
+
+    def pick(step: Step) -> dict:
+        if policy is None:
+            return uniform(step)
+        return msgspec.to_builtins(policy(rules, step.state, step.seat, step.commands, step.rnd))
+
+    played = playout(rules, game, random.Random(f"{system_id}|{game_number}"), decisions=decisions, seed=SEED,
+                     now=NOW, must_end=False, pick=pick, before=check,
+                     after_decision=lambda step, _: secrets.add(step.events))
+    return played.game, create_game(game.id, game.created, NOW) + played.events, tally
 
 
 def replayed(stored: list[Recorded]) -> Game:

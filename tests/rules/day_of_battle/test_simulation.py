@@ -10,39 +10,35 @@ import random
 
 import pytest
 
-from domain.game import project_game, take_decision
-from domain.rng import SeededRng
-from tests.rules.day_of_battle.helpers import DOB, NOW, SEED, legal, new_game
+from tests.rules.day_of_battle.helpers import DOB, NOW, SEED, new_game
+from tests.rules.playout import Step, any_seat, playout
+
+
+def fight_first(step: Step) -> dict:
+    """The bot's habit: fight first; from the fourth move of the battle, end a move when it may."""
+    state = step.state
+    if state.phase == "battle" and state.move > 3 and {"type": "end-move"} in step.listed:
+        return {"type": "end-move"}
+    return step.rnd.choice([c for c in step.listed if c.get("topic") != "end-of-battle"])
+
+
+def agree_a_draw(step: Step) -> dict:
+    """The end, from the listing alone: the mover proposes a drawn battle, every other seat accepts."""
+    accept = [c for c in step.listed if c["type"] == "accept-ruling"]
+    return accept[0] if accept else next(c for c in step.listed if c.get("topic") == "end-of-battle" and c["end"]["winner"] is None)
 
 
 @pytest.mark.parametrize("scenario", sorted(DOB.scenarios))
 def test_random_legal_play_reaches_the_battle_and_ends_by_an_agreed_draw(scenario):
     rnd = random.Random(scenario)
-    game = new_game(scenario)
-    records = []
-    for _ in range(250):
-        seat = rnd.choice(DOB.to_act(game.state))
-        listed = legal(game, seat)
-        fighting = [c for c in listed if c.get("topic") != "end-of-battle"]  # the bot's habit: fight first
-        if game.state.phase == "battle" and game.state.move > 3 and {"type": "end-move"} in listed:
-            command = {"type": "end-move"}
-        else:
-            command = rnd.choice(fighting)
-        new = take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
-        records += new
-        game = project_game(game, new)
-        if game.state.phase == "battle" and game.state.move > 6:
-            break
+    fought = playout(DOB, new_game(scenario), rnd, decisions=250, seed=SEED, now=NOW, must_end=False,
+                     seat=any_seat, pick=fight_first, until=lambda g: g.state.phase == "battle" and g.state.move > 6)
+    game = fought.game
     assert game.state.phase == "battle"
-    assert any(r.type == "day-of-battle.OrderGiven" for r in records)
+    assert any(r.type == "day-of-battle.OrderGiven" for r in fought.events)
     # then the end, from the listing alone: the mover proposes it, every other seat accepts
-    [seat] = DOB.to_act(game.state)
-    command = next(c for c in legal(game, seat) if c.get("topic") == "end-of-battle" and c["end"]["winner"] is None)
-    while not game.ended:
-        new = take_decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw), NOW, SEED)
-        records += new
-        game = project_game(game, new)
-        if not game.ended:
-            seat = DOB.to_act(game.state)[0]
-            command = next(c for c in legal(game, seat) if c["type"] == "accept-ruling")
+    assert len(DOB.to_act(game.state)) == 1
+    ended = playout(DOB, game, rnd, decisions=len(game.created.seats), seed=SEED, now=NOW,
+                    seat=lambda rules, state, _: rules.to_act(state)[0], pick=agree_a_draw)
+    game = ended.game
     assert game.outcome.draw and game.outcome.reason == "a drawn battle"

@@ -21,21 +21,6 @@ NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 SEED = bytes(range(32))
 
 
-class FastRng(SeededRng):
-    """The seeded rng, remembering each shuffle's order (the real one recomputes it from the
-    seed on every draw; the result is the same)."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self._orders: dict[tuple[int, ...], list[int]] = {}
-
-    def order(self, shuffle: CardsShuffled) -> list[int]:
-        key = tuple(shuffle.draws)
-        if key not in self._orders:
-            self._orders[key] = super().order(shuffle)
-        return self._orders[key]
-
-
 def new_game(players: int, game_id: int = 1, options: dict[str, Any] | None = None,
              version: str | None = None, seed_commitment: str = "0" * 64) -> Game:
     """A new game, recorded under this server's version or an earlier one it replays."""

@@ -6,7 +6,6 @@ Victory Conditions, Key Game Terms — Order and Lance: checked after every even
 from __future__ import annotations
 
 import random
-from uuid import UUID
 
 import msgspec
 import pytest
@@ -16,6 +15,7 @@ from domain.game import project_game, take_decision
 from domain.rng import RecordedRng, SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.saladin.data import TABLES
+from tests.rules.playout import Step, nobody_else_acts, one_seat, playout
 from tests.rules.saladin.helpers import NOW, SALADIN, SEATS, new_game
 
 GAMES = {"arsuf": 150, "hattin": 150}  # and 400 more each in the slow test; 2,000 in bench/
@@ -101,49 +101,47 @@ def random_command(r: random.Random, state) -> dict:
     return {"type": kind}
 
 
+def probe(step: Step, seed: bytes) -> None:
+    """Random commands: accepted exactly when listed, state unchanged (every listed command
+    accepted: tests/rules/conformance.py)."""
+    game, seat, r = step.game, step.seat, step.rnd
+    for _ in range(4):
+        raw = random_command(r, game.state)
+        before = game.state
+        try:
+            parsed = SALADIN.parse_command(raw)
+        except RuleViolation as violation:
+            assert violation.code == "unknown_command"
+            continue
+        listed = msgspec.to_builtins(parsed) in step.listed
+        try:
+            SALADIN.decide(game.state, seat, parsed, SeededRng(seed, game.id, "", game.next_draw))
+            assert listed, raw
+        except RuleViolation as violation:
+            assert not listed and violation.code.startswith("saladin.") and violation.rule, raw
+        assert game.state == before
+
+
 def play_random(scenario: str, n: int, thorough: bool):
-    """One seeded random game through take_decision; returns (game, records, decisions)."""
-    r = random.Random(f"{scenario}-{n}")
-    game = new_game(scenario, game_id=n + 1)
+    """One seeded random game through take_decision (tests/rules/playout.py); returns (game,
+    records, decisions)."""
     seed = bytes([n % 256]) * 32
     totals = lance_totals(scenario)
-    records = []
-    steps = 0
-    while game.outcome is None:
-        (seat,) = SALADIN.to_act(game.state)
-        options = [msgspec.to_builtins(c) for c in SALADIN.legal_commands(game.state, seat)]
-        assert options, SALADIN.render_text(game.state)
-        other = [s for s in SEATS if s != seat][0]
-        assert SALADIN.legal_commands(game.state, other) == []
-        if thorough:  # (every listed command accepted: tests/rules/conformance.py)
-            for _ in range(4):  # random commands: accepted exactly when listed, state unchanged
-                raw = random_command(r, game.state)
-                before = game.state
-                try:
-                    parsed = SALADIN.parse_command(raw)
-                except RuleViolation as violation:
-                    assert violation.code == "unknown_command"
-                    continue
-                listed = msgspec.to_builtins(parsed) in options
-                try:
-                    SALADIN.decide(game.state, seat, parsed, SeededRng(seed, game.id, "", game.next_draw))
-                    assert listed, raw
-                except RuleViolation as violation:
-                    assert not listed and violation.code.startswith("saladin.") and violation.rule, raw
-                assert game.state == before
-        command = r.choice(options)
-        new = take_decision(game, seat, command, SeededRng(seed, game.id, "", game.next_draw), NOW, seed)
+
+    def before(step: Step) -> None:
+        nobody_else_acts(step)
+        if thorough:
+            probe(step, seed)
+
+    def settled(step: Step, game) -> None:
         state = game.state
-        for rec in new[1:]:
-            state = SALADIN.evolve(state, rec.typed())
-            check_invariants(state, totals)
         assert all(state.sides[s].losses < 6 for s in SEATS)  # the 6th lance empties the track
         check_invariants(state, totals, settled=True)
-        records += new
-        game = project_game(game, new)
-        steps += 1
-        assert steps < 3000, "a game that never ends"
-    return game, records, steps
+
+    played = playout(SALADIN, new_game(scenario, game_id=n + 1), random.Random(f"{scenario}-{n}"), decisions=2999,
+                     seed=seed, now=NOW, seat=one_seat, before=before,
+                     after_event=lambda _, game: check_invariants(game.state, totals), after_decision=settled)
+    return played.game, played.events, len(played.decisions)
 
 
 def replay(records, scenario: str, n: int):

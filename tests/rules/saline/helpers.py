@@ -20,20 +20,6 @@ NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 SEED = bytes(range(32))
 
 
-class FastRng(SeededRng):
-    """The seeded rng, remembering each shuffle's order (the same result, computed once)."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self._orders: dict[tuple[int, ...], list[int]] = {}
-
-    def order(self, shuffle: CardsShuffled) -> list[int]:
-        key = (shuffle.deck, tuple(shuffle.draws))
-        if key not in self._orders:
-            self._orders[key] = super().order(shuffle)
-        return self._orders[key]
-
-
 class Scripted(SeededRng):
     """The seeded rng with every deck left in its printed order and chosen dice faces: a position
     whose draws and weather a test knows. ``weather``: faces for the météo dice, two per roll;

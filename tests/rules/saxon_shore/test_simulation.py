@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from uuid import UUID
 
-import msgspec
 import pytest
 
 from domain.game import project_game
@@ -18,9 +17,10 @@ from domain.rng import RecordedRng, SeededRng
 from domain.rules.base import RuleViolation
 from domain.rules.saxon_shore.data import BOARD
 from domain.rules.saxon_shore.state import REGULAR_KINDS, owned
+from tests.rules.playout import Step, one_seat, playout
 
 from .bots import choose_command
-from .helpers import SEED, S, decision, new_game
+from .helpers import NOW, SEED, S, decision, new_game
 
 OPTIONS = {"warrior_monks": True, "city_defences": True, "feeble_rulers": True}
 
@@ -46,10 +46,11 @@ def illegal_commands(state, seat: str, rnd: random.Random) -> list[tuple[str, di
 
 
 def check_invariants(state, last_command: dict | None, seat: str) -> None:
+    """After every event, beyond the declared invariants (no count below zero, every counter at a
+    place on the map): no unit in a wild province; the raiser's regulars, after raising, never
+    above the provinces it owns (§4.6.2)."""
     for u in state.units.values():
         assert u.loc not in BOARD.wild, f"unit {u} in a wild province"
-    for who, player in state.players.items():
-        assert min(player.res) >= 0, f"{who} has negative resources {player.res}"
     if last_command and last_command["type"] == "raise-regular":  # the raiser, after raising (§4.6.2)
         regulars = sum(1 for u in state.units.values() if u.owner == seat and u.kind in REGULAR_KINDS)
         assert regulars <= len(owned(state, seat))
@@ -57,30 +58,30 @@ def check_invariants(state, last_command: dict | None, seat: str) -> None:
 
 def play(players: int, seed: int, aggressive: bool, check_every: int = 7, max_decisions: int = 20_000,
          options: dict | None = None):
-    rnd = random.Random(seed)
-    game = new_game(players, options or OPTIONS, game_id=UUID(int=seed * 10 + players))
-    decisions = []
+    """One seeded game by the bots (bots.py) through the shared loop (tests/rules/playout.py):
+    every ``check_every`` decisions, illegal commands refused with the game unchanged; the game
+    folded event by event is the game the decision leaves. Returns (game, decisions)."""
     used: dict[tuple, int] = {}
-    for n in range(max_decisions):
-        if game.ended:
-            return game, decisions
-        [seat] = game.to_act()
-        commands = [msgspec.to_builtins(c) for c in S.legal_commands(game.state, seat)]
-        assert commands, f"dead end at {game.state.prompt}"
-        if n % check_every == 0:
-            for who, command in illegal_commands(game.state, seat, rnd):
+
+    def refuses(step: Step) -> None:
+        if step.number % check_every == 0:
+            game = step.game
+            for who, command in illegal_commands(game.state, step.seat, step.rnd):
                 before = game
                 with pytest.raises(RuleViolation):
                     decision(game, who, command, SeededRng(SEED, game.id, "", game.next_draw))
                 assert game is before and game.state == before.state
-        command = choose_command(rnd, game.state, seat, commands, aggressive, used)
-        recorded, after = decision(game, seat, command, SeededRng(SEED, game.id, "", game.next_draw))
-        decisions.append((seat, command))
-        for event in recorded:
-            game = project_game(game, [event])
-            check_invariants(game.state, command, seat)
+
+    def folded(step: Step, game) -> None:
+        after = project_game(step.game, step.events)
         assert game.head == after.head and game.state == after.state
-    raise AssertionError(f"no end after {max_decisions} decisions")
+
+    played = playout(S, new_game(players, options or OPTIONS, game_id=UUID(int=seed * 10 + players)),
+                     random.Random(seed), decisions=max_decisions, seed=SEED, now=NOW, seat=one_seat,
+                     before=refuses, after_decision=folded,
+                     pick=lambda step: choose_command(step.rnd, step.state, step.seat, step.listed, aggressive, used),
+                     after_event=lambda step, game: check_invariants(game.state, step.command, step.seat))
+    return played.game, played.decisions
 
 
 VICTORIES = {"eliminated all other players", "built four cities", "controls eight resource provinces",
