@@ -61,13 +61,25 @@ declaration, and tests/rules/conformance.py holds every registered one to the sa
   declares ``readers`` or ``command_readers``), :attr:`~RuleSystem.offers_rollouts`,
   :meth:`~RuleSystem.check_owner_data`; for ``setup``, :func:`options_as` and :func:`first_seats`
   (the refusals ``<id>.bad_option`` and ``<id>.bad_seats``), and :func:`refused_data` for
-  owner data that breaks the rules.
+  owner data that breaks the rules: the package still declares each code it has them raise in
+  its ``violations.json``.
 - **A new hidden-hand card game** touches its own package (``engine.py`` with the declarations
   above, ``commands.py``, ``state.py``, ``events.py``, ``rules.py``, ``evolve.py``, ``view.py``,
   ``view_types.py``, ``labels.py``, ``narrate.py``, ``hidden.py`` for ``determinize``,
-  ``policy.py`` if it has a habit, ``invariants`` if it declares them, ``data.py`` and its data
-  files, ``violations.json``, ``RULES_NOTES.md``) and one line of the registry; nothing in
-  analysis/, projections/ or api/ names it.
+  ``policy.py`` if it has a habit, ``invariants.py`` if it declares them (a function
+  ``(rules, state) -> list[str]`` the engine names: ``invariants = card_conservation``),
+  ``data.py`` and its data files, ``violations.json``, ``RULES_NOTES.md``), its entry in the
+  registry (its import and its instance), and its own tests (``tests/rules/<package>/``: a
+  test that breaks a played state and finds its invariants report it, the rulebook's examples).
+  Nothing in analysis/, projections/, api/ or the suites that read the registry names it: the
+  conformance suite, tests/rules/test_every_game_ends.py and the generated-client test play it
+  (their first scenario with the fewest seats, until a case of its own is named there). The
+  OpenAPI document lists its command, view and choice types, so ``make openapi`` writes it
+  again (``openapi/openapi.json``; a test finds it out of date). The viewer draws a board it has
+  no renderer for as a tree of the view's JSON.
+- **Setup deals nothing.** :meth:`~RuleSystem.setup` has no :class:`~domain.rng.Rng`: a game
+  whose opening is shuffled or dealt begins with a command that does it (The Kingdoms'
+  ``prepare``, Saline's ``prepare``), listed to the first seat.
 
 Hidden information (DESIGN.md, "Hidden information"), the pattern every rule system follows:
 
@@ -87,11 +99,16 @@ Hidden information (DESIGN.md, "Hidden information"), the pattern every rule sys
   :meth:`RuleSystem.decks_in_play` names in the state the void leaves (a public
   ``VoidedCardsReshuffled`` after the ``DecisionsVoided``, at fresh draws; issue 30), so no card
   seen in the voided play comes back in the same place. ``evolve`` folds it as a new order of
-  the same deck: unlike the rule system's own shuffle, nothing is gathered back into it.
+  the same deck: unlike the rule system's own shuffle, nothing is gathered back into it
+  (``VoidedCardsReshuffled`` subclasses ``CardsShuffled``: match it first where the two differ).
 - **The view.** :meth:`RuleSystem.view` has no default that shows everything: each rule system
   writes its own. A seat sees its own hand face up; every other hand as a count; a deck as a
   count of cards left (its order is never in the state). ``seat=None`` is a spectator. Once the
-  game has ended the core reveals the record; the view may then show every hand.
+  game has ended the core reveals the record; the view may then show every hand. The
+  conformance suite holds a view to this strictly: where ``determinize`` deals again, a seat's
+  view (and the spectator's) of the dealt-again state must be byte for byte its view of the
+  true one; elsewhere no string that only a sealed event carried may appear in another reader's
+  view.
 - **Rollouts (analysis).** A rollout (analysis/, issue 19) plays a position on at random; from
   a reader's side it must never read what the reader may not see. So every rule system declares
   :meth:`RuleSystem.determinize`, and there is no default that sees everything: it deals again
