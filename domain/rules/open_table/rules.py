@@ -12,7 +12,7 @@ import msgspec
 from domain.dice import STANDARD_DICE, DiceSpecError, DieKind, parse_dice
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import GAME_OVER, RuleViolation
+from domain.rules.base import GAME_OVER, RuleViolation, options_as
 from domain.rules.open_table.commands import (
     Discard,
     Draw,
@@ -53,10 +53,7 @@ class OpenTableOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def setup(seats: tuple[str, ...], options: dict[str, Any]) -> OpenTableState:
     """Seats as named; the standard deck plus any custom dice and decks in ``options``."""
-    try:
-        opts = msgspec.convert(options, OpenTableOptions)
-    except msgspec.ValidationError as error:
-        raise RuleViolation("open-table.bad_option", f"options: {error}", "open table: options") from None
+    opts = options_as("open-table", options, OpenTableOptions, "open table: options")
     dice = dict(STANDARD_DICE)
     for name, faces in opts.dice.items():
         if not NAME.match(name) or name in STANDARD_DICE or not 2 <= len(faces) <= 1000:
