@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.events import DiceRolled, EventData, Outcome
-from domain.rules.base import UNKNOWN_COMMAND, OwnerData, RuleSystem, options_as, RuleViolation, Scenario, offers_no_rollouts
+from domain.rules.base import UNKNOWN_COMMAND, OwnerData, RuleSystem, RuleViolation, Scenario, offers_no_rollouts, options_as
 from domain.rules.day_of_battle import events as ev
 from domain.rules.day_of_battle import choice_types, labels, narrate, rules
 from domain.rules.day_of_battle import view as board

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.events import EventData, Outcome
-from domain.rules.base import OwnerData, RuleSystem, first_seats, options_as, Scenario
+from domain.rules.base import OwnerData, RuleSystem, Scenario, first_seats, options_as
 from domain.rules.kingdoms_of_crusaders import hidden
 from domain.rules.kingdoms_of_crusaders import labels, narrate, rules
 from domain.rules.kingdoms_of_crusaders import view as board

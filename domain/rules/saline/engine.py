@@ -13,7 +13,7 @@ import msgspec
 
 from domain.dice import DieKind
 from domain.events import EventData, Outcome
-from domain.rules.base import OwnerData, RuleSystem, first_seats, options_as, Scenario, Window
+from domain.rules.base import OwnerData, RuleSystem, Scenario, Window, first_seats, options_as
 from domain.rules.saline import hidden
 from domain.rules.saline import labels, legality, narrate, rules
 from domain.rules.saline import view as board

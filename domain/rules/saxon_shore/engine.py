@@ -15,7 +15,7 @@ import msgspec
 from domain.dice import STANDARD_DICE
 from domain.events import EventData, Outcome
 from domain.rng import Rng
-from domain.rules.base import OwnerData, RuleSystem, options_as, RuleViolation, Scenario, keeps_no_secrets, refused_data
+from domain.rules.base import OwnerData, RuleSystem, RuleViolation, Scenario, keeps_no_secrets, options_as, refused_data
 from domain.rules.words import NO_NAMES, Names
 from domain.rules.saxon_shore import combat, movement, narrate, random_events, turn  # noqa: F401 - register their jobs
 from domain.rules.saxon_shore import choice_types, labels
