@@ -52,10 +52,12 @@ test: test-env
 	@$(MAKE) --no-print-directory $(STAMP)
 	@eval "$$(scripts/test-env --print-env)" && $(PYTEST) -m "not slow"
 
-# The tests marked slow, alone (CI runs them after the main suite); none selected is no failure.
+# The tests marked slow (CI runs them after the main suite), then those of them that measure
+# latency one at a time, with no other test on the machine; none selected is no failure.
 test-slow: test-env
 	@$(MAKE) --no-print-directory $(STAMP)
-	@eval "$$(scripts/test-env --print-env)" && { $(PYTEST) -m slow || test $$? -eq 5; }
+	@eval "$$(scripts/test-env --print-env)" && { $(PYTEST) -m "slow and not alone" || test $$? -eq 5; } && \
+		{ $(BIN)/python -m pytest -q $(PYTEST_ARGS) -m "slow and alone" || test $$? -eq 5; }
 
 test-postgres: test-env
 	@$(MAKE) --no-print-directory $(STAMP)
