@@ -13,7 +13,7 @@ declaration, and tests/rules/conformance.py holds every registered one to the sa
 
 - **Required attributes.** ``id`` (the record's ``rules``), ``version`` (semver: a change in
   play bumps it), ``title``, ``scenarios`` (:class:`Scenario` by id), ``die_kinds``,
-  ``command_type`` (a tagged union of frozen msgspec Structs, tag field ``type``),
+  ``command_type`` (a tagged union of :class:`TaggedCommand` subclasses, each with its ``tag``),
   ``package_dir``; ``violations``: every code its refusals (:class:`RuleViolation`) carry
   (``<id>.<reason>``, besides :data:`SHARED_VIOLATIONS`), each a :class:`Violation` (what the detail says,
   the rulebook sections), read from ``violations.json`` in ``package_dir`` when the class is made
@@ -36,9 +36,9 @@ declaration, and tests/rules/conformance.py holds every registered one to the sa
   the :class:`Board` protocol's arguments, which then give :meth:`~RuleSystem.view`,
   :meth:`~RuleSystem.open_view` and :meth:`~RuleSystem.render_text`; ``view_type`` and
   ``choice_type`` [None]: the types :meth:`~RuleSystem.view` and each of
-  :meth:`~RuleSystem.legal_choices` convert to, for the OpenAPI contract; ``labels`` [None: the
-  command's type and fields in words]: the package's ``labels.py`` (:class:`Labels`: ``label``,
-  ``prompt``); ``narration`` [None: the command's type, the generic event wording]: its
+  :meth:`~RuleSystem.legal_choices` convert to, for the OpenAPI contract (a choice type
+  subclasses :class:`TaggedChoice`); ``labels`` [None: the command's type and fields in
+  words]: the package's ``labels.py`` (:class:`Labels`: ``label``, ``prompt``); ``narration`` [None: the command's type, the generic event wording]: its
   ``narrate.py`` (:class:`Narration`: ``describe_command``, ``describe_event``);
   ``rollout_policy`` [None: rollouts play ``random`` only]: its habit for rollouts (a
   :data:`Policy`, in its ``policy.py``, pure given the ``rnd`` it is handed: :func:`any_of` and
@@ -177,6 +177,18 @@ from domain.rules.words import NO_NAMES, Names, plural  # noqa: F401 - plural: f
 State = TypeVar("State")
 Command = TypeVar("Command")
 T = TypeVar("T")
+
+
+class TaggedCommand(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """What every rule system's commands subclass, each with its own ``tag``: a frozen Struct
+    whose JSON names its ``type`` and that refuses a field it does not know."""
+
+
+class TaggedChoice(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """What a package's choice types (``choice_type``) subclass: the command ``type`` a choice
+    composes (its ``tag``), what it asks in words and, in the subclass, each field's values."""
+
+    description: str
 
 
 class RuleViolation(DomainError):
@@ -359,7 +371,7 @@ class RuleSystem(Generic[State, Command]):
     title: ClassVar[str]
     scenarios: ClassVar[dict[str, Scenario]]
     die_kinds: ClassVar[dict[str, DieKind]]
-    command_type: ClassVar[Any]  # a tagged union of frozen msgspec Structs, tag field "type"
+    command_type: ClassVar[Any]  # a tagged union of TaggedCommand subclasses (tag field "type")
     flexible_seats: ClassVar[bool] = False  # True: any 1..max seat ids, not only the listed ones
     package_dir: ClassVar[Path]
     # Owner-supplied data (DESIGN.md, "Card and map data"): the option of GameCreated that

@@ -8,11 +8,7 @@ from typing import Literal
 
 import msgspec
 
-
-class _Choice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
-    """A choice: the command ``type`` it composes and, in words, what it asks."""
-
-    description: str
+from domain.rules.base import TaggedChoice
 
 
 class Span(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -40,7 +36,7 @@ class EndChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     winner: OneOf
 
 
-class DeployChoice(_Choice, tag="deploy"):
+class DeployChoice(TaggedChoice, tag="deploy"):
     """Place any of ``unit`` at a point (x, y) of the army's deployment ``zone``."""
 
     unit: list[str]
@@ -49,7 +45,7 @@ class DeployChoice(_Choice, tag="deploy"):
     zone: Literal["original", "eastern", "western facing eastern"]
 
 
-class MoveChoice(_Choice, tag="move"):
+class MoveChoice(TaggedChoice, tag="move"):
     """Move any of ``unit`` to a point (x, y) of the table."""
 
     unit: list[str]
@@ -57,14 +53,14 @@ class MoveChoice(_Choice, tag="move"):
     y: Span
 
 
-class FormationChoice(_Choice, tag="change-formation"):
+class FormationChoice(TaggedChoice, tag="change-formation"):
     """Any of ``unit`` takes one of ``formation`` (a manoeuvre)."""
 
     unit: list[str]
     formation: list[str]
 
 
-class ChargeChoice(_Choice, tag="charge"):
+class ChargeChoice(TaggedChoice, tag="charge"):
     """Any of ``unit`` charges one of ``target`` and ends at a point (x, y) of the table."""
 
     unit: list[str]
@@ -75,7 +71,7 @@ class ChargeChoice(_Choice, tag="charge"):
     from_front: list[bool]
 
 
-class FireChoice(_Choice, tag="fire"):
+class FireChoice(TaggedChoice, tag="fire"):
     """Any of ``unit`` fires at one of ``target`` at a range in ``range_inches``, in the open or
     not, with modifiers described in words."""
 
@@ -86,21 +82,21 @@ class FireChoice(_Choice, tag="fire"):
     modifiers: str
 
 
-class FallBackChoice(_Choice, tag="fall-back"):
+class FallBackChoice(TaggedChoice, tag="fall-back"):
     """The charged unit falls back to a point (x, y) of the table."""
 
     x: Span
     y: Span
 
 
-class EvadeChoice(_Choice, tag="evade"):
+class EvadeChoice(TaggedChoice, tag="evade"):
     """The charged unit evades to a point (x, y) of the table."""
 
     x: Span
     y: Span
 
 
-class FightChoice(_Choice, tag="fight"):
+class FightChoice(TaggedChoice, tag="fight"):
     """The fighting ``unit`` states its combat dice and target number (core rules)."""
 
     unit: list[str]
@@ -124,7 +120,7 @@ class LeadersChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     leader: list[str]
 
 
-class RulingChoice(_Choice, tag="propose-ruling"):
+class RulingChoice(TaggedChoice, tag="propose-ruling"):
     """A ruling: one of ``topic``, honour ``deeds`` by name (and their value), an ``end``, the
     ``rolls`` Herald makes once it is accepted, ``leaders`` lost."""
 

@@ -10,26 +10,24 @@ from typing import Literal
 
 import msgspec
 
-
-class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
+from domain.rules.base import TaggedCommand
 
 
-class DrawLeader(_Command, tag="draw-leader"):
+class DrawLeader(TaggedCommand, tag="draw-leader"):
     """Draw a leader's social rank (1-4, or the Western table) and his other attributes."""
 
     leader: str
 
 
-class InitiateScouting(_Command, tag="initiate-scouting"):
+class InitiateScouting(TaggedCommand, tag="initiate-scouting"):
     """1-7: only the Byzantine army may initiate scouting as a pre-battle function."""
 
 
-class DeclineScouting(_Command, tag="decline-scouting"):
+class DeclineScouting(TaggedCommand, tag="decline-scouting"):
     """The Byzantine player does not opt for scouting."""
 
 
-class Deploy(_Command, tag="deploy"):
+class Deploy(TaggedCommand, tag="deploy"):
     """Place a unit: ``x`` inches from the army's left flank edge, ``y`` inches from its rear edge."""
 
     unit: str
@@ -37,15 +35,15 @@ class Deploy(_Command, tag="deploy"):
     y: float
 
 
-class FinishDeployment(_Command, tag="finish-deployment"):
+class FinishDeployment(TaggedCommand, tag="finish-deployment"):
     """Every unit of the army is on the table."""
 
 
-class BeginMove(_Command, tag="begin-move"):
+class BeginMove(TaggedCommand, tag="begin-move"):
     """Start the game move: each leader's initiative die and command cards."""
 
 
-class _Manoeuvre(_Command, kw_only=True):
+class _Manoeuvre(TaggedCommand, kw_only=True):
     """1-8: a Note 8 unit may fire its skirmish weapons, free, before or after a manoeuvre
     (``fire_at`` the target, ``fire_range_inches``, ``fire_when``); ``fire_in_open`` and
     ``fire_modifiers`` (reason → value, added after the weapon bonus) as for an order to fire."""
@@ -72,7 +70,7 @@ class ChangeFormation(_Manoeuvre, tag="change-formation"):
     formation: Literal["line", "column", "square", "wedge"]
 
 
-class Fire(_Command, tag="fire"):
+class Fire(TaggedCommand, tag="fire"):
     """The unit fires on ``target`` (an exchange of fire: the target may return fire).
     ``in_open``: the exchange is in the open; ``modifiers``: other modifiers the players agree,
     added after the weapon bonus."""
@@ -84,17 +82,17 @@ class Fire(_Command, tag="fire"):
     modifiers: dict[str, int] = {}
 
 
-class ReturnFire(_Command, tag="return-fire"):
+class ReturnFire(TaggedCommand, tag="return-fire"):
     """The target of a fire returns it (a reaction: its leader incurs the (-) distraction)."""
 
     modifiers: dict[str, int] = {}
 
 
-class HoldFire(_Command, tag="hold-fire"):
+class HoldFire(TaggedCommand, tag="hold-fire"):
     """The target of a fire does not return it."""
 
 
-class Charge(_Command, tag="charge"):
+class Charge(TaggedCommand, tag="charge"):
     """A manoeuvre: charge ``target``. ``caught_in_one_normal_move``: the players measure whether
     the charger reaches the target in one normal move (1-10). ``x``, ``y``: where the charger
     ends its charge (in contact, or where it stops), in its army's frame (required since 2.0.0).
@@ -113,7 +111,7 @@ class Charge(_Command, tag="charge"):
     fire_modifiers: dict[str, int] = {}
 
 
-class FallBack(_Command, tag="fall-back"):
+class FallBack(TaggedCommand, tag="fall-back"):
     """1-10 A: horse archers fall back directly away from the charger (``how``); any other unit
     falls back as the core chart allows (players' statement). ``x``, ``y``: where it stands
     after, in its army's frame (required since 2.0.0)."""
@@ -124,21 +122,21 @@ class FallBack(_Command, tag="fall-back"):
     y: float | None = None
 
 
-class Evade(_Command, tag="evade"):
+class Evade(TaggedCommand, tag="evade"):
     """The target of a charge evades to (x, y) (core rules: players' statement)."""
 
     x: float
     y: float
 
 
-class CounterCharge(_Command, tag="counter-charge"):
+class CounterCharge(TaggedCommand, tag="counter-charge"):
     """The target of a charge charges the charger in turn and they meet (core rules: players'
     statement); both enter combat."""
 
     attached_leader: str | None = None
 
 
-class TerrainCheck(_Command, tag="terrain-check"):
+class TerrainCheck(TaggedCommand, tag="terrain-check"):
     """1-10 B: horse archers caught in one normal move make a terrain check; failing, they stand
     and fire (``in_open``, ``modifiers`` for that fire)."""
 
@@ -146,7 +144,7 @@ class TerrainCheck(_Command, tag="terrain-check"):
     modifiers: dict[str, int] = {}
 
 
-class DefensiveFire(_Command, tag="defensive-fire"):
+class DefensiveFire(TaggedCommand, tag="defensive-fire"):
     """1-8: a skirmish-weapon unit charged may fire before the combat (with the (-) penalty)."""
 
     attached_leader: str | None = None
@@ -154,13 +152,13 @@ class DefensiveFire(_Command, tag="defensive-fire"):
     modifiers: dict[str, int] = {}
 
 
-class Stand(_Command, tag="stand"):
+class Stand(TaggedCommand, tag="stand"):
     """The target of a charge stands and receives it."""
 
     attached_leader: str | None = None
 
 
-class Fight(_Command, tag="fight"):
+class Fight(TaggedCommand, tag="fight"):
     """A unit in combat rolls its combat dice (core rules: players' statement): the players state
     its ``dice`` and the ``target_number`` (a die equal to or under it hits) and the
     ``modifiers`` that number includes (reason → value, for the record). Herald rolls, halving
@@ -172,7 +170,7 @@ class Fight(_Command, tag="fight"):
     modifiers: dict[str, int] = {}
 
 
-class Dismount(_Command, tag="dismount"):
+class Dismount(TaggedCommand, tag="dismount"):
     """1-3: knights who began mounted dismount, once; the horse holders placed within 3"."""
 
     unit: str
@@ -180,14 +178,14 @@ class Dismount(_Command, tag="dismount"):
     horse_holders_y: float
 
 
-class ContactHorseHolders(_Command, tag="contact-horse-holders"):
+class ContactHorseHolders(TaggedCommand, tag="contact-horse-holders"):
     """1-3: an enemy unit contacts the horse holders, who are lost."""
 
     unit: str
     horse_holders: str
 
 
-class EndMove(_Command, tag="end-move"):
+class EndMove(TaggedCommand, tag="end-move"):
     """End the game move; the next army moves."""
 
 
@@ -228,7 +226,7 @@ class EndOfBattle(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reason: str = ""
 
 
-class ProposeRuling(_Command, tag="propose-ruling"):
+class ProposeRuling(TaggedCommand, tag="propose-ruling"):
     """A free, recorded ruling where the core rules are not in the record: what the umpire (or
     the players together) decided, with its effects as structured fields. Recorded once every
     other seat accepts it; then Herald rolls its ``rolls`` (the players' statement of a roll the
@@ -246,11 +244,11 @@ class ProposeRuling(_Command, tag="propose-ruling"):
     leaders: list[LeaderFate] = []
 
 
-class AcceptRuling(_Command, tag="accept-ruling"):
+class AcceptRuling(TaggedCommand, tag="accept-ruling"):
     number: int
 
 
-class RejectRuling(_Command, tag="reject-ruling"):
+class RejectRuling(TaggedCommand, tag="reject-ruling"):
     number: int
 
 

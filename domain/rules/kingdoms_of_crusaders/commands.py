@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import msgspec
+from domain.rules.base import TaggedCommand
 
 
-class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
-
-
-class Prepare(_Command, tag="prepare"):
+class Prepare(TaggedCommand, tag="prepare"):
     """Preparation for a game: shuffle the deck, determine who moves first, deal five cards each."""
 
 
-class Place(_Command, tag="place"):
+class Place(TaggedCommand, tag="place"):
     """Place one card from the hand in one of the player's own sectors (1 to 5)."""
 
     card: str

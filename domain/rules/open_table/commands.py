@@ -4,66 +4,61 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from domain.events import Outcome
+from domain.rules.base import TaggedCommand
 
 
-class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
-
-
-class Note(_Command, tag="note"):
+class Note(TaggedCommand, tag="note"):
     """A free-form decision: a short text and an optional JSON payload."""
 
     text: str
     payload: Any = None
 
 
-class Roll(_Command, tag="roll"):
+class Roll(TaggedCommand, tag="roll"):
     """A named roll: ``dice`` is ``"3d6"`` or ``"2xsaladin-combat"``."""
 
     label: str
     dice: str
 
 
-class Shuffle(_Command, tag="shuffle"):
+class Shuffle(TaggedCommand, tag="shuffle"):
     """Gather every card of a deck and shuffle it."""
 
     deck: str
 
 
-class Draw(_Command, tag="draw"):
+class Draw(TaggedCommand, tag="draw"):
     """Draw ``count`` cards from the top of a deck, face up."""
 
     deck: str
     count: int = 1
 
 
-class Take(_Command, tag="take"):
+class Take(TaggedCommand, tag="take"):
     """Draw ``count`` cards from the top of a deck into your hand, privately."""
 
     deck: str
     count: int = 1
 
 
-class Play(_Command, tag="play"):
+class Play(TaggedCommand, tag="play"):
     """Play a card from your hand face up: it is revealed as it is played."""
 
     card: str
 
 
-class Discard(_Command, tag="discard"):
+class Discard(TaggedCommand, tag="discard"):
     """Discard a card from your hand face down: only you know which (sealed)."""
 
     card: str
 
 
-class ShowHand(_Command, tag="show-hand"):
+class ShowHand(TaggedCommand, tag="show-hand"):
     """Show your whole hand to everyone."""
 
 
-class End(_Command, tag="end"):
+class End(TaggedCommand, tag="end"):
     """Propose (or agree to) ending the game with this outcome."""
 
     outcome: Outcome

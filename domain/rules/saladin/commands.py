@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import msgspec
+from domain.rules.base import TaggedCommand
 
 
-class Activate(msgspec.Struct, frozen=True, tag="activate", tag_field="type", forbid_unknown_fields=True,
-               omit_defaults=True):
+class Activate(TaggedCommand, tag="activate", omit_defaults=True):
     """Activate a banner: an action of its card and, when the action needs one, a target."""
 
     banner: str
@@ -14,35 +13,34 @@ class Activate(msgspec.Struct, frozen=True, tag="activate", tag_field="type", fo
     target: str | None = None
 
 
-class Leader(msgspec.Struct, frozen=True, tag="leader", tag_field="type", forbid_unknown_fields=True):
+class Leader(TaggedCommand, tag="leader"):
     """Activate the leader with one of its actions (``seize-initiative`` in the Initiative phase)."""
 
     action: str
 
 
-class React(msgspec.Struct, frozen=True, tag="react", tag_field="type", forbid_unknown_fields=True):
+class React(TaggedCommand, tag="react"):
     """The targeted banner answers the declared action with one of its reactions."""
 
     banner: str
     reaction: str
 
 
-class DeclineReaction(msgspec.Struct, frozen=True, tag="decline-reaction", tag_field="type",
-                      forbid_unknown_fields=True):
+class DeclineReaction(TaggedCommand, tag="decline-reaction"):
     """Let the declared action resolve."""
 
 
-class DeclineSeize(msgspec.Struct, frozen=True, tag="decline-seize", tag_field="type", forbid_unknown_fields=True):
+class DeclineSeize(TaggedCommand, tag="decline-seize"):
     """Leave the initiative where the Orders put it."""
 
 
-class ChooseFirst(msgspec.Struct, frozen=True, tag="choose-first", tag_field="type", forbid_unknown_fields=True):
+class ChooseFirst(TaggedCommand, tag="choose-first"):
     """The initiative holder chooses who starts the Activation phase."""
 
     seat: str
 
 
-class Pass(msgspec.Struct, frozen=True, tag="pass", tag_field="type", forbid_unknown_fields=True):
+class Pass(TaggedCommand, tag="pass"):
     """Pass for the rest of the Activation phase."""
 
 

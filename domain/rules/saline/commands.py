@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import msgspec
-
+from domain.rules.base import TaggedCommand
 from domain.rules.saline.events import Stated
 
 
-class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
-
-
-class Prepare(_Command, tag="prepare"):
+class Prepare(TaggedCommand, tag="prepare"):
     """Set-up: objectives, secret objectives, favours, liards, mulons, the market, event cards, the first player."""
 
 
-class Place(_Command, tag="place"):
+class Place(TaggedCommand, tag="place"):
     """Set-up: place the green œillet around the mulon as the player wishes."""
 
     position: str
 
 
-class PlayCard(_Command, tag="play"):
+class PlayCard(TaggedCommand, tag="play"):
     """Play an event card (by id) or the favour (``card`` "favour") for one effect, with its choices;
     ``outcome``: for an owner's printed instruction (``as_printed``), what the players state it does."""
 
@@ -34,48 +29,48 @@ class PlayCard(_Command, tag="play"):
     outcome: Stated | None = None
 
 
-class Pass(_Command, tag="pass"):
+class Pass(TaggedCommand, tag="pass"):
     """Do not answer the card just played; or play nothing before another player's action or draw
     resolves."""
 
 
-class Buy(_Command, tag="buy"):
+class Buy(TaggedCommand, tag="buy"):
     """Buy the œillet on market space ``space`` (1 to 4) and place it at ``position``."""
 
     space: int
     position: str
 
 
-class Harvest(_Command, tag="harvest"):
+class Harvest(TaggedCommand, tag="harvest"):
     colour: str
 
 
-class Sell(_Command, tag="sell"):
+class Sell(TaggedCommand, tag="sell"):
     """Sell the mulon's salt, then pay the gabelle; ``sacrifice``: the position of the œillet given
     up when the gabelle cannot be paid."""
 
     sacrifice: str | None = None
 
 
-class DoNothing(_Command, tag="nothing"):
+class DoNothing(TaggedCommand, tag="nothing"):
     """Do nothing: take 1 liard from the reserve."""
 
 
-class EndTurn(_Command, tag="end"):
+class EndTurn(TaggedCommand, tag="end"):
     """End the day turn (after the action)."""
 
 
-class Draw(_Command, tag="draw"):
+class Draw(TaggedCommand, tag="draw"):
     """Draw the night's event card: the end of the turn."""
 
 
-class Discard(_Command, tag="discard"):
+class Discard(TaggedCommand, tag="discard"):
     """Discard an event card down to the hand limit of 2 (secret)."""
 
     card: str
 
 
-class Sacrifice(_Command, tag="sacrifice"):
+class Sacrifice(TaggedCommand, tag="sacrifice"):
     """Unable to pay the gabelle after a sale (raised while it was announced): the position of the
     œillet given up (FAQ)."""
 

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
-
-class _Choice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
-    """A choice: the command ``type`` it composes and, in words, what it asks."""
-
-    description: str
+from domain.rules.base import TaggedChoice
 
 
 class TokensUpTo(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -52,22 +48,22 @@ class Steps(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     steps: dict[str, list[str]]
 
 
-class ChooseChoice(_Choice, tag="choose"):
+class ChooseChoice(TaggedChoice, tag="choose"):
     option: TokensUpTo
 
 
-class OfferChoice(_Choice, tag="offer"):
+class OfferChoice(TaggedChoice, tag="offer"):
     to: OneOf
     give: TokensUpTo
     take: PerRecipient
 
 
-class RaiseBoatsChoice(_Choice, tag="raise-boats"):
+class RaiseBoatsChoice(TaggedChoice, tag="raise-boats"):
     places: OneOrTwoPlaces
     pay: OneOf
 
 
-class MoveChoice(_Choice, tag="move"):
+class MoveChoice(TaggedChoice, tag="move"):
     units: Groups
     path: Steps
 

@@ -7,25 +7,23 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.rules.base import TaggedCommand
+
 Resource = Literal["wheat", "wool", "iron", "gold", "slaves"]
 Tokens = dict[Resource, Annotated[int, msgspec.Meta(ge=0)]]
 
 
-class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
-    pass
-
-
-class Choose(_Command, tag="choose"):
+class Choose(TaggedCommand, tag="choose"):
     """Answer the open prompt with one of its options."""
 
     option: str
 
 
-class Done(_Command, tag="done"):
+class Done(TaggedCommand, tag="done"):
     """End your part of the current phase."""
 
 
-class Offer(_Command, tag="offer"):
+class Offer(TaggedCommand, tag="offer"):
     """§4.3: offer another player resource tokens "in any combination": ``give`` what you hand
     over, ``take`` what you ask for (either may be empty: a gift, a request); they accept or
     decline."""
@@ -35,14 +33,14 @@ class Offer(_Command, tag="offer"):
     take: Tokens = {}
 
 
-class PlaceTrade(_Command, tag="place-trade"):
+class PlaceTrade(TaggedCommand, tag="place-trade"):
     """§4.4: place one resource in a city for trade."""
 
     province: str
     resource: str
 
 
-class Improve(_Command, tag="improve"):
+class Improve(TaggedCommand, tag="improve"):
     """§4.5: pay for an improvement in a province you own."""
 
     province: str
@@ -50,21 +48,21 @@ class Improve(_Command, tag="improve"):
     pay: list[str]
 
 
-class Hire(_Command, tag="hire"):
+class Hire(TaggedCommand, tag="hire"):
     """§4.6.1: hire an unhired mercenary where your troops stand."""
 
     unit: int
     pay: str
 
 
-class RaiseRegular(_Command, tag="raise-regular"):
+class RaiseRegular(TaggedCommand, tag="raise-regular"):
     """§4.6.2: one iron and one of any resource for a regular in a province you own."""
 
     province: str
     pay: list[str]
 
 
-class RaisePeasants(_Command, tag="raise-peasants"):
+class RaisePeasants(TaggedCommand, tag="raise-peasants"):
     """§4.6.3: one resource: peasants equal to the province's carrying capacity."""
 
     province: str
@@ -76,45 +74,45 @@ class BoatPlace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     sea: str
 
 
-class RaiseBoats(_Command, tag="raise-boats"):
+class RaiseBoats(TaggedCommand, tag="raise-boats"):
     """§4.6.4: one resource: two boats in one province or one boat in each of two."""
 
     places: list[BoatPlace]
     pay: str
 
 
-class PeasantToBoat(_Command, tag="peasant-to-boat"):
+class PeasantToBoat(TaggedCommand, tag="peasant-to-boat"):
     """§4.6.4: replace a peasant counter with a boat."""
 
     unit: int
     sea: str
 
 
-class RaiseMonk(_Command, tag="raise-monk"):
+class RaiseMonk(TaggedCommand, tag="raise-monk"):
     """§12.1 (option): two resources for a warrior monk; one per monastery owned."""
 
     province: str
     pay: list[str]
 
 
-class Convert(_Command, tag="convert"):
+class Convert(TaggedCommand, tag="convert"):
     """§5: convert from Paganism to Christianity or back."""
 
 
-class Move(_Command, tag="move"):
+class Move(TaggedCommand, tag="move"):
     """§7: move a group of your units (together, e.g. a boat and what it carries) along ``path``."""
 
     units: list[int]
     path: list[str]
 
 
-class ForcedMarch(_Command, tag="forced-march"):
+class ForcedMarch(TaggedCommand, tag="forced-march"):
     """§11 54: your units at ``location`` gain one movement point."""
 
     location: str
 
 
-class Declare(_Command, tag="declare"):
+class Declare(TaggedCommand, tag="declare"):
     """§8: state whether your troops in a non-friendly province RAID or INVADE (paying one
     resource)."""
 
