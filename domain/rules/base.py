@@ -38,8 +38,9 @@ declaration, and tests/rules/conformance.py holds every registered one to the sa
   ``choice_type`` [None]: the types :meth:`~RuleSystem.view` and each of
   :meth:`~RuleSystem.legal_choices` convert to, for the OpenAPI contract (a choice type
   subclasses :class:`TaggedChoice`); ``labels`` [None: the command's type and fields in
-  words]: the package's ``labels.py`` (:class:`Labels`: ``label``, ``prompt``); ``narration`` [None: the command's type, the generic event wording]: its
-  ``narrate.py`` (:class:`Narration`: ``describe_command``, ``describe_event``);
+  words]: the package's ``labels.py`` (:class:`Labels`: ``label``, ``prompt``); ``narration``
+  [None: the command's type, the generic event wording]: its ``narrate.py``
+  (:class:`Narration`: ``describe_command``, ``describe_event``);
   ``rollout_policy`` [None: rollouts play ``random`` only]: its habit for rollouts (a
   :data:`Policy`, in its ``policy.py``, pure given the ``rnd`` it is handed: :func:`any_of` and
   :func:`best` help), the analysis's ``heuristic``; ``flexible_seats`` [False],
